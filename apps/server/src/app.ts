@@ -1,0 +1,75 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import { MESSAGES } from "@tally/contract";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { ServerContext } from "./context.js";
+import { healthRoutes } from "./modules/health/health.routes.js";
+import { errorsPlugin } from "./plugins/errors.js";
+import { securityHeadersPlugin } from "./plugins/security-headers.js";
+import { apiModules } from "./modules/index.js";
+
+export interface BuildAppOptions {
+  ctx: ServerContext;
+  logger?: FastifyServerOptions["logger"];
+  /** Folder of the built web app; absent = API only (tests). */
+  webDist?: string;
+}
+
+/** Builds the Fastify app: plugins, then modules. It never listens. */
+export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    // The socket address is the client: X-Forwarded-For is not trusted, so it cannot be
+    // used to dodge the sign-in rate limit.
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: ctx.config.nodeEnv === "test",
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: "Tally API", version: "0.1.0" }, servers: [{ url: "/" }] },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { ctx });
+      for (const mod of apiModules) await api.register(mod, { ctx });
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: "/api" },
+  );
+
+  const webRoot = webDist ?? defaultWebDist();
+  if (webRoot && existsSync(join(webRoot, "index.html"))) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith("/api") || !webRoot || request.method !== "GET") {
+      return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
+    }
+    // Client-side routes: the web app decides what "not found" looks like.
+    return reply.type("text/html").sendFile("index.html");
+  });
+
+  return app;
+}
+
+function defaultWebDist(): string | undefined {
+  const dir = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  return existsSync(dir) ? dir : undefined;
+}

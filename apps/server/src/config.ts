@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const booleanish = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
+    error: "must be one of true, false, 1, 0, yes, no, on, off",
+  })
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number({ error: "must be a number" }).int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  APP_URL: z.url({ error: "must be a URL such as https://tally.example.org" }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("Tally <no-reply@tally.local>"),
+  SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  DEMO_SEED: booleanish.optional(),
+  DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  secretKey: string;
+  demoSeed: boolean;
+  demoPassword: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads the environment once. Every bad value is reported together, then start-up stops. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === "production" && !e.SECRET_KEY) {
+    throw new ConfigError(["SECRET_KEY: required when NODE_ENV=production"]);
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    secretKey: e.SECRET_KEY ?? generatedSecret(dataDir),
+    // A new embedded database gets demo data unless told otherwise; PostgreSQL only on request.
+    demoSeed: e.DEMO_SEED ?? !e.DATABASE_URL,
+    demoPassword: e.DEMO_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A secret made once and kept in DATA_DIR, so tokens survive restarts. */
+function generatedSecret(dataDir: string): string {
+  const file = join(dataDir, "secret-key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Test suites run against PostgreSQL when TEST_DATABASE_URL is set, else the embedded engine. */
+export function testDatabaseUrl(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.TEST_DATABASE_URL || undefined;
+}
+
+/** A complete configuration for tests, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    nodeEnv: "test",
+    port: 3000,
+    host: "127.0.0.1",
+    dataDir: "/nonexistent-tally-test-data",
+    databaseUrl: undefined,
+    appUrl: "http://localhost:3000",
+    smtpUrl: undefined,
+    mailFrom: "Tally <no-reply@tally.test>",
+    secretKey: "test-secret-key-that-is-long-enough-0123456789",
+    demoSeed: false,
+    demoPassword: undefined,
+    logLevel: "silent",
+    ...overrides,
+  };
+}

@@ -1,0 +1,12 @@
+import type { Config } from "./config.js";
+import type { DatabaseHandle } from "./db/connection.js";
+import type { Clock } from "./lib/clock.js";
+import type { Mailer } from "./lib/mailer.js";
+
+/** What every module is built with: no module reads globals or the environment. */
+export interface ServerContext {
+  config: Config;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  clock: Clock;
+}

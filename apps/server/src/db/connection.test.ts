@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openTestDatabase } from "../../test/test-app.js";
+import type { DatabaseHandle } from "./connection.js";
+
+describe("database connection and schema", () => {
+  let database: DatabaseHandle;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, drop } = await openTestDatabase());
+  });
+  afterAll(async () => drop());
+
+  test("dates come back as YYYY-MM-DD strings and counts as numbers", async () => {
+    const c = await database.db
+      .insertInto("cohorts")
+      .values({ name: "C", program_type: "Projects", start_date: "2026-01-05", end_date: "2026-02-01" })
+      .returning(["id", "start_date"])
+      .executeTakeFirstOrThrow();
+    expect(c.start_date).toBe("2026-01-05");
+    const n = await database.db
+      .selectFrom("cohorts")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(n.n).toBe(1);
+  });
+
+  test("the attendance summary follows inserts, updates and deletes", async () => {
+    const db = database.db;
+    const s = await db.insertInto("schools").values({ name: "Summary School", district: "D" }).returning("id").executeTakeFirstOrThrow();
+    const c = await db
+      .insertInto("cohorts")
+      .values({ name: "S", program_type: "Projects", start_date: "2026-01-05", end_date: "2026-02-01" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const st = await db.insertInto("students").values({ first_name: "a", last_name: "b", school_id: s.id }).returning("id").executeTakeFirstOrThrow();
+    const base = { student_id: st.id, cohort_id: c.id, school_id: s.id, week_number: 1, meeting_type: "mentor" as const };
+    await db
+      .insertInto("attendance_records")
+      .values([
+        { ...base, date: "2026-01-05", status: "present" },
+        { ...base, date: "2026-01-06", status: "late" },
+        { ...base, date: "2026-01-07", status: "late" },
+      ])
+      .execute();
+    const read = () => db.selectFrom("attendance_summary").selectAll().where("cohort_id", "=", c.id).execute();
+    expect(await read()).toEqual([{ ...summaryKey(s.id, c.id), present: 1, late: 2, absent: 0 }]);
+
+    const updated = await db.updateTable("attendance_records").set({ status: "absent" }).where("date", "=", "2026-01-06").executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(1n);
+    expect(await read()).toEqual([{ ...summaryKey(s.id, c.id), present: 1, late: 1, absent: 1 }]);
+
+    await db.deleteFrom("attendance_records").where("cohort_id", "=", c.id).execute();
+    expect(await read()).toEqual([]);
+  });
+
+  test("unique violations keep PostgreSQL's SQLSTATE code", async () => {
+    await database.db.insertInto("schools").values({ name: "Dup", district: "" }).execute();
+    await expect(database.db.insertInto("schools").values({ name: "dup", district: "" }).execute()).rejects.toMatchObject({
+      code: "23505",
+    });
+  });
+
+  test("notifications reach listeners", async () => {
+    const got: string[] = [];
+    const stop = await database.listen("tally_test", (p) => got.push(p));
+    await database.notify("tally_test", "hello");
+    await expect.poll(() => got, { timeout: 5000 }).toEqual(["hello"]);
+    await stop();
+  });
+});
+
+function summaryKey(schoolId: number, cohortId: number) {
+  return { school_id: schoolId, cohort_id: cohortId, team_id: 0, week_number: 1, meeting_type: "mentor" };
+}

@@ -1,0 +1,49 @@
+// Plain JavaScript on purpose: a worker_thread loads this file directly, both from the build
+// output and from the sources under test, with no TypeScript loader in between.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+// Same value shapes as the pg driver is given in connection.ts: counts and sums as numbers,
+// dates as YYYY-MM-DD strings.
+const parsers = {
+  20: (v) => Number(v),
+  1700: (v) => Number(v),
+  1082: (v) => v,
+};
+
+const db = await PGlite.create(workerData.dataDir ?? undefined, {
+  parsers,
+  relaxedDurability: workerData.relaxedDurability ?? false,
+});
+
+parentPort.on("message", async (msg) => {
+  if (msg.type === "close") {
+    await db.close();
+    parentPort.postMessage({ id: msg.id, ok: true });
+    return;
+  }
+  try {
+    if (msg.type === "exec") {
+      await db.exec(msg.sql);
+      parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });
+      return;
+    }
+    const res = await db.query(msg.sql, msg.params ?? []);
+    parentPort.postMessage({ id: msg.id, ok: true, rows: res.rows, affectedRows: res.affectedRows ?? 0 });
+  } catch (err) {
+    parentPort.postMessage({
+      id: msg.id,
+      ok: false,
+      error: {
+        message: err?.message ?? String(err),
+        code: err?.code,
+        detail: err?.detail,
+        constraint: err?.constraint,
+        table: err?.table,
+        column: err?.column,
+      },
+    });
+  }
+});
+
+parentPort.postMessage({ type: "ready" });

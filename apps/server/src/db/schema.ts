@@ -1,0 +1,232 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** timestamptz: read as Date, written as Date or ISO string, defaulted by the database. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** date columns travel as YYYY-MM-DD strings on both engines. */
+type DateString = string;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface SchoolsTable {
+  id: Generated<number>;
+  name: string;
+  district: string;
+  created_at: Timestamp;
+}
+
+export const PROGRAM_TYPES = [
+  "Internship (4 week)",
+  "Internship (6 week)",
+  "Internship (8 week)",
+  "Projects",
+] as const;
+
+export interface CohortsTable {
+  id: Generated<number>;
+  name: string;
+  program_type: string;
+  start_date: DateString;
+  end_date: DateString;
+  total_expected_hours: number | null;
+  created_at: Timestamp;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  name: string;
+  school_id: number;
+  cohort_id: number;
+  organization_description: string | null;
+  project_description: string | null;
+  start_date: DateString | null;
+  created_at: Timestamp;
+}
+
+export interface StudentsTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  school_id: number | null;
+  benefit_assignment_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StudentCohortsTable {
+  student_id: number;
+  cohort_id: number;
+  joined_at: Timestamp;
+}
+
+/** Membership history: the newest joined_at is the active team, the rest are previous teams. */
+export interface StudentTeamsTable {
+  student_id: number;
+  team_id: number;
+  joined_at: Timestamp;
+}
+
+export type MeetingType = "mentor" | "advisor";
+export type AttendanceStatus = "present" | "late" | "absent";
+
+/**
+ * school_id and team_id record where the student was when the meeting took place; the
+ * attendance summary is grouped by them (team_id 0 = no team).
+ */
+export interface AttendanceRecordsTable {
+  id: Generated<number>;
+  student_id: number;
+  cohort_id: number;
+  school_id: number;
+  team_id: ColumnType<number, number | undefined, number>;
+  week_number: number;
+  date: DateString;
+  meeting_type: MeetingType;
+  status: AttendanceStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Maintained by statement triggers on attendance_records; never written by the app. */
+export interface AttendanceSummaryTable {
+  school_id: number;
+  cohort_id: number;
+  team_id: number;
+  week_number: number;
+  meeting_type: MeetingType;
+  present: number;
+  late: number;
+  absent: number;
+}
+
+export interface WeeklyFlag {
+  code: string;
+  text: string;
+}
+
+export interface WeeklyDataTable {
+  id: Generated<number>;
+  student_id: number;
+  cohort_id: number;
+  week_number: number;
+  week_start: DateString | null;
+  flags: Json<WeeklyFlag[]>;
+  reflection: string | null;
+  advisor_notes: string | null;
+  hours_reported: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: "super_admin" | "admin" | "district_user" | "school_user";
+  school_id: number | null;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  session_version: ColumnType<number, number | undefined, number>;
+  email_verified: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_login: NullableTimestamp;
+}
+
+export interface UserSchoolsTable {
+  user_id: number;
+  school_id: number;
+}
+
+export interface LoginLogsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  /** What was typed, lower-cased: failures are counted per account name even when unknown. */
+  login: string;
+  login_method: "username" | "email";
+  ip_address: string;
+  user_agent: string | null;
+  successful: boolean;
+  failure_reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  revoked_at: NullableTimestamp;
+  replaced_by_id: number | null;
+}
+
+export type OneTimeTokenPurpose = "password_reset" | "email_verify";
+
+export interface OneTimeTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: OneTimeTokenPurpose;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  used_at: NullableTimestamp;
+}
+
+/** Key-value settings: demo, features. */
+export interface SettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: Timestamp;
+  updated_by: number | null;
+}
+
+/** school_id null = the setting applies to all schools. No row = visible. */
+export interface CohortVisibilityTable {
+  id: Generated<number>;
+  cohort_id: number;
+  school_id: number | null;
+  is_visible: boolean;
+  updated_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  error: string | null;
+}
+
+export interface Database {
+  schools: SchoolsTable;
+  cohorts: CohortsTable;
+  teams: TeamsTable;
+  students: StudentsTable;
+  student_cohorts: StudentCohortsTable;
+  student_teams: StudentTeamsTable;
+  attendance_records: AttendanceRecordsTable;
+  attendance_summary: AttendanceSummaryTable;
+  weekly_data: WeeklyDataTable;
+  users: UsersTable;
+  user_schools: UserSchoolsTable;
+  login_logs: LoginLogsTable;
+  refresh_tokens: RefreshTokensTable;
+  one_time_tokens: OneTimeTokensTable;
+  settings: SettingsTable;
+  cohort_visibility: CohortVisibilityTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type School = Selectable<SchoolsTable>;
+export type Cohort = Selectable<CohortsTable>;
+export type Team = Selectable<TeamsTable>;
+export type Student = Selectable<StudentsTable>;
+export type AttendanceRecord = Selectable<AttendanceRecordsTable>;
+export type WeeklyData = Selectable<WeeklyDataTable>;

@@ -1,0 +1,23 @@
+import { type ErrorCode, MESSAGES } from "@tally/contract";
+
+/** An error meant for the client: a status, a stable code and a text safe to show. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Array<{ path: string; message: string }>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const badRequest = (message: string, details?: AppError["details"]) =>
+  new AppError(400, "VALIDATION_ERROR", message, details);
+export const unauthenticated = (message: string = MESSAGES.unauthenticated, code: ErrorCode = "UNAUTHENTICATED") =>
+  new AppError(401, code, message);
+export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, "FORBIDDEN", message);
+export const notFound = (message: string = MESSAGES.notFound) => new AppError(404, "NOT_FOUND", message);
+export const conflict = (message: string) => new AppError(409, "CONFLICT", message);
+export const tooManyRequests = (message: string) => new AppError(429, "RATE_LIMITED", message);

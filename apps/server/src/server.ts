@@ -1,0 +1,50 @@
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { openConfiguredDatabase } from "./db/open.js";
+import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
+import { systemClock } from "./lib/clock.js";
+import { DataDirLockedError } from "./lib/data-dir-lock.js";
+import { createMailer } from "./lib/mailer.js";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const opened = await openConfiguredDatabase(config, "server");
+  const logger = {
+    level: config.logLevel,
+    redact: ["req.headers.authorization", "req.body.password", "req.body.refreshToken"],
+  };
+  const mailerLog = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: opened.database.db, log: mailerLog });
+  const ctx = { config, database: opened.database, mailer, clock: systemClock };
+  const app = await buildApp({ ctx, logger });
+
+  if (opened.applied.length) app.log.info({ migrations: opened.applied }, "database migrated");
+  await seedDemoOnFirstRun(ctx, (line) => console.log(line));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await opened.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`Tally is running on http://localhost:${config.port} (API: /api, database: ${opened.database.engine})`);
+  if (mailer.kind === "outbox") console.log("No SMTP_URL set: e-mails are kept in the outbox (GET /api/mail/outbox).");
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    console.error(err.message);
+  } else {
+    console.error("Tally could not start:", err);
+  }
+  process.exit(1);
+});

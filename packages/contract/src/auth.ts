@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { LIMITS } from "./limits.js";
+import { MESSAGES } from "./messages.js";
+import { passwordStrength } from "./password.js";
+import { roleSchema } from "./roles.js";
+import { sessionUserSchema } from "./user.js";
+
+// Loose on purpose: a login form may send an e-mail or a username, and both are matched
+// case-insensitively on the server.
+export const loginRequestSchema = z.object({
+  login: z.string().trim().min(1, "Please enter your username or email").max(320),
+  password: z.string().min(1, "Please enter your password").max(1024),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  token: z.string(),
+  refreshToken: z.string(),
+  user: sessionUserSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const refreshRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export const refreshResponseSchema = z.object({ token: z.string(), refreshToken: z.string() });
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
+
+export const logoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });
+
+export const profileResponseSchema = z.object({ user: sessionUserSchema });
+export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+
+export const tokenQuerySchema = z.object({ token: z.string().min(1).max(512) });
+
+export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
+
+export const forgotPasswordRequestSchema = z.object({
+  email: z.string().trim().min(1, MESSAGES.emailRequired).max(320),
+});
+
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const strongPasswordSchema = z
+  .string()
+  .max(1024)
+  .refine((p) => passwordStrength(p) >= LIMITS.passwordStrengthPass, MESSAGES.passwordTooWeak);
+
+export const setPasswordRequestSchema = z.object({
+  token: z.string().min(1).max(512),
+  password: strongPasswordSchema,
+});
+
+export const verifyEmailResponseSchema = z.object({ message: z.string() });
+
+/** POST /auth/register. Spec section 5 validation, with the spec's messages. */
+export const registerRequestSchema = z
+  .object({
+    username: z.string().trim().min(LIMITS.minUsernameLength, MESSAGES.usernameTooShort).max(64),
+    email: z.string().trim().max(320).regex(emailPattern, MESSAGES.invalidEmail),
+    role: roleSchema,
+    password: z.string().min(LIMITS.minPasswordLength, MESSAGES.passwordTooShort).max(1024),
+    school_id: z.number().int().positive().nullish(),
+    school_ids: z.array(z.number().int().positive()).max(1000).nullish(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.role === "school_user" && !v.school_id) {
+      ctx.addIssue({ code: "custom", path: ["school_id"], message: MESSAGES.selectSchool });
+    }
+    if (v.role === "district_user" && !(v.school_ids && v.school_ids.length > 0)) {
+      ctx.addIssue({ code: "custom", path: ["school_ids"], message: MESSAGES.selectSchools });
+    }
+  });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const registerResponseSchema = z.object({ message: z.string(), user: sessionUserSchema });

@@ -1,0 +1,55 @@
+/** User-facing texts from the spec, in one place so server and web say the same words. */
+export const MESSAGES = {
+  invalidCredentials: "Invalid credentials",
+  loginFailed: "Login failed",
+  loginFailedRetry: "Failed to log in. Please try again.",
+  tooManyAttempts: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  sessionExpired: "Your session has expired. Please log in again.",
+  sessionVersionMismatch:
+    "Your account settings have been updated by an administrator. Please log in again.",
+  resetRequestSuccess:
+    "If an account exists with this email, you will receive password reset instructions shortly.",
+  resetRequestFailed: "Failed to process request. Please try again.",
+  resetNoToken: "No token provided. Please use the link from the email.",
+  resetInvalidLink: "This password reset link is invalid or has expired.",
+  resetFailed: "Failed to update password. Please try again.",
+  resetSuccess: "Password updated successfully! Redirecting to login...",
+  verifyNoToken: "No verification token provided. Please use the link from the email.",
+  verifyFailed: "Token validation failed. Please try again.",
+  verifySuccess: "Email verified successfully!",
+  passwordsDoNotMatch: "Passwords do not match",
+  passwordTooWeak: "Please choose a stronger password",
+  passwordTooShort: "Password must be at least 8 characters",
+  usernameTooShort: "Username must be at least 3 characters",
+  invalidEmail: "Please enter a valid email address",
+  selectRole: "Please select a role",
+  selectSchool: "Please select a school for the school user",
+  selectSchools: "Please select at least one school for the district user",
+  emailRequired: "Email is required",
+  createUserFailed: "Failed to create user. Please try again.",
+  unauthenticated: "Authentication required",
+  forbidden: "You do not have permission to perform this action",
+  notFound: "Not found",
+  internal: "Something went wrong on the server. Please try again.",
+  pageNotFound: "Page not found",
+  errorBoundaryTitle: "Oops! Something went wrong",
+  errorBoundaryText: "Please try refreshing the page.",
+} as const;
+
+/** Stable error codes carried by every error reply. */
+export const ERROR_CODES = [
+  "VALIDATION_ERROR",
+  "INVALID_CREDENTIALS",
+  "RATE_LIMITED",
+  "UNAUTHENTICATED",
+  "TOKEN_EXPIRED",
+  "SESSION_VERSION_MISMATCH",
+  "ACCOUNT_INACTIVE",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "CONFLICT",
+  "INVALID_TOKEN",
+  "PAYLOAD_TOO_LARGE",
+  "INTERNAL",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,35 @@
+import { defineConfig } from "vitest/config";
+
+// One run covers every workspace; the browser journeys have their own config (apps/web/e2e).
+export default defineConfig({
+  resolve: { conditions: ["tally-source"] },
+  ssr: { resolve: { conditions: ["tally-source"], externalConditions: ["tally-source"] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "contract", include: ["packages/contract/src/**/*.test.ts"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "server",
+          include: ["apps/server/src/**/*.test.ts", "apps/server/test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: "./apps/web/vite.config.ts",
+        test: {
+          name: "web",
+          root: "./apps/web",
+          include: ["src/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          setupFiles: ["./src/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});
