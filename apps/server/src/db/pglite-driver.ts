@@ -102,7 +102,7 @@ class PgliteConnection implements DatabaseConnection {
     return isWrite ? { rows, numAffectedRows: BigInt(affectedRows) } : { rows };
   }
 
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("Streaming is not supported by the embedded database driver");
   }
 }
