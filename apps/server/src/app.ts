@@ -32,7 +32,6 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
     // used to dodge the sign-in rate limit.
     trustProxy: false,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: ctx.config.nodeEnv === "test",
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

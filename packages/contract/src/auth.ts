@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 import { passwordStrength } from "./password.js";
-import { roleSchema } from "./roles.js";
+import { ROLES } from "./roles.js";
 import { sessionUserSchema } from "./user.js";
 
 // Loose on purpose: a login form may send an e-mail or a username, and both are matched
@@ -31,10 +31,20 @@ export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
 export const tokenQuerySchema = z.object({ token: z.string().min(1).max(512) });
 
+/** GET /auth/verify-reset-token: a missing token gets the reset page's own text. */
+export const resetTokenQuerySchema = z.object({
+  token: z.string({ error: MESSAGES.resetNoToken }).min(1, MESSAGES.resetNoToken).max(512),
+});
+
+/** GET /auth/verify: a missing token gets the verification page's own text. */
+export const verifyEmailQuerySchema = z.object({
+  token: z.string({ error: MESSAGES.verifyNoToken }).min(1, MESSAGES.verifyNoToken).max(512),
+});
+
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
 
 export const forgotPasswordRequestSchema = z.object({
-  email: z.string().trim().min(1, MESSAGES.emailRequired).max(320),
+  email: z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(320),
 });
 
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -54,10 +64,17 @@ export const verifyEmailResponseSchema = z.object({ message: z.string() });
 /** POST /auth/register. Spec section 5 validation, with the spec's messages. */
 export const registerRequestSchema = z
   .object({
-    username: z.string().trim().min(LIMITS.minUsernameLength, MESSAGES.usernameTooShort).max(64),
-    email: z.string().trim().max(320).regex(emailPattern, MESSAGES.invalidEmail),
-    role: roleSchema,
-    password: z.string().min(LIMITS.minPasswordLength, MESSAGES.passwordTooShort).max(1024),
+    username: z
+      .string({ error: MESSAGES.usernameTooShort })
+      .trim()
+      .min(LIMITS.minUsernameLength, MESSAGES.usernameTooShort)
+      .max(64),
+    email: z.string({ error: MESSAGES.invalidEmail }).trim().max(320).regex(emailPattern, MESSAGES.invalidEmail),
+    role: z.enum(ROLES, { error: MESSAGES.selectRole }),
+    password: z
+      .string({ error: MESSAGES.passwordTooShort })
+      .min(LIMITS.minPasswordLength, MESSAGES.passwordTooShort)
+      .max(1024),
     school_id: z.number().int().positive().nullish(),
     school_ids: z.array(z.number().int().positive()).max(1000).nullish(),
   })

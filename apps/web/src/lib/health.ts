@@ -1,0 +1,127 @@
+import { LIMITS } from "@tally/contract";
+import { useSyncExternalStore } from "react";
+
+export const API_BASE = "/api";
+export const HEALTH_CHECK_URL = `${API_BASE}/health-check`;
+
+export interface HealthState {
+  isChecking: boolean;
+  isOnline: boolean;
+  lastChecked: string | null;
+  error: string | null;
+  retryCount: number;
+}
+
+const LAST_SYNC_KEY = "lastSyncTime";
+
+let state: HealthState = {
+  isChecking: false,
+  isOnline: true,
+  lastChecked: null,
+  error: null,
+  retryCount: 0,
+};
+const listeners = new Set<() => void>();
+
+function setState(patch: Partial<HealthState>): void {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+/** API connectivity (spec section 4). The API client shortens its timeout while offline. */
+export const healthStore = {
+  get: (): HealthState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  setOffline(error: string): void {
+    setState({ isOnline: false, error });
+  },
+  reset(): void {
+    setState({ isChecking: false, isOnline: true, lastChecked: null, error: null, retryCount: 0 });
+  },
+};
+
+export function useHealth(): HealthState {
+  return useSyncExternalStore(healthStore.subscribe, healthStore.get, healthStore.get);
+}
+
+export function lastSyncTime(): string | null {
+  try {
+    return localStorage.getItem(LAST_SYNC_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export interface HealthCheckResult {
+  ok: boolean;
+  status: number | null;
+  body: unknown;
+  error: string | null;
+}
+
+/** GET /api/health-check without credentials and with a 5 s timeout; online means status < 500. */
+export async function checkHealth(): Promise<HealthCheckResult> {
+  setState({ isChecking: true });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), LIMITS.healthCheckTimeoutMs);
+  try {
+    const response = await fetch(HEALTH_CHECK_URL, { credentials: "omit", signal: controller.signal });
+    const body: unknown = await response.json().catch(() => null);
+    const now = new Date().toISOString();
+    if (response.status < 500) {
+      try {
+        localStorage.setItem(LAST_SYNC_KEY, now);
+      } catch {
+        // storage disabled: the last sync time is only informative
+      }
+      setState({ isChecking: false, isOnline: true, lastChecked: now, error: null, retryCount: 0 });
+      return { ok: true, status: response.status, body, error: null };
+    }
+    const error = "API server is experiencing issues";
+    setState({ isChecking: false, isOnline: false, lastChecked: now, error, retryCount: state.retryCount + 1 });
+    return { ok: false, status: response.status, body, error };
+  } catch {
+    const error = navigator.onLine === false ? "Your device is offline" : "Cannot connect to the API server";
+    setState({
+      isChecking: false,
+      isOnline: false,
+      lastChecked: new Date().toISOString(),
+      error,
+      retryCount: state.retryCount + 1,
+    });
+    return { ok: false, status: null, body: null, error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Checks on start, on the browser online event and every 15 s while offline; the offline
+ * event marks the API offline at once. Returns a stop function.
+ */
+export function startHealthMonitor(): () => void {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const schedule = () => {
+    if (!state.isOnline && timer === undefined) {
+      timer = setInterval(() => void checkHealth(), LIMITS.healthRetryWhileOfflineMs);
+    } else if (state.isOnline && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  const unsubscribe = healthStore.subscribe(schedule);
+  const onOnline = () => void checkHealth();
+  const onOffline = () => healthStore.setOffline("Your device is offline");
+  window.addEventListener("online", onOnline);
+  window.addEventListener("offline", onOffline);
+  void checkHealth();
+  return () => {
+    unsubscribe();
+    if (timer !== undefined) clearInterval(timer);
+    window.removeEventListener("online", onOnline);
+    window.removeEventListener("offline", onOffline);
+  };
+}
