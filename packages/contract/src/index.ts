@@ -6,3 +6,5 @@ export * from "./password.js";
 export * from "./permissions.js";
 export * from "./roles.js";
 export * from "./user.js";
+export * from "./dashboard.js";
+export * from "./users.js";

@@ -1,17 +1,23 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { migrate001 } from "./migrations/001-initial-schema.js";
+import { migrate002 } from "./migrations/002-dashboard-indexes.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
 const migrations: Record<string, Migration> = {
   "001-initial-schema": { up: migrate001 },
+  "002-dashboard-indexes": { up: migrate002 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one; without
+  // this, a sibling schema's tables (parallel PostgreSQL test suites) make it skip creating ours.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    migrationTableSchema: rows[0]?.schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

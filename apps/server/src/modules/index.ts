@@ -1,5 +1,27 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
+import { authPlugin } from "../plugins/auth.js";
+import { authRoutes } from "./auth/auth.routes.js";
+import { mailRoutes } from "./mail/mail.routes.js";
+import { attendanceRoutes } from "./attendance/attendance.routes.js";
+import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
+import { schoolsRoutes } from "./schools/schools.routes.js";
+import { studentsRoutes } from "./students/students.routes.js";
+import { teamsRoutes } from "./teams/teams.routes.js";
+import { usersRoutes } from "./users/users.routes.js";
+import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
 
 /** Every domain module's routes, mounted under /api in this order. */
-export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = [];
+export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = [
+  // First: its guards (app.authenticate, app.requireRoles, ...) serve every module after it.
+  authPlugin,
+  authRoutes,
+  mailRoutes,
+  schoolsRoutes,
+  studentsRoutes,
+  cohortsRoutes,
+  teamsRoutes,
+  weeklyDataRoutes,
+  attendanceRoutes,
+  usersRoutes,
+];

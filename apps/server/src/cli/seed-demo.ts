@@ -1,0 +1,17 @@
+import { describeLoadedDemo, loadDemoIntoEmptyDatabase } from "../db/seed/first-run.js";
+import { CliError } from "./cli-errors.js";
+import type { CliCommand } from "./cli-io.js";
+import { parseOptions } from "./parse-options.js";
+
+export const seedDemoCommand: CliCommand<void> = {
+  async prepare(args) {
+    parseOptions("seed:demo", args, []);
+  },
+  async run({ db, config, io }) {
+    const loaded = await loadDemoIntoEmptyDatabase(db, config);
+    if (!loaded) {
+      throw new CliError("The database is not empty: seed:demo only loads demo data into a database without users, schools or students.");
+    }
+    for (const line of describeLoadedDemo(loaded)) io.out(line);
+  },
+};

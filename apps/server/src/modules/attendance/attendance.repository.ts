@@ -1,0 +1,77 @@
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
+import { cohortVisible, type DataScope, schoolInScope } from "../scope/scope.js";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface StudentAttendanceRow {
+  id: number;
+  cohort_id: number;
+  week_number: number;
+  date: string;
+  meeting_type: MeetingType;
+  status: AttendanceStatus;
+}
+
+/**
+ * A student's records in cohorts visible where the meeting took place, by date. The caller
+ * has already checked that the student is in scope.
+ */
+export async function listStudentAttendance(
+  db: Db,
+  scope: DataScope,
+  studentId: number,
+  filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
+): Promise<StudentAttendanceRow[]> {
+  let query = db
+    .selectFrom("attendance_records as a")
+    .select(["a.id", "a.cohort_id", "a.week_number", "a.date", "a.meeting_type", "a.status"])
+    .where("a.student_id", "=", studentId)
+    .where(cohortVisible(scope, "a.cohort_id", "a.school_id"));
+  if (filters.cohortId !== undefined) query = query.where("a.cohort_id", "=", filters.cohortId);
+  if (filters.startDate) query = query.where("a.date", ">=", filters.startDate);
+  if (filters.endDate) query = query.where("a.date", "<=", filters.endDate);
+  return query.orderBy("a.date").orderBy("a.meeting_type").orderBy("a.id").execute();
+}
+
+export interface TrendCountRow {
+  week_number: number;
+  meeting_type: MeetingType;
+  present: number;
+  late: number;
+  absent: number;
+}
+
+/** Weekly counts per meeting type from attendance_summary (never from attendance_records). */
+export async function sumAttendanceByWeek(
+  db: Db,
+  scope: DataScope,
+  filters: { cohortId?: number | undefined; teamId?: number | undefined; meetingType?: MeetingType | undefined },
+): Promise<TrendCountRow[]> {
+  let query = db
+    .selectFrom("attendance_summary as asum")
+    .select([
+      "asum.week_number",
+      "asum.meeting_type",
+      sql<number>`sum(asum.present)`.as("present"),
+      sql<number>`sum(asum.late)`.as("late"),
+      sql<number>`sum(asum.absent)`.as("absent"),
+    ])
+    .where(schoolInScope(scope, "asum.school_id"))
+    .where(cohortVisible(scope, "asum.cohort_id", "asum.school_id"));
+  if (filters.cohortId !== undefined) query = query.where("asum.cohort_id", "=", filters.cohortId);
+  if (filters.teamId !== undefined) query = query.where("asum.team_id", "=", filters.teamId);
+  if (filters.meetingType) query = query.where("asum.meeting_type", "=", filters.meetingType);
+  const rows = await query
+    .groupBy(["asum.week_number", "asum.meeting_type"])
+    .orderBy("asum.week_number")
+    .orderBy("asum.meeting_type")
+    .execute();
+  return rows.map((r) => ({
+    week_number: r.week_number,
+    meeting_type: r.meeting_type,
+    present: Number(r.present),
+    late: Number(r.late),
+    absent: Number(r.absent),
+  }));
+}

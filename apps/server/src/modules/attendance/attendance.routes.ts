@@ -1,0 +1,41 @@
+import {
+  cohortTrendsQuerySchema,
+  cohortTrendsResponseSchema,
+  studentAttendanceQuerySchema,
+  studentAttendanceResponseSchema,
+} from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ServerContext } from "../../context.js";
+import { scopedErrorResponses } from "../scope/error-responses.js";
+import { getCohortTrends, getStudentAttendance } from "./attendance.service.js";
+
+const paramsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  app.get(
+    "/attendance/student/:id",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ["attendance"],
+        params: paramsSchema,
+        querystring: studentAttendanceQuerySchema,
+        response: { 200: studentAttendanceResponseSchema, ...scopedErrorResponses },
+      },
+    },
+    async (request) => getStudentAttendance(ctx.database.db, request.user, request.params.id, request.query),
+  );
+  app.get(
+    "/attendance/cohort-trends",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ["attendance"],
+        querystring: cohortTrendsQuerySchema,
+        response: { 200: cohortTrendsResponseSchema, ...scopedErrorResponses },
+      },
+    },
+    async (request) => ({ data: await getCohortTrends(ctx.database.db, request.user, request.query) }),
+  );
+};

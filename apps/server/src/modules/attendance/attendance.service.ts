@@ -1,0 +1,64 @@
+import type { AttendanceWeek, CohortTrendsQuery, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { scopeForFilters } from "../scope/scope-request.js";
+import { requireStudentInScope } from "../students/students.service.js";
+import * as repo from "./attendance.repository.js";
+
+export async function getStudentAttendance(
+  db: Kysely<Database>,
+  user: ScopeSubject,
+  studentId: number,
+  filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
+): Promise<StudentAttendanceResponse> {
+  const scope = await resolveScope(db, user);
+  await requireStudentInScope(db, scope, studentId);
+  const rows = await repo.listStudentAttendance(db, scope, studentId, filters);
+  const weeks = new Map<number, AttendanceWeek>();
+  for (const r of rows) {
+    let week = weeks.get(r.week_number);
+    if (!week) {
+      week = { week: r.week_number, mentor: { present: 0, late: 0 }, advisor: { present: 0, late: 0 } };
+      weeks.set(r.week_number, week);
+    }
+    if (r.status !== "absent") week[r.meeting_type][r.status] += 1;
+  }
+  return {
+    data: rows.map((r) => ({ ...r, formatted_week: `Week ${r.week_number}` })),
+    weeks: [...weeks.values()].sort((a, b) => a.week - b.week),
+  };
+}
+
+/** Share of a week's records, as a whole percentage in 0-100; null when there are none. */
+export function percentage(part: number, total: number): number | null {
+  if (total <= 0) return null;
+  return Math.min(100, Math.max(0, Math.round((100 * part) / total)));
+}
+
+export async function getCohortTrends(db: Kysely<Database>, user: ScopeSubject, query: CohortTrendsQuery): Promise<TrendPoint[]> {
+  const scope = await scopeForFilters(db, user, query);
+  const rows = await repo.sumAttendanceByWeek(db, scope, {
+    cohortId: query.cohortId,
+    teamId: query.teamId,
+    meetingType: query.meetingType === "both" ? undefined : query.meetingType,
+  });
+  const points = new Map<number, TrendPoint>();
+  for (const r of rows) {
+    let point = points.get(r.week_number);
+    if (!point) {
+      point = { week: r.week_number, mentorPresent: null, mentorLate: null, advisorPresent: null, advisorLate: null };
+      points.set(r.week_number, point);
+    }
+    const total = r.present + r.late + r.absent;
+    if (r.meeting_type === "mentor") {
+      point.mentorPresent = percentage(r.present, total);
+      point.mentorLate = percentage(r.late, total);
+    } else {
+      point.advisorPresent = percentage(r.present, total);
+      point.advisorLate = percentage(r.late, total);
+    }
+  }
+  // A week whose records all sit in rows with zero counts has nothing to plot.
+  return [...points.values()].filter((p) => p.mentorPresent !== null || p.advisorPresent !== null).sort((a, b) => a.week - b.week);
+}

@@ -1,0 +1,60 @@
+import { LIMITS } from "@tally/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerContext } from "../../context.js";
+import type { MailMessage } from "../../lib/mailer.js";
+
+export function passwordResetMail(appUrl: string, to: string, username: string, token: string): MailMessage {
+  const link = `${appUrl}/set-password?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: "Reset your Tally password",
+    text: [
+      `Hello ${username},`,
+      "",
+      "A password reset was requested for your Tally account. Choose a new password here:",
+      "",
+      link,
+      "",
+      `The link can be used once and expires in ${LIMITS.resetTokenTtlMinutes} minutes.`,
+      "If you did not ask for this, you can ignore this e-mail.",
+    ].join("\n"),
+  };
+}
+
+export function emailVerificationMail(appUrl: string, to: string, username: string, token: string): MailMessage {
+  const link = `${appUrl}/verify?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: "Verify your Tally e-mail address",
+    text: [
+      `Hello ${username},`,
+      "",
+      "An account has been created for you in Tally. Please confirm your e-mail address:",
+      "",
+      link,
+      "",
+      `The link expires in ${LIMITS.verifyTokenTtlHours} hours.`,
+    ].join("\n"),
+  };
+}
+
+const pending = new WeakMap<ServerContext, Set<Promise<void>>>();
+
+/**
+ * Sends without making the caller wait: the reply must not reveal, by its timing, whether a
+ * mail went out. Failures are logged; settleBackgroundMail waits for the rest on shutdown.
+ */
+export function sendInBackground(ctx: ServerContext, message: MailMessage, log: FastifyBaseLogger): void {
+  const set = pending.get(ctx) ?? new Set<Promise<void>>();
+  pending.set(ctx, set);
+  const job = ctx.mailer
+    .send(message)
+    .catch((err: unknown) => log.error({ err, subject: message.subject }, "sending e-mail failed"))
+    .finally(() => set.delete(job));
+  set.add(job);
+}
+
+export async function settleBackgroundMail(ctx: ServerContext): Promise<void> {
+  const set = pending.get(ctx);
+  if (set) await Promise.allSettled(set);
+}

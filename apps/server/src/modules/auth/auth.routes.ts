@@ -1,0 +1,137 @@
+import {
+  errorBodySchema,
+  forgotPasswordRequestSchema,
+  idParamSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutRequestSchema,
+  MESSAGES,
+  messageSchema,
+  profileResponseSchema,
+  refreshRequestSchema,
+  refreshResponseSchema,
+  registerRequestSchema,
+  registerResponseSchema,
+  resetTokenQuerySchema,
+  setPasswordRequestSchema,
+  verifyEmailQuerySchema,
+  verifyEmailResponseSchema,
+  verifyResetTokenResponseSchema,
+} from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ServerContext } from "../../context.js";
+import { unauthenticated } from "../../lib/errors.js";
+import { settleBackgroundMail } from "./auth-mail.js";
+import { USER_ADMIN_ROLES } from "./auth.policy.js";
+import { loadSessionUser, login, logout, refresh } from "./auth.service.js";
+import { forgotPassword, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
+import { registerUser, verifyEmail } from "./registration.service.js";
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+};
+
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  app.addHook("onClose", () => settleBackgroundMail(ctx));
+  const tags = ["auth"];
+
+  app.post(
+    "/auth/login",
+    { schema: { tags, body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } },
+    async (request) =>
+      login(ctx, {
+        login: request.body.login,
+        password: request.body.password,
+        // trustProxy is off: this is the socket address, which X-Forwarded-For cannot change.
+        ipAddress: request.ip,
+        userAgent: request.headers["user-agent"] ?? null,
+      }),
+  );
+
+  app.post(
+    "/auth/refresh",
+    { schema: { tags, body: refreshRequestSchema, response: { 200: refreshResponseSchema, ...errors } } },
+    async (request) => refresh(ctx, request.body.refreshToken),
+  );
+
+  app.post(
+    "/auth/logout",
+    { schema: { tags, body: logoutRequestSchema.nullish(), response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      await logout(ctx, request.body?.refreshToken);
+      return { message: "Logged out" };
+    },
+  );
+
+  app.get(
+    "/auth/profile",
+    { onRequest: app.authenticate, schema: { tags, response: { 200: profileResponseSchema, ...errors } } },
+    async (request) => {
+      const user = await loadSessionUser(ctx.database.db, request.user.id);
+      if (!user) throw unauthenticated();
+      return { user };
+    },
+  );
+
+  app.post(
+    "/auth/forgot-password",
+    { schema: { tags, body: forgotPasswordRequestSchema, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      await forgotPassword(ctx, request.body.email, request.log);
+      return { message: MESSAGES.resetRequestSuccess };
+    },
+  );
+
+  app.get(
+    "/auth/verify-reset-token",
+    { schema: { tags, querystring: resetTokenQuerySchema, response: { 200: verifyResetTokenResponseSchema, ...errors } } },
+    async (request) => ({ valid: await verifyResetToken(ctx, request.query.token) }),
+  );
+
+  app.post(
+    "/auth/set-password",
+    { schema: { tags, body: setPasswordRequestSchema, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      await setPasswordWithToken(ctx, request.body.token, request.body.password);
+      return { message: MESSAGES.resetSuccess };
+    },
+  );
+
+  app.get(
+    "/auth/verify",
+    { schema: { tags, querystring: verifyEmailQuerySchema, response: { 200: verifyEmailResponseSchema, ...errors } } },
+    async (request) => {
+      await verifyEmail(ctx, request.query.token);
+      return { message: MESSAGES.verifySuccess };
+    },
+  );
+
+  app.post(
+    "/auth/register",
+    {
+      onRequest: app.requireRoles(...USER_ADMIN_ROLES),
+      schema: { tags, body: registerRequestSchema, response: { 201: registerResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const user = await registerUser(ctx, request.user.role, request.body, request.log);
+      return reply.status(201).send({ message: "User created successfully", user });
+    },
+  );
+
+  app.post(
+    "/auth/request-reset/:id",
+    {
+      onRequest: app.requireRoles(...USER_ADMIN_ROLES),
+      schema: { tags, params: idParamSchema, response: { 200: messageSchema, ...errors } },
+    },
+    async (request) => {
+      await requestResetFor(ctx, request.user.role, request.params.id, request.log);
+      return { message: "Password reset link has been sent" };
+    },
+  );
+};

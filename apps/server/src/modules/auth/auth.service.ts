@@ -1,0 +1,227 @@
+import {
+  LIMITS,
+  type LoginResponse,
+  MESSAGES,
+  permissionsFor,
+  type RefreshResponse,
+  type Role,
+  type SessionUser,
+} from "@tally/contract";
+import type { Kysely } from "kysely";
+import type { ServerContext } from "../../context.js";
+import type { Database, User } from "../../db/schema.js";
+import { AppError, tooManyRequests, unauthenticated } from "../../lib/errors.js";
+import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
+import * as repo from "./auth.repository.js";
+import { schoolScope } from "./auth.policy.js";
+import { hashToken, randomToken, signAccessToken, verifyAccessToken } from "./tokens.js";
+
+export { sendPasswordResetLink } from "./password.service.js";
+
+/** The caller of an authenticated request, loaded from the database on every request. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  email: string;
+  role: Role;
+  schoolId: number | null;
+  sessionVersion: number;
+  /** 'all' for admin and super_admin. */
+  accessibleSchoolIds: number[] | "all";
+}
+
+const MINUTE = 60_000;
+
+async function scopeOf(db: Kysely<Database>, user: User): Promise<number[] | "all"> {
+  const assigned = user.role === "district_user" ? await repo.assignedSchoolIds(db, user.id) : [];
+  return schoolScope(user.role, user.school_id, assigned);
+}
+
+/**
+ * Turns a bearer token into the current user. The account is read from the database so a
+ * deactivation or a session-version bump takes effect on the very next request.
+ */
+export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
+  const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
+  const db = ctx.database.db;
+  const user = await repo.findUserById(db, claims.userId);
+  if (!user) throw unauthenticated();
+  if (!user.is_active) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
+  if (user.session_version !== claims.sessionVersion) {
+    throw unauthenticated(MESSAGES.sessionVersionMismatch, "SESSION_VERSION_MISMATCH");
+  }
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    schoolId: user.school_id,
+    sessionVersion: user.session_version,
+    accessibleSchoolIds: await scopeOf(db, user),
+  };
+}
+
+/** The profile shape returned by login, profile and register. Admins get empty school lists (they see all). */
+export async function loadSessionUser(db: Kysely<Database>, userId: number): Promise<SessionUser | undefined> {
+  const user = await repo.findUserById(db, userId);
+  if (!user) return undefined;
+  const scope = await scopeOf(db, user);
+  const ids = scope === "all" ? [] : scope;
+  const schools = await repo.schoolsByIds(db, ids);
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    is_active: user.is_active,
+    email_verified: user.email_verified,
+    school_id: user.school_id,
+    school_name: user.school_id === null ? null : (schools.find((s) => s.id === user.school_id)?.name ?? null),
+    accessibleSchoolIds: ids,
+    accessibleSchools: schools,
+    permissions: permissionsFor(user.role),
+    created_at: new Date(user.created_at).toISOString(),
+    last_login: user.last_login ? new Date(user.last_login).toISOString() : null,
+  };
+}
+
+/**
+ * Signs the user out everywhere: live access tokens fail with SESSION_VERSION_MISMATCH and
+ * refresh tokens are revoked. Call after any change an administrator makes to an account.
+ */
+export async function bumpSessionVersion(db: Kysely<Database>, userId: number, at: Date = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await repo.incrementSessionVersion(trx, userId, at);
+    await repo.revokeAllRefreshTokens(trx, userId, at);
+  });
+}
+
+async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
+  const now = ctx.clock.now();
+  const refreshToken = randomToken();
+  await repo.insertRefreshToken(ctx.database.db, {
+    userId: user.id,
+    tokenHash: hashToken(refreshToken),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE),
+  });
+  const token = await signAccessToken(ctx.config.secretKey, now, {
+    userId: user.id,
+    sessionVersion: user.session_version,
+  });
+  return { token, refreshToken };
+}
+
+export interface LoginAttempt {
+  login: string;
+  password: string;
+  ipAddress: string;
+  userAgent: string | null;
+}
+
+const invalidCredentials = () => new AppError(401, "INVALID_CREDENTIALS", MESSAGES.invalidCredentials);
+
+/** With both a username and an e-mail matching, the form of what was typed decides. */
+function pickAccount(candidates: User[], typed: string, byEmail: boolean): User | undefined {
+  const matches = (u: User) => (byEmail ? u.email : u.username).toLowerCase() === typed;
+  return candidates.find(matches) ?? candidates[0];
+}
+
+/**
+ * Unknown account, wrong password and deactivated account fail alike, after the same
+ * password-hash work, so the answer reveals nothing about which accounts exist.
+ */
+export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<LoginResponse> {
+  const db = ctx.database.db;
+  const loginKey = attempt.login.trim().toLowerCase();
+  const byEmail = loginKey.includes("@");
+  const user = pickAccount(await repo.findUsersByLogin(db, loginKey), loginKey, byEmail);
+  const now = ctx.clock.now();
+  const log = (successful: boolean, failureReason: string | null) =>
+    repo.insertLoginLog(db, {
+      userId: user?.id ?? null,
+      login: loginKey,
+      loginMethod: byEmail ? "email" : "username",
+      ipAddress: attempt.ipAddress,
+      userAgent: attempt.userAgent?.slice(0, 512) ?? null,
+      successful,
+      failureReason,
+      at: now,
+    });
+
+  // Checked before the password, so guessing right during a lockout gains nothing.
+  const since = new Date(now.getTime() - LIMITS.loginFailureWindowMinutes * MINUTE);
+  const [accountFailures, clientFailures] = await Promise.all([
+    repo.countAccountFailures(db, { login: loginKey, userId: user?.id ?? null }, since),
+    repo.countClientFailures(db, attempt.ipAddress, since),
+  ]);
+  if (accountFailures >= LIMITS.loginFailuresPerAccount || clientFailures >= LIMITS.loginFailuresPerClient) {
+    await log(false, "rate_limited");
+    throw tooManyRequests(MESSAGES.tooManyAttempts);
+  }
+
+  const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyHash()), attempt.password);
+  if (!user || !user.is_active || !passwordOk) {
+    await log(false, !user ? "unknown_user" : !user.is_active ? "inactive" : "wrong_password");
+    throw invalidCredentials();
+  }
+
+  await log(true, null);
+  await repo.setLastLogin(db, user.id, now);
+  const tokens = await issueTokens(ctx, user);
+  const sessionUser = await loadSessionUser(db, user.id);
+  if (!sessionUser) throw invalidCredentials();
+  return { ...tokens, user: sessionUser };
+}
+
+class RefreshReplayed extends Error {}
+
+/**
+ * Rotates a refresh token. Presenting one that was already rotated or revoked means it was
+ * copied: every session of that user is ended.
+ */
+export async function refresh(ctx: ServerContext, presented: string): Promise<RefreshResponse> {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const row = await repo.findRefreshToken(db, hashToken(presented));
+  if (!row) throw unauthenticated(MESSAGES.sessionExpired);
+  if (row.revoked_at) {
+    await repo.revokeAllRefreshTokens(db, row.user_id, now);
+    throw unauthenticated(MESSAGES.sessionExpired);
+  }
+  if (new Date(row.expires_at).getTime() <= now.getTime()) {
+    throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
+  }
+  const user = await repo.findUserById(db, row.user_id);
+  if (!user || !user.is_active) {
+    await repo.revokeAllRefreshTokens(db, row.user_id, now);
+    throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
+  }
+
+  const refreshToken = randomToken();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const newId = await repo.insertRefreshToken(trx, {
+        userId: user.id,
+        tokenHash: hashToken(refreshToken),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE),
+      });
+      if (!(await repo.rotateRefreshToken(trx, row.id, newId, now))) throw new RefreshReplayed();
+    });
+  } catch (err) {
+    if (!(err instanceof RefreshReplayed)) throw err;
+    await repo.revokeAllRefreshTokens(db, user.id, now);
+    throw unauthenticated(MESSAGES.sessionExpired);
+  }
+  const token = await signAccessToken(ctx.config.secretKey, now, {
+    userId: user.id,
+    sessionVersion: user.session_version,
+  });
+  return { token, refreshToken };
+}
+
+export async function logout(ctx: ServerContext, presented: string | undefined): Promise<void> {
+  if (!presented) return;
+  await repo.revokeRefreshTokenByHash(ctx.database.db, hashToken(presented), ctx.clock.now());
+}

@@ -1,0 +1,98 @@
+import { MESSAGES } from "@tally/contract";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSchool, buildUser } from "../../../test/factories.js";
+import { openTestDatabase } from "../../../test/test-app.js";
+import { testConfig } from "../../config.js";
+import type { ServerContext } from "../../context.js";
+import { systemClock } from "../../lib/clock.js";
+import { createMailer } from "../../lib/mailer.js";
+import { authPlugin } from "../../plugins/auth.js";
+import { errorsPlugin } from "../../plugins/errors.js";
+import { signAccessToken } from "./tokens.js";
+
+let app: FastifyInstance;
+let ctx: ServerContext;
+let drop: () => Promise<void>;
+
+// A small app of its own, so the guards are tested apart from any module's routes.
+beforeAll(async () => {
+  const opened = await openTestDatabase();
+  drop = opened.drop;
+  const config = testConfig();
+  ctx = {
+    config,
+    database: opened.database,
+    clock: systemClock,
+    mailer: createMailer({ from: config.mailFrom, db: opened.database.db, log: { info: () => {} } }),
+  };
+  app = Fastify();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { ctx });
+  app.get("/me", { onRequest: app.authenticate }, async (request) => request.user);
+  app.get("/admins", { preHandler: app.requireRoles("admin", "super_admin") }, async () => ({ ok: true }));
+  app.get("/flags", { preHandler: app.requirePermission("uploadFlags") }, async () => ({ ok: true }));
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await drop?.();
+});
+
+async function headersFor(user: { id: number; session_version: number }) {
+  const token = await signAccessToken(ctx.config.secretKey, new Date(), { userId: user.id, sessionVersion: user.session_version });
+  return { authorization: `Bearer ${token}` };
+}
+
+describe("auth plugin", () => {
+  it("loads request.user with the school scope from the database", async () => {
+    const db = ctx.database.db;
+    const [a, b] = [await buildSchool(db), await buildSchool(db)];
+    const district = await buildUser(db, { role: "district_user", schoolIds: [a.id, b.id] });
+    const school = await buildUser(db, { role: "school_user", schoolId: a.id });
+    const admin = await buildUser(db, { role: "admin" });
+
+    const me = async (u: typeof admin) => (await app.inject({ url: "/me", headers: await headersFor(u) })).json();
+    expect(await me(admin)).toMatchObject({ id: admin.id, role: "admin", accessibleSchoolIds: "all", schoolId: null });
+    expect(await me(school)).toMatchObject({ role: "school_user", schoolId: a.id, accessibleSchoolIds: [a.id] });
+    const d = await me(district);
+    expect([...d.accessibleSchoolIds].sort()).toEqual([a.id, b.id].sort());
+
+    // A school removed from the district user counts on the very next request.
+    await db.deleteFrom("user_schools").where("user_id", "=", district.id).where("school_id", "=", b.id).execute();
+    expect((await me(district)).accessibleSchoolIds).toEqual([a.id]);
+  });
+
+  it("requireRoles and requirePermission answer 401 for strangers and 403 for the wrong role", async () => {
+    const db = ctx.database.db;
+    const admin = await buildUser(db, { role: "admin" });
+    const superAdmin = await buildUser(db, { role: "super_admin" });
+    const district = await buildUser(db, { role: "district_user" });
+
+    const call = async (url: string, user?: typeof admin) =>
+      app.inject({ url, headers: user ? await headersFor(user) : {} });
+
+    expect((await call("/admins", admin)).statusCode).toBe(200);
+    expect((await call("/admins", superAdmin)).statusCode).toBe(200);
+    const denied = await call("/admins", district);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ error: MESSAGES.forbidden, code: "FORBIDDEN" });
+    expect((await call("/admins")).statusCode).toBe(401);
+
+    expect((await call("/flags", superAdmin)).statusCode).toBe(200);
+    expect((await call("/flags", admin)).statusCode).toBe(403);
+    expect((await call("/flags")).statusCode).toBe(401);
+  });
+
+  it("refuses a token for a user that no longer exists", async () => {
+    const ghost = await buildUser(ctx.database.db, { role: "admin" });
+    const headers = await headersFor(ghost);
+    await ctx.database.db.deleteFrom("users").where("id", "=", ghost.id).execute();
+    const res = await app.inject({ url: "/me", headers });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe("UNAUTHENTICATED");
+  });
+});

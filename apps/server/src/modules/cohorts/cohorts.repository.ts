@@ -1,0 +1,39 @@
+import { type Kysely, sql, type SqlBool, type Transaction } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { cohortVisible, type DataScope, schoolInScope, teamInScope } from "../scope/scope.js";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface CohortRow {
+  id: number;
+  name: string;
+  program_type: string;
+  start_date: string;
+  end_date: string;
+  total_expected_hours: number | null;
+}
+
+/**
+ * Cohorts the scope may see, newest first. A cohort belongs to the schools of its teams and
+ * students; with a school list it is shown when it is visible at one of them. An admin without
+ * a school filter sees every cohort except the demo one.
+ */
+export async function listCohorts(db: Db, scope: DataScope, opts: { activeOn?: string } = {}): Promise<CohortRow[]> {
+  let query = db
+    .selectFrom("cohorts as c")
+    .select(["c.id", "c.name", "c.program_type", "c.start_date", "c.end_date", "c.total_expected_hours"]);
+  if (scope.excludedCohortIds.length > 0) query = query.where("c.id", "not in", [...scope.excludedCohortIds]);
+  // An admin looking at all schools also sees cohorts not yet used by any team or student.
+  if (scope.schools !== "all" || scope.visibility !== null) {
+    query = query.where(
+      sql<SqlBool>`(c.id in (select t.cohort_id from teams t where ${teamInScope(scope, "t")})
+        or c.id in (select sc.cohort_id from students s join student_cohorts sc on sc.student_id = s.id
+          where ${schoolInScope(scope, "s.school_id", { nullable: true })}
+            and ${cohortVisible(scope, "sc.cohort_id", "s.school_id")}))`,
+    );
+  }
+  if (opts.activeOn) {
+    query = query.where("c.start_date", "<=", opts.activeOn).where("c.end_date", ">=", opts.activeOn);
+  }
+  return query.orderBy("c.start_date", "desc").orderBy("c.id", "desc").execute();
+}

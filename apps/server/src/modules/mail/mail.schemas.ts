@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+export const outboxQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const outboxResponseSchema = z.object({
+  data: z.array(
+    z.object({
+      id: z.number().int(),
+      to_address: z.string(),
+      subject: z.string(),
+      text_body: z.string(),
+      created_at: z.string(),
+      sent_at: z.string().nullable(),
+    }),
+  ),
+  total: z.number().int(),
+});

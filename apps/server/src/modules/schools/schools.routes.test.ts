@@ -1,0 +1,37 @@
+import type { SchoolItem } from "@tally/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { buildDashboardWorld, type DashboardWorld, signInWorld, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+
+let t: TestApp;
+let w: DashboardWorld;
+let as: Awaited<ReturnType<typeof signInWorld>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildDashboardWorld(t.db);
+  as = await signInWorld(t.app, w);
+});
+afterAll(() => t?.close());
+
+describe("GET /api/schools", () => {
+  it("needs a signed-in user", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/api/schools" })).statusCode).toBe(401);
+  });
+
+  it.each([
+    ["superAdmin", ["Alder High", "Birch Academy", "Cedar College"]],
+    ["admin", ["Alder High", "Birch Academy", "Cedar College"]],
+    ["districtAB", ["Alder High", "Birch Academy"]],
+    ["districtNone", []],
+    ["schoolA", ["Alder High"]],
+    ["schoolB", ["Birch Academy"]],
+  ] as Array<[WorldUserKey, string[]]>)("lists the schools %s may see (never the demo school for admins)", async (user, expected) => {
+    const res = await t.app.inject({ method: "GET", url: "/api/schools", headers: as[user] });
+    expect(res.statusCode).toBe(200);
+    const data = res.json<{ data: SchoolItem[] }>().data;
+    expect(data.map((s) => s.name)).toEqual(expected);
+    expect(data.every((s) => typeof s.id === "number" && typeof s.district === "string")).toBe(true);
+    expect(data.some((s) => s.id === w.schools.demo.id)).toBe(false);
+  });
+});

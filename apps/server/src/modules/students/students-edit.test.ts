@@ -1,0 +1,138 @@
+import type { StudentDetail } from "@tally/contract";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setSetting } from "../../../test/data-factories.js";
+import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { buildDashboardWorld, type DashboardWorld, signInWorld, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { isStudentEditingEnabled, parseFeatureSettings } from "./students.policy.js";
+
+let t: TestApp;
+let w: DashboardWorld;
+let as: Awaited<ReturnType<typeof signInWorld>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildDashboardWorld(t.db);
+  as = await signInWorld(t.app, w);
+});
+afterAll(() => t?.close());
+beforeEach(async () => {
+  await t.db.deleteFrom("settings").where("key", "=", "features").execute();
+});
+
+const put = (user: WorldUserKey, id: number, payload: Record<string, unknown>) =>
+  t.app.inject({ method: "PUT", url: `/api/students/${id}`, headers: as[user], payload });
+const row = (id: number) => t.db.selectFrom("students").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const teamHistory = (id: number) =>
+  t.db.selectFrom("student_teams").select("team_id").where("student_id", "=", id).orderBy("joined_at").execute();
+
+describe("feature settings", () => {
+  it("default to editing on and read per-school values when not applied to all", () => {
+    expect(isStudentEditingEnabled(parseFeatureSettings(undefined), 1)).toBe(true);
+    expect(isStudentEditingEnabled(parseFeatureSettings("garbage"), 1)).toBe(true);
+    const perSchool = parseFeatureSettings({
+      enableStudentEditing: true,
+      applyToAllSchools: false,
+      schoolSettings: { "2": { enableExport: true, enableStudentEditing: false } },
+    });
+    expect(isStudentEditingEnabled(perSchool, 2)).toBe(false);
+    expect(isStudentEditingEnabled(perSchool, 3)).toBe(true);
+    const global = parseFeatureSettings({ enableStudentEditing: false, applyToAllSchools: true, schoolSettings: { "2": { enableStudentEditing: true } } });
+    expect(isStudentEditingEnabled(global, 2)).toBe(false);
+  });
+});
+
+describe("PUT /api/students/:id", () => {
+  it("lets a school user rename a student of their school", async () => {
+    const res = await put("schoolA", w.students.aNoCohort.id, { first_name: " Daniel ", last_name: "Dunne", email: "daniel@example.test" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<StudentDetail>()).toMatchObject({ first_name: "Daniel", last_name: "Dunne", email: "daniel@example.test" });
+    expect(await row(w.students.aNoCohort.id)).toMatchObject({ first_name: "Daniel", last_name: "Dunne" });
+  });
+
+  it.each([
+    ["schoolA", () => w.students.bOpen.id],
+    ["schoolA", () => w.students.aAllHidden.id],
+    ["schoolA", () => 987654],
+    ["districtAB", () => w.students.cOpen.id],
+    ["admin", () => w.students.demo.id],
+    ["superAdmin", () => 987654],
+  ] as Array<[WorldUserKey, () => number]>)("%s gets 404 for a student outside their scope or unknown", async (user, id) => {
+    const before = await t.db.selectFrom("students").selectAll().where("id", "=", id()).executeTakeFirst();
+    const res = await put(user, id(), { first_name: "Changed" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
+    expect(await t.db.selectFrom("students").selectAll().where("id", "=", id()).executeTakeFirst()).toEqual(before);
+  });
+
+  it("moves a student to another team, keeping the old one as history", async () => {
+    const id = w.students.aMover.id;
+    const res = await put("schoolA", id, { team_id: w.teams.a1.id });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<StudentDetail>();
+    expect(body.activeTeam?.id).toBe(w.teams.a1.id);
+    expect(body.previousTeams.map((p) => p.id)).toEqual([w.teams.a2.id]);
+    expect((await teamHistory(id)).map((r) => r.team_id)).toEqual([w.teams.a2.id, w.teams.a1.id]);
+  });
+
+  it("refuses a team of another school, or of a cohort hidden at the school (400)", async () => {
+    for (const teamId of [w.teams.b1.id, w.teams.aHidden.id, 987654]) {
+      const res = await put("schoolA", w.students.aTwoCohorts.id, { team_id: teamId });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details[0].path).toBe("body.team_id");
+    }
+  });
+
+  it("keeps school users in their school, district users in theirs; admins move anywhere", async () => {
+    expect((await put("schoolA", w.students.aTwoCohorts.id, { school_id: w.schools.b.id })).statusCode).toBe(403);
+    expect((await put("districtAB", w.students.bShown.id, { school_id: w.schools.c.id })).statusCode).toBe(403);
+    expect((await row(w.students.bShown.id)).school_id).toBe(w.schools.b.id);
+    const moved = await put("districtAB", w.students.bShown.id, { school_id: w.schools.a.id, team_id: w.teams.a1.id });
+    expect(moved.statusCode).toBe(200);
+    expect((await row(w.students.bShown.id)).school_id).toBe(w.schools.a.id);
+    const back = await put("admin", w.students.bShown.id, { school_id: w.schools.b.id, team_id: w.teams.bShown.id });
+    expect(back.statusCode).toBe(200);
+    expect(back.json<StudentDetail>()).toMatchObject({ school_id: w.schools.b.id, school_name: "Birch Academy", activeTeam: { id: w.teams.bShown.id } });
+    expect((await put("admin", w.students.bShown.id, { school_id: 987654 })).statusCode).toBe(400);
+  });
+
+  it("validates e-mail format and uniqueness", async () => {
+    const bad = await put("admin", w.students.cOpen.id, { email: "not-an-email" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe("Please enter a valid email address");
+    const taken = await put("admin", w.students.cOpen.id, { email: w.students.bOpen.email?.toUpperCase() });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe("CONFLICT");
+    expect((await row(w.students.cOpen.id)).email).toBe(w.students.cOpen.email);
+    const cleared = await put("admin", w.students.cOpen.id, { email: "" });
+    expect(cleared.statusCode).toBe(200);
+    expect((await row(w.students.cOpen.id)).email).toBeNull();
+  });
+
+  it.each([
+    [{ first_name: "" }],
+    [{ first_name: 42 }],
+    [{ school_id: "x" }],
+    [{ team_id: -1 }],
+    [{ unknown_field: 1 }],
+  ])("answers 400 for %j", async (payload) => {
+    expect((await put("admin", w.students.cOpen.id, payload)).statusCode).toBe(400);
+  });
+
+  it("honours enableStudentEditing: globally and per school, never for admins", async () => {
+    await setSetting(t.db, "features", { enableExport: true, enableStudentEditing: false, applyToAllSchools: true, schoolSettings: {} });
+    expect((await put("schoolA", w.students.aMover.id, { first_name: "Adele" })).statusCode).toBe(403);
+    expect((await put("districtAB", w.students.bOpen.id, { first_name: "Finnian" })).statusCode).toBe(403);
+    expect((await put("admin", w.students.bOpen.id, { first_name: "Finnian" })).statusCode).toBe(200);
+    await setSetting(t.db, "features", {
+      enableExport: true,
+      enableStudentEditing: true,
+      applyToAllSchools: false,
+      schoolSettings: { [String(w.schools.a.id)]: { enableExport: true, enableStudentEditing: false } },
+    });
+    expect((await put("schoolA", w.students.aMover.id, { first_name: "Adele" })).statusCode).toBe(403);
+    expect((await row(w.students.aMover.id)).first_name).toBe("Ada");
+    expect((await put("districtAB", w.students.bOpen.id, { first_name: "Finn" })).statusCode).toBe(200);
+    // Moving into a school where editing is off is refused too.
+    expect((await put("districtAB", w.students.bOpen.id, { school_id: w.schools.a.id })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,305 @@
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import type { Database } from "../../db/schema.js";
+import {
+  cohortVisible,
+  type DataScope,
+  studentInScope,
+  teamInScope,
+} from "../scope/scope.js";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface StudentFilters {
+  cohortId?: number | undefined;
+  /** Students whose current (newest, in scope) team is this one. */
+  teamId?: number | undefined;
+  q?: string | undefined;
+}
+
+export interface StudentRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  school_id: number | null;
+  school_name: string | null;
+}
+
+export interface StudentCohortRow {
+  student_id: number;
+  id: number;
+  name: string;
+  start_date: string;
+  end_date: string;
+}
+
+export interface StudentTeamRow {
+  student_id: number;
+  id: number;
+  name: string;
+  cohort_id: number;
+  organization_description: string | null;
+  project_description: string | null;
+  start_date: string | null;
+  joined_at: Date;
+}
+
+/** `%text%` for ilike, with the pattern characters taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** SQL: the id of the student's current team: the newest membership among teams in scope. */
+function currentTeamId(scope: DataScope, studentColumn: string) {
+  return sql<number | null>`(select cur_st.team_id from student_teams cur_st join teams cur_t on cur_t.id = cur_st.team_id
+     where cur_st.student_id = ${sql.ref(studentColumn)} and ${teamInScope(scope, "cur_t")}
+     order by cur_st.joined_at desc, cur_st.team_id desc limit 1)`;
+}
+
+/** Students visible in the scope and matching the filters, as `s`. */
+function filteredStudents(db: Db, scope: DataScope, filters: StudentFilters) {
+  let query = db.selectFrom("students as s").where(studentInScope(scope, "s"));
+  if (filters.cohortId !== undefined) {
+    const cohortId = filters.cohortId;
+    query = query.where(
+      sql<boolean>`exists (select 1 from student_cohorts f_sc where f_sc.student_id = s.id
+        and f_sc.cohort_id = ${cohortId} and ${cohortVisible(scope, "f_sc.cohort_id", "s.school_id")})`,
+    );
+  }
+  if (filters.teamId !== undefined) {
+    const teamId = filters.teamId;
+    // Members of the team first (index on team_id), then keep those for whom it is current.
+    query = query
+      .where(sql<boolean>`s.id in (select f_st.student_id from student_teams f_st where f_st.team_id = ${teamId})`)
+      .where(sql<boolean>`${currentTeamId(scope, "s.id")} = ${teamId}`);
+  }
+  if (filters.q) {
+    const pattern = containsPattern(filters.q);
+    // Schools, cohorts and teams are few: each match set is built once, not per student.
+    query = query.where(
+      sql<boolean>`((s.first_name || ' ' || s.last_name) ilike ${pattern}
+        or (s.last_name || ' ' || s.first_name) ilike ${pattern}
+        or s.school_id in (select q_sch.id from schools q_sch where q_sch.name ilike ${pattern})
+        or s.id in (select q_sc.student_id from student_cohorts q_sc
+              join cohorts q_c on q_c.id = q_sc.cohort_id
+              join students q_s on q_s.id = q_sc.student_id
+             where q_c.name ilike ${pattern} and ${cohortVisible(scope, "q_sc.cohort_id", "q_s.school_id")})
+        or s.id in (select q_st.student_id from student_teams q_st join teams q_t on q_t.id = q_st.team_id
+             where q_t.name ilike ${pattern} and ${teamInScope(scope, "q_t")}))`,
+    );
+  }
+  return query;
+}
+
+function selectStudentRow<QB extends SelectQueryBuilder<Database & { s: Database["students"] }, "s", object>>(query: QB) {
+  return query
+    .leftJoin("schools as sch", "sch.id", "s.school_id")
+    .select(["s.id", "s.first_name", "s.last_name", "s.email", "s.school_id", "sch.name as school_name"]);
+}
+
+export interface StudentListRow extends StudentRow {
+  cohort_id: number | null;
+  cohort_name: string | null;
+  cohort_start_date: string | null;
+  cohort_end_date: string | null;
+  team_id: number | null;
+  team_name: string | null;
+}
+
+/**
+ * One page of students (by last name, first name, id) with the current cohort (newest
+ * start_date among visible ones) and current team, and the total.
+ */
+export async function listStudents(
+  db: Db,
+  scope: DataScope,
+  filters: StudentFilters,
+  page: { offset: number; limit: number },
+): Promise<{ rows: StudentListRow[]; total: number }> {
+  const base = filteredStudents(db, scope, filters);
+  const pageQuery = base
+    .select(["s.id", "s.first_name", "s.last_name", "s.email", "s.school_id"])
+    .orderBy("s.last_name")
+    .orderBy("s.first_name")
+    .orderBy("s.id")
+    .offset(page.offset)
+    .limit(page.limit);
+  const rowsQuery = db
+    .with("p", () => pageQuery)
+    .selectFrom("p")
+    .leftJoin("schools as sch", "sch.id", "p.school_id")
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("student_cohorts as sc")
+          .innerJoin("cohorts as c", "c.id", "sc.cohort_id")
+          .select(["c.id", "c.name", "c.start_date", "c.end_date"])
+          .whereRef("sc.student_id", "=", "p.id")
+          .where(cohortVisible(scope, "sc.cohort_id", "p.school_id"))
+          .orderBy("c.start_date", "desc")
+          .orderBy("c.id", "desc")
+          .limit(1)
+          .as("cc"),
+      (join) => join.onTrue(),
+    )
+    .leftJoin("teams as tm", (join) => join.on(sql<boolean>`tm.id = ${currentTeamId(scope, "p.id")}`))
+    .select([
+      "p.id",
+      "p.first_name",
+      "p.last_name",
+      "p.email",
+      "p.school_id",
+      "sch.name as school_name",
+      "cc.id as cohort_id",
+      "cc.name as cohort_name",
+      "cc.start_date as cohort_start_date",
+      "cc.end_date as cohort_end_date",
+      "tm.id as team_id",
+      "tm.name as team_name",
+    ])
+    .orderBy("p.last_name")
+    .orderBy("p.first_name")
+    .orderBy("p.id");
+  const [rows, count] = await Promise.all([
+    rowsQuery.execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** Distinct schools, students, visible cohorts and current teams of the filtered students. */
+export async function summarizeStudents(
+  db: Db,
+  scope: DataScope,
+  filters: StudentFilters,
+): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
+  const cohortFilter = filters.cohortId !== undefined ? sql`and sc.cohort_id = ${filters.cohortId}` : sql``;
+  const row = await db
+    .with("f", () => students)
+    .selectNoFrom([
+      sql<number>`(select count(*) from f)`.as("studentCount"),
+      sql<number>`(select count(distinct f.school_id) from f)`.as("schoolCount"),
+      sql<number>`(select count(distinct sc.cohort_id) from f join student_cohorts sc on sc.student_id = f.id
+        where ${cohortVisible(scope, "sc.cohort_id", "f.school_id")} ${cohortFilter})`.as("cohortCount"),
+      sql<number>`(select count(distinct cur.team_id) from (
+        select distinct on (st.student_id) st.team_id from f
+          join student_teams st on st.student_id = f.id
+          join teams t on t.id = st.team_id
+         where ${teamInScope(scope, "t")}
+         order by st.student_id, st.joined_at desc, st.team_id desc) cur)`.as("teamCount"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    schoolCount: Number(row.schoolCount),
+    studentCount: Number(row.studentCount),
+    cohortCount: Number(row.cohortCount),
+    teamCount: Number(row.teamCount),
+  };
+}
+
+/** A student the scope may see, or undefined (absent and out of scope look the same). */
+export async function findStudentInScope(db: Db, scope: DataScope, id: number): Promise<StudentRow | undefined> {
+  return selectStudentRow(db.selectFrom("students as s").where("s.id", "=", id).where(studentInScope(scope, "s", { single: true })))
+    .executeTakeFirst();
+}
+
+/** Visible cohorts of the students, newest start_date first. */
+export async function listStudentCohorts(db: Db, scope: DataScope, studentIds: readonly number[]): Promise<StudentCohortRow[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .selectFrom("student_cohorts as sc")
+    .innerJoin("students as s", "s.id", "sc.student_id")
+    .innerJoin("cohorts as c", "c.id", "sc.cohort_id")
+    .where("sc.student_id", "in", studentIds)
+    .where(cohortVisible(scope, "sc.cohort_id", "s.school_id"))
+    .select(["sc.student_id", "c.id", "c.name", "c.start_date", "c.end_date"])
+    .orderBy("sc.student_id")
+    .orderBy("c.start_date", "desc")
+    .orderBy("c.id", "desc")
+    .execute();
+}
+
+/** Team memberships in scope, newest joined_at first (the first per student is the active team). */
+export async function listStudentTeams(db: Db, scope: DataScope, studentIds: readonly number[]): Promise<StudentTeamRow[]> {
+  if (studentIds.length === 0) return [];
+  return db
+    .selectFrom("student_teams as st")
+    .innerJoin("teams as t", "t.id", "st.team_id")
+    .where("st.student_id", "in", studentIds)
+    .where(teamInScope(scope, "t"))
+    .select([
+      "st.student_id",
+      "t.id",
+      "t.name",
+      "t.cohort_id",
+      "t.organization_description",
+      "t.project_description",
+      "t.start_date",
+      "st.joined_at",
+    ])
+    .orderBy("st.student_id")
+    .orderBy("st.joined_at", "desc")
+    .orderBy("st.team_id", "desc")
+    .execute();
+}
+
+// ---- editing ----
+
+export async function findEmailOwner(db: Db, email: string, exceptId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("students")
+    .select("id")
+    .where(sql<boolean>`lower(email) = lower(${email})`)
+    .where("id", "<>", exceptId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function schoolExists(db: Db, schoolId: number): Promise<boolean> {
+  return (await db.selectFrom("schools").select("id").where("id", "=", schoolId).executeTakeFirst()) !== undefined;
+}
+
+/** The team if it belongs to the school and the scope may see it. */
+export async function findTeamAtSchool(
+  db: Db,
+  scope: DataScope,
+  teamId: number,
+  schoolId: number,
+): Promise<{ id: number; cohort_id: number } | undefined> {
+  return db
+    .selectFrom("teams as t")
+    .select(["t.id", "t.cohort_id"])
+    .where("t.id", "=", teamId)
+    .where("t.school_id", "=", schoolId)
+    .where(sql<boolean>`${cohortVisible(scope, "t.cohort_id", "t.school_id")}`)
+    .executeTakeFirst();
+}
+
+export async function updateStudentFields(
+  db: Db,
+  id: number,
+  fields: { first_name?: string; last_name?: string; email?: string | null; school_id?: number },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("students")
+    .set({ ...fields, updated_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Makes the team the student's newest membership; earlier ones stay as history. */
+export async function joinTeam(db: Db, studentId: number, teamId: number, now: Date): Promise<void> {
+  await db
+    .insertInto("student_teams")
+    .values({ student_id: studentId, team_id: teamId, joined_at: now })
+    .onConflict((oc) => oc.columns(["student_id", "team_id"]).doUpdateSet({ joined_at: now }))
+    .execute();
+}
+
+/** The raw 'features' setting (validated by the caller); undefined when never saved. */
+export async function readFeatureSetting(db: Db): Promise<unknown> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", "features").executeTakeFirst();
+  return row?.value;
+}

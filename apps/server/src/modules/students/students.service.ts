@@ -1,0 +1,145 @@
+import type {
+  StudentDetail,
+  StudentFilterQuery,
+  StudentListItem,
+  StudentsQuery,
+  StudentsResponse,
+  StudentsSummary,
+  UpdateStudentRequest,
+} from "@tally/contract";
+import { isAdminRole } from "@tally/contract";
+import type { Kysely, Transaction } from "kysely";
+import type { ServerContext } from "../../context.js";
+import type { Database } from "../../db/schema.js";
+import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
+import { type DataScope, isSchoolInScope, resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { scopeForFilters } from "../scope/scope-request.js";
+import { canEditStudent, parseFeatureSettings } from "./students.policy.js";
+import * as repo from "./students.repository.js";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+function filtersOf(query: StudentFilterQuery): repo.StudentFilters {
+  return { cohortId: query.cohortId, teamId: query.teamId, q: query.q || undefined };
+}
+
+export async function listStudents(db: Db, user: ScopeSubject, query: StudentsQuery): Promise<StudentsResponse> {
+  const scope = await scopeForFilters(db, user, query);
+  const { rows, total } = await repo.listStudents(db, scope, filtersOf(query), {
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  const data: StudentListItem[] = rows.map((r) => ({
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: r.email,
+    school_id: r.school_id,
+    school_name: r.school_name,
+    cohort:
+      r.cohort_id === null
+        ? null
+        : { id: r.cohort_id, name: r.cohort_name ?? "", start_date: r.cohort_start_date ?? "", end_date: r.cohort_end_date ?? "" },
+    team: r.team_id === null ? null : { id: r.team_id, name: r.team_name ?? "" },
+  }));
+  return { data, total, page: query.page, limit: query.limit };
+}
+
+export async function summarizeStudents(db: Db, user: ScopeSubject, query: StudentFilterQuery): Promise<StudentsSummary> {
+  const scope = await scopeForFilters(db, user, query);
+  return repo.summarizeStudents(db, scope, filtersOf(query));
+}
+
+/** The student if the scope may see it; otherwise the same 404 as for an unknown id. */
+export async function requireStudentInScope(db: Db, scope: DataScope, id: number): Promise<repo.StudentRow> {
+  const student = await repo.findStudentInScope(db, scope, id);
+  if (!student) throw notFound();
+  return student;
+}
+
+function teamOf(t: repo.StudentTeamRow): StudentDetail["previousTeams"][number] {
+  return {
+    id: t.id,
+    name: t.name,
+    cohort_id: t.cohort_id,
+    organization_description: t.organization_description,
+    project_description: t.project_description,
+    start_date: t.start_date,
+    joined_at: t.joined_at.toISOString(),
+  };
+}
+
+async function detailOf(db: Db, scope: DataScope, student: repo.StudentRow): Promise<StudentDetail> {
+  const [cohorts, teams] = await Promise.all([
+    repo.listStudentCohorts(db, scope, [student.id]),
+    repo.listStudentTeams(db, scope, [student.id]),
+  ]);
+  const cohortList = cohorts.map((c) => ({ id: c.id, name: c.name, start_date: c.start_date, end_date: c.end_date }));
+  return {
+    ...student,
+    currentCohort: cohortList[0] ?? null,
+    activeTeam: teams[0] ? teamOf(teams[0]) : null,
+    previousTeams: teams.slice(1).map(teamOf),
+    cohorts: cohortList,
+  };
+}
+
+export async function getStudentDetail(db: Db, user: ScopeSubject, id: number): Promise<StudentDetail> {
+  const scope = await resolveScope(db, user);
+  return detailOf(db, scope, await requireStudentInScope(db, scope, id));
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+export async function updateStudent(
+  ctx: ServerContext,
+  user: ScopeSubject,
+  id: number,
+  body: UpdateStudentRequest,
+): Promise<StudentDetail> {
+  const now = ctx.clock.now();
+  try {
+    return await ctx.database.db.transaction().execute(async (trx) => {
+      const scope = await resolveScope(trx, user);
+      const student = await requireStudentInScope(trx, scope, id);
+      const targetSchool = body.school_id ?? student.school_id;
+      const features = parseFeatureSettings(await repo.readFeatureSetting(trx));
+      if (!canEditStudent(user.role, features, student.school_id, targetSchool)) throw forbidden();
+      if (body.school_id !== undefined && body.school_id !== student.school_id) {
+        if (isAdminRole(user.role)) {
+          if (!(await repo.schoolExists(trx, body.school_id))) {
+            throw badRequest("School not found", [{ path: "body.school_id", message: "School not found" }]);
+          }
+        } else if (!isSchoolInScope(scope, body.school_id)) {
+          throw forbidden();
+        }
+      }
+      const email = body.email === undefined ? undefined : body.email ? body.email : null;
+      if (email && (await repo.findEmailOwner(trx, email, id)) !== undefined) {
+        throw conflict("A student with this e-mail address already exists");
+      }
+      if (body.team_id !== undefined) {
+        const team = targetSchool === null ? undefined : await repo.findTeamAtSchool(trx, scope, body.team_id, targetSchool);
+        if (!team) {
+          const message = "The team does not belong to the student's school";
+          throw badRequest(message, [{ path: "body.team_id", message }]);
+        }
+        const current = (await repo.listStudentTeams(trx, scope, [id]))[0];
+        if (current?.id !== team.id) await repo.joinTeam(trx, id, team.id, now);
+      }
+      const fields: Parameters<typeof repo.updateStudentFields>[2] = {};
+      if (body.first_name !== undefined) fields.first_name = body.first_name;
+      if (body.last_name !== undefined) fields.last_name = body.last_name;
+      if (email !== undefined) fields.email = email;
+      if (body.school_id !== undefined) fields.school_id = body.school_id;
+      await repo.updateStudentFields(trx, id, fields, now);
+      // Read back with the scope as it now stands (an admin may have moved the student away).
+      const after = await repo.findStudentInScope(trx, scope, id);
+      const fallback = after ?? { ...student, ...fields, school_name: null };
+      return detailOf(trx, scope, fallback as repo.StudentRow);
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw conflict("A student with this e-mail address already exists");
+    throw err;
+  }
+}

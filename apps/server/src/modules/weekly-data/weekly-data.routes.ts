@@ -1,0 +1,26 @@
+import { weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ServerContext } from "../../context.js";
+import { scopedErrorResponses } from "../scope/error-responses.js";
+import { getWeeklyData } from "./weekly-data.service.js";
+
+const paramsSchema = z.object({ studentId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  app.get(
+    "/weekly-data/:studentId",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ["weekly-data"],
+        params: paramsSchema,
+        querystring: weeklyDataQuerySchema,
+        response: { 200: weeklyDataResponseSchema, ...scopedErrorResponses },
+      },
+    },
+    async (request) => ({
+      data: await getWeeklyData(ctx.database.db, request.user, request.params.studentId, request.query),
+    }),
+  );
+};

@@ -1,0 +1,23 @@
+import type { WeeklyDataItem } from "@tally/contract";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { requireStudentInScope } from "../students/students.service.js";
+import * as repo from "./weekly-data.repository.js";
+
+export async function getWeeklyData(
+  db: Kysely<Database>,
+  user: ScopeSubject,
+  studentId: number,
+  filters: { cohortId?: number | undefined },
+): Promise<WeeklyDataItem[]> {
+  const scope = await resolveScope(db, user);
+  await requireStudentInScope(db, scope, studentId);
+  const rows = await repo.listWeeklyData(db, scope, studentId, filters);
+  return rows.map(({ hours_reported, updated_at, flags, ...rest }) => ({
+    ...rest,
+    flags: Array.isArray(flags) ? flags : [],
+    updated_at: updated_at.toISOString(),
+    total_hours_reported: hours_reported,
+  }));
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expectTitle, launchBrowser, newContext, signedInState, waitForPath } from "./browser";
+import { ADMIN } from "./demo-accounts";
+
+// Not committed: for a person to look at. The repository root's .tmp is git-ignored.
+const SCREENS_DIR = new URL("../../../.tmp/screens/", import.meta.url).pathname;
+const WIDTHS = [1280, 390] as const;
+
+let browser: Browser;
+let adminSession: Awaited<ReturnType<typeof signedInState>>;
+
+beforeAll(async () => {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  browser = await launchBrowser();
+  adminSession = await signedInState(browser, ADMIN.username, ADMIN.home);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** How far the page is wider than the window: anything above 0 means sideways scrolling. */
+function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  await page.screenshot({ path: `${SCREENS_DIR}${name}.png`, fullPage: true, animations: "disabled" });
+}
+
+describe.each(WIDTHS)("at %i px wide", (width) => {
+  test("the sign-in page fits and is captured", async () => {
+    const context = await newContext(browser, { width, height: 844 });
+    try {
+      const page = await context.newPage();
+      await page.goto("/login");
+      await expectTitle(page, "Sign in to Tally");
+      await shoot(page, `sign-in-${width}`);
+      expect(await horizontalOverflow(page), "the sign-in page scrolls sideways").toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the admin dashboard is captured", async () => {
+    const context = await newContext(browser, { width, height: 844, storageState: adminSession });
+    try {
+      const page = await context.newPage();
+      await page.goto(ADMIN.home);
+      await waitForPath(page, ADMIN.home);
+      await expectTitle(page, ADMIN.title);
+      await shoot(page, `admin-dashboard-${width}`);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { baseUrl, expectTitle, launchBrowser, newContext, signedInState, waitForPath } from "./browser";
+import { SUPER_ADMIN } from "./demo-accounts";
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser, {
+    storageState: await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home),
+  });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// The tests run in order and share one signed-in tab: the last one ends the session.
+describe("a session", () => {
+  test("survives a reload", async () => {
+    await page.goto("/dashboard");
+    await expectTitle(page, SUPER_ADMIN.title);
+    await page.reload();
+    await expectTitle(page, SUPER_ADMIN.title);
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    await expect.poll(() => page.getByTestId("header-user-email").textContent()).toBe(SUPER_ADMIN.email);
+    await expect.poll(() => page.getByTestId("header-role-label").textContent()).toBe("Super Admin");
+  });
+
+  test("is carried to a new tab, and / leads home", async () => {
+    const second = await context.newPage();
+    try {
+      await second.goto("/");
+      await waitForPath(second, SUPER_ADMIN.home);
+      await expectTitle(second, SUPER_ADMIN.title);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("ends with Logout: back to /login, and /dashboard then asks to sign in", async () => {
+    await page.goto("/dashboard");
+    await expectTitle(page, SUPER_ADMIN.title);
+    const refreshToken = await page.evaluate(() => localStorage.getItem("tally.refreshToken"));
+    expect(refreshToken).toBeTruthy();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await waitForPath(page, "/login");
+    await expectTitle(page, "Sign in to Tally");
+    await page.goto("/dashboard");
+    await waitForPath(page, "/login");
+    await expectTitle(page, "Sign in to Tally");
+    // Nothing is left in the browser, and the server no longer honours the old refresh token.
+    const stored = await page.evaluate(() => ["tally.token", "tally.refreshToken", "tally.user"].map((k) => localStorage.getItem(k)));
+    expect(stored).toEqual([null, null, null]);
+    const res = await fetch(`${baseUrl()}/api/auth/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ refreshToken }),
+    });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,22 @@
+import { Box, Flex } from "@mantine/core";
+import { Suspense } from "react";
+import { Outlet } from "react-router";
+import { AdminHeader } from "../../components/admin-header";
+import { AdminNav } from "../../components/admin-nav";
+import { PageLoader } from "../../components/page-loader";
+
+export function AdminLayout() {
+  return (
+    <Box mih="100vh">
+      <AdminHeader />
+      <Flex align="flex-start">
+        <AdminNav />
+        <Box component="main" p="md" style={{ flex: 1, minWidth: 0 }}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </Flex>
+    </Box>
+  );
+}

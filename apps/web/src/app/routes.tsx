@@ -1,0 +1,116 @@
+import { lazy } from "react";
+import { Navigate, type RouteObject } from "react-router";
+import { NotFoundPage } from "../components/not-found-page";
+import { RouteErrorView } from "../components/route-error-view";
+import { UnauthorizedPage } from "../components/unauthorized-page";
+import { ACCESS, homePath } from "../lib/access";
+import { useCurrentUser } from "../lib/auth-store";
+import { AdminLayout } from "./layouts/admin-layout";
+import { DashboardLayout } from "./layouts/dashboard-layout";
+import { PublicLayout } from "./layouts/public-layout";
+import { RootLayout } from "./layouts/root-layout";
+import { RouteGuard } from "./route-guard";
+
+// Pages load on demand so the first screen only pays for the shell.
+const LoginPage = lazy(() =>
+  import("../features/auth/components/login-page").then((m) => ({ default: m.LoginPage })),
+);
+const SetPasswordPage = lazy(() =>
+  import("../features/auth/components/set-password-page").then((m) => ({ default: m.SetPasswordPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import("../features/auth/components/verify-email-page").then((m) => ({ default: m.VerifyEmailPage })),
+);
+const DashboardPage = lazy(() =>
+  import("../features/dashboard/components/dashboard-page").then((m) => ({ default: m.DashboardPage })),
+);
+const SchoolDashboardPage = lazy(() =>
+  import("../features/dashboard/components/school-dashboard-page").then((m) => ({
+    default: m.SchoolDashboardPage,
+  })),
+);
+const UserManagementPage = lazy(() =>
+  import("../features/users/components/user-management-page").then((m) => ({
+    default: m.UserManagementPage,
+  })),
+);
+const AdminSettingsPage = lazy(() =>
+  import("../features/settings/components/admin-settings-page").then((m) => ({
+    default: m.AdminSettingsPage,
+  })),
+);
+const FlagUploaderPage = lazy(() =>
+  import("../features/flags/components/flag-uploader-page").then((m) => ({ default: m.FlagUploaderPage })),
+);
+const AdminAreaPage = lazy(() =>
+  import("../features/admin/components/admin-area-page").then((m) => ({ default: m.AdminAreaPage })),
+);
+const ApiDebugPage = lazy(() =>
+  import("../features/debug/components/api-debug-page").then((m) => ({ default: m.ApiDebugPage })),
+);
+
+function HomeRedirect() {
+  const user = useCurrentUser();
+  // A school_user's home is their school page; /dashboard would only bounce them to /unauthorized.
+  return <Navigate to={user ? homePath(user) : "/dashboard"} replace />;
+}
+
+/** Spec section 2 route table. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorView />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: "/login", element: <LoginPage /> },
+          { path: "/set-password", element: <SetPasswordPage /> },
+          { path: "/verify", element: <VerifyEmailPage /> },
+        ],
+      },
+      {
+        path: "/",
+        element: (
+          <RouteGuard rule={ACCESS.signedIn}>
+            <HomeRedirect />
+          </RouteGuard>
+        ),
+      },
+      {
+        element: <RouteGuard rule={ACCESS.dashboard} />,
+        children: [
+          { element: <DashboardLayout />, children: [{ path: "/dashboard", element: <DashboardPage /> }] },
+        ],
+      },
+      {
+        path: "/school/:schoolId/dashboard",
+        element: <RouteGuard rule={ACCESS.schoolDashboard} />,
+        children: [{ element: <DashboardLayout />, children: [{ index: true, element: <SchoolDashboardPage /> }] }],
+      },
+      {
+        element: <RouteGuard rule={ACCESS.users} />,
+        children: [{ element: <AdminLayout />, children: [{ path: "/users", element: <UserManagementPage /> }] }],
+      },
+      {
+        element: <RouteGuard rule={ACCESS.adminSettings} />,
+        children: [
+          { element: <AdminLayout />, children: [{ path: "/admin/settings", element: <AdminSettingsPage /> }] },
+        ],
+      },
+      {
+        element: <RouteGuard rule={ACCESS.flagUploader} />,
+        children: [
+          { element: <AdminLayout />, children: [{ path: "/admin/flag-uploader", element: <FlagUploaderPage /> }] },
+        ],
+      },
+      {
+        element: <RouteGuard rule={ACCESS.adminArea} />,
+        children: [{ element: <AdminLayout />, children: [{ path: "/admin/*", element: <AdminAreaPage /> }] }],
+      },
+      { path: "/unauthorized", element: <UnauthorizedPage /> },
+      { path: "/debug", element: <ApiDebugPage /> },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,34 @@
+import { type CSSVariablesResolver, Modal, PasswordInput, createTheme } from "@mantine/core";
+
+/**
+ * Darker filled shades and text tokens than Mantine's defaults so text and buttons meet
+ * WCAG AA contrast (4.5:1) on white.
+ */
+export const theme = createTheme({
+  primaryColor: "blue",
+  primaryShade: { light: 9, dark: 8 },
+  autoContrast: true,
+  fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  defaultRadius: "md",
+  components: {
+    // Mantine's "Toggle password visibility" name would make the field's label "Password"
+    // ambiguous for label-based lookups (screen-reader rotors, browser tests).
+    PasswordInput: PasswordInput.extend({
+      defaultProps: { visibilityToggleButtonProps: { "aria-label": "Show or hide characters" } },
+    }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+  },
+});
+
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
+    "--mantine-color-placeholder": "var(--mantine-color-gray-7)",
+    "--mantine-color-error": "var(--mantine-color-red-9)",
+    // Mantine's yellow and orange 9 shades are too light for text on their light backgrounds.
+    "--mantine-color-yellow-light-color": "#5c3d00",
+    "--mantine-color-orange-light-color": "#7a2e00",
+  },
+  dark: {},
+});

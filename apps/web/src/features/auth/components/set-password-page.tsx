@@ -1,0 +1,142 @@
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, Title } from "@mantine/core";
+import { LIMITS, MESSAGES, passwordStrength } from "@tally/contract";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { PageLoader } from "../../../components/page-loader";
+import { errorText } from "../../../lib/api-error";
+import { useSetPassword } from "../api/set-password";
+import { useVerifyResetToken } from "../api/verify-reset-token";
+import { PasswordStrengthMeter } from "./password-strength-meter";
+
+function Card({ children }: { children: ReactNode }) {
+  return (
+    <Paper withBorder shadow="sm" p="xl" radius="md">
+      <Stack gap="md">
+        <Title order={1} fz="h2">
+          Set New Password
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+function BackToLogin() {
+  return (
+    <Anchor component={Link} to="/login" size="sm">
+      Back to Login
+    </Anchor>
+  );
+}
+
+/** /set-password?token=…: verifying → invalid link or form → success → /login after 3 s. */
+export function SetPasswordPage() {
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get("token");
+  const verification = useVerifyResetToken(token);
+
+  if (!token) {
+    return (
+      <Card>
+        <Alert color="red" role="alert">
+          {MESSAGES.resetNoToken}
+        </Alert>
+        <BackToLogin />
+      </Card>
+    );
+  }
+  if (verification.isPending) {
+    return (
+      <Card>
+        <PageLoader label="Verifying your reset link..." />
+        <Text ta="center">Verifying your reset link...</Text>
+      </Card>
+    );
+  }
+  if (verification.isError || !verification.data.valid) {
+    return (
+      <Card>
+        <Alert color="red" role="alert">
+          {MESSAGES.resetInvalidLink}
+        </Alert>
+        <BackToLogin />
+      </Card>
+    );
+  }
+  return <SetPasswordForm token={token} />;
+}
+
+function SetPasswordForm({ token }: { token: string }) {
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const update = useSetPassword();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!update.isSuccess) return;
+    const timer = setTimeout(() => void navigate("/login", { replace: true }), LIMITS.resetRedirectDelayMs);
+    return () => clearTimeout(timer);
+  }, [update.isSuccess, navigate]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next = {
+      password: passwordStrength(password) < LIMITS.passwordStrengthPass ? MESSAGES.passwordTooWeak : undefined,
+      confirm: password !== confirm ? MESSAGES.passwordsDoNotMatch : undefined,
+    };
+    setErrors(next);
+    if (next.password || next.confirm) return;
+    update.mutate({ token, password });
+  };
+
+  if (update.isSuccess) {
+    return (
+      <Card>
+        <Alert color="green" role="status">
+          {MESSAGES.resetSuccess}
+        </Alert>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      {update.isError ? (
+        <Alert color="red" role="alert">
+          {errorText(update.error, MESSAGES.resetFailed)}
+        </Alert>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <div>
+            <PasswordInput
+              label="New password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={errors.password}
+            />
+            <Stack mt="xs" gap={0}>
+              <PasswordStrengthMeter password={password} />
+              <Text size="xs" c="dimmed">
+                Use at least 8 characters with upper and lower case letters, a digit and a symbol.
+              </Text>
+            </Stack>
+          </div>
+          <PasswordInput
+            label="Confirm password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(event) => setConfirm(event.currentTarget.value)}
+            error={errors.confirm}
+          />
+          <Button type="submit" fullWidth loading={update.isPending}>
+            Update Password
+          </Button>
+        </Stack>
+      </form>
+      <BackToLogin />
+    </Card>
+  );
+}

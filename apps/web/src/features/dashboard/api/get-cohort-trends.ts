@@ -1,0 +1,31 @@
+import type { TrendPoint } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { type DashboardFilters, filterQuery } from "./dashboard-filters";
+
+export type MeetingTypeFilter = "mentor" | "advisor" | "both";
+
+export async function getCohortTrends(
+  filters: DashboardFilters,
+  meetingType: MeetingTypeFilter,
+  signal?: AbortSignal,
+): Promise<TrendPoint[]> {
+  const { school_id, cohortId, teamId } = filterQuery(filters);
+  const reply = await apiRequest<{ data: TrendPoint[] }>("/attendance/cohort-trends", {
+    signal,
+    query: { school_id, cohortId, teamId, meetingType },
+  });
+  return reply.data;
+}
+
+/** Weekly present and late percentages per meeting type for the chart and the table. */
+export function cohortTrendsQuery(filters: DashboardFilters, meetingType: MeetingTypeFilter) {
+  return queryOptions({
+    queryKey: ["attendance", "cohort-trends", { ...filters, meetingType }],
+    queryFn: ({ signal }) => getCohortTrends(filters, meetingType, signal),
+  });
+}
+
+export function useCohortTrends(filters: DashboardFilters, meetingType: MeetingTypeFilter) {
+  return useQuery(cohortTrendsQuery(filters, meetingType));
+}

@@ -1,0 +1,23 @@
+import type { StudentAttendanceResponse } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+
+export function getStudentAttendance(studentId: number, cohortId: number, signal?: AbortSignal) {
+  return apiRequest<StudentAttendanceResponse>(`/attendance/student/${studentId}`, {
+    signal,
+    query: { cohortId },
+  });
+}
+
+/** A student's attendance records in one cohort. */
+export function studentAttendanceQuery(studentId: number, cohortId: number | null) {
+  return queryOptions({
+    queryKey: ["attendance", "student", studentId, { cohortId }],
+    queryFn: ({ signal }) => getStudentAttendance(studentId, cohortId ?? 0, signal),
+    enabled: cohortId !== null,
+  });
+}
+
+export function useStudentAttendance(studentId: number, cohortId: number | null) {
+  return useQuery(studentAttendanceQuery(studentId, cohortId));
+}

@@ -1,0 +1,20 @@
+import type { StudentsSummary } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { type DashboardFilters, filterQuery } from "./dashboard-filters";
+
+export function getStudentsSummary(filters: DashboardFilters, q: string, signal?: AbortSignal) {
+  return apiRequest<StudentsSummary>("/students/summary", { signal, query: filterQuery(filters, q) });
+}
+
+/** Exact counts for the stat cards, with the same filters as the student grid. */
+export function studentsSummaryQuery(filters: DashboardFilters, q: string) {
+  return queryOptions({
+    queryKey: ["students", "summary", { ...filters, q }],
+    queryFn: ({ signal }) => getStudentsSummary(filters, q, signal),
+  });
+}
+
+export function useStudentsSummary(filters: DashboardFilters, q: string) {
+  return useQuery(studentsSummaryQuery(filters, q));
+}

@@ -1,0 +1,24 @@
+import type { WeeklyDataItem } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+
+export async function getWeeklyData(studentId: number, cohortId: number | null, signal?: AbortSignal) {
+  const reply = await apiRequest<{ data: WeeklyDataItem[] }>(`/weekly-data/${studentId}`, {
+    signal,
+    query: { cohortId: cohortId ?? undefined },
+  });
+  return reply.data;
+}
+
+/** Flags, reflection and advisor notes per week (of one cohort when given). */
+export function weeklyDataQuery(studentId: number, cohortId: number | null, enabled = true) {
+  return queryOptions({
+    queryKey: ["weekly-data", studentId, { cohortId }],
+    queryFn: ({ signal }) => getWeeklyData(studentId, cohortId, signal),
+    enabled,
+  });
+}
+
+export function useWeeklyData(studentId: number, cohortId: number | null, enabled = true) {
+  return useQuery(weeklyDataQuery(studentId, cohortId, enabled));
+}

@@ -1,0 +1,61 @@
+import { Loader, Group, Paper, Stack, Table, Title } from "@mantine/core";
+import type { TrendPoint } from "@tally/contract";
+import { useId } from "react";
+import { EmptyState } from "../../../components/empty-state";
+import { useCohortTrends } from "../api/get-cohort-trends";
+import type { DashboardFilters } from "../api/dashboard-filters";
+
+function percent(value: number | null): string {
+  return value === null ? "—" : `${value}%`;
+}
+
+/** Per-week mentor and advisor present/late percentages; also the chart's data alternative. */
+export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
+  const titleId = useId();
+  const trends = useCohortTrends(filters, "both");
+  // Spec: a failed attendance fetch counts as an empty list.
+  const weeks: TrendPoint[] = trends.data ?? [];
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={titleId}>
+      <Stack gap="sm">
+        <Title order={2} size="h3" id={titleId}>
+          Attendance by Week
+        </Title>
+        {trends.isPending ? (
+          <Group justify="center" py="lg">
+            <Loader size="sm" aria-label="Loading attendance table" />
+          </Group>
+        ) : weeks.length === 0 ? (
+          <EmptyState message="No attendance records found." />
+        ) : (
+          <Table.ScrollContainer minWidth={560} maxHeight={420} type="native" tabIndex={0} aria-labelledby={titleId}>
+            <Table striped highlightOnHover stickyHeader aria-labelledby={titleId}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Week</Table.Th>
+                  <Table.Th scope="col">Mentor present</Table.Th>
+                  <Table.Th scope="col">Mentor late</Table.Th>
+                  <Table.Th scope="col">Advisor present</Table.Th>
+                  <Table.Th scope="col">Advisor late</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {weeks.map((w) => (
+                  <Table.Tr key={w.week}>
+                    <Table.Th scope="row" fw={500}>
+                      Week {w.week}
+                    </Table.Th>
+                    <Table.Td>{percent(w.mentorPresent)}</Table.Td>
+                    <Table.Td>{percent(w.mentorLate)}</Table.Td>
+                    <Table.Td>{percent(w.advisorPresent)}</Table.Td>
+                    <Table.Td>{percent(w.advisorLate)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

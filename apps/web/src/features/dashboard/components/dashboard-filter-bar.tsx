@@ -1,0 +1,79 @@
+import { Button, Group, Select } from "@mantine/core";
+import type { CohortItem, SchoolItem, TeamItem } from "@tally/contract";
+import type { DashboardFilters } from "../api/dashboard-filters";
+
+interface Props {
+  filters: DashboardFilters;
+  onChange: (next: DashboardFilters) => void;
+  schools: SchoolItem[];
+  cohorts: CohortItem[];
+  teams: TeamItem[];
+  showSchoolFilter: boolean;
+  /** True while narrowed option lists are still loading. */
+  cohortsLoading?: boolean;
+  teamsLoading?: boolean;
+}
+
+// Long lists (thousands of teams in a large district) only render the first matches.
+const OPTION_LIMIT = 200;
+
+function toId(value: string | null): number | null {
+  return value ? Number(value) : null;
+}
+
+/** School, cohort and team dropdowns; each choice narrows, and clearing it clears, the ones after it. */
+export function DashboardFilterBar(props: Props) {
+  const { filters, onChange, schools, cohorts, teams, showSchoolFilter } = props;
+  const active = filters.schoolId !== null || filters.cohortId !== null || filters.teamId !== null;
+  const showCohortInTeam = filters.cohortId === null;
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap" role="search" aria-label="Dashboard filters">
+      {showSchoolFilter ? (
+        <Select
+          label="School"
+          placeholder="All schools"
+          data={schools.map((s) => ({ value: String(s.id), label: s.name }))}
+          value={filters.schoolId === null ? null : String(filters.schoolId)}
+          onChange={(v) => onChange({ schoolId: toId(v), cohortId: null, teamId: null })}
+          searchable
+          clearable
+          limit={OPTION_LIMIT}
+          nothingFoundMessage="No schools"
+          w={{ base: "100%", xs: 220 }}
+        />
+      ) : null}
+      <Select
+        label="Cohort"
+        placeholder="All cohorts"
+        data={cohorts.map((c) => ({ value: String(c.id), label: c.name }))}
+        value={filters.cohortId === null ? null : String(filters.cohortId)}
+        onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
+        searchable
+        clearable
+        limit={OPTION_LIMIT}
+        nothingFoundMessage="No cohorts"
+        disabled={props.cohortsLoading}
+        w={{ base: "100%", xs: 220 }}
+      />
+      <Select
+        label="Team"
+        placeholder="All teams"
+        data={teams.map((t) => ({
+          value: String(t.id),
+          label: showCohortInTeam ? `${t.name} (${t.cohort_name})` : t.name,
+        }))}
+        value={filters.teamId === null ? null : String(filters.teamId)}
+        onChange={(v) => onChange({ ...filters, teamId: toId(v) })}
+        searchable
+        clearable
+        limit={OPTION_LIMIT}
+        nothingFoundMessage="No teams"
+        disabled={props.teamsLoading}
+        w={{ base: "100%", xs: 260 }}
+      />
+      <Button variant="default" onClick={() => onChange({ schoolId: null, cohortId: null, teamId: null })} disabled={!active}>
+        Clear Filters
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,137 @@
+import { Alert, Button, Center, Loader, Stack, Text, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import type { SessionUser } from "@tally/contract";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { useOutletContext } from "react-router";
+import { type DashboardFilters, NO_FILTERS } from "../api/dashboard-filters";
+import { cohortsQuery } from "../api/get-cohorts";
+import type { MeetingTypeFilter } from "../api/get-cohort-trends";
+import { schoolsQuery } from "../api/get-schools";
+import { studentsSummaryQuery } from "../api/get-students-summary";
+import { teamsQuery } from "../api/get-teams";
+import { AttendanceTable } from "./attendance-table";
+import { AttendanceTrendSection } from "./attendance-trend-section";
+import { DashboardFilterBar } from "./dashboard-filter-bar";
+import { DashboardStats } from "./dashboard-stats";
+import { StudentDetailModal } from "./student-detail-modal";
+import { StudentGrid } from "./student-grid";
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** The header search text the dashboard layout passes down (empty outside that layout). */
+function useHeaderSearch(): string {
+  return useOutletContext<{ search: string } | undefined>()?.search ?? "";
+}
+
+interface Props {
+  user: SessionUser;
+  title: ReactNode;
+  subtitle: ReactNode;
+  showSchoolFilter: boolean;
+  showSchoolCard: boolean;
+}
+
+export function DashboardHeading({ title, subtitle }: { title: ReactNode; subtitle: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <Text c="dimmed">{subtitle}</Text>
+    </Stack>
+  );
+}
+
+export function DashboardLoading() {
+  return (
+    <Center role="status" py="xl" mih={200}>
+      <Stack align="center" gap="sm">
+        <Loader />
+        <Text>Loading dashboard...</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Shared student dashboard (spec section 2); the server limits every list to the caller's scope. */
+export function StudentDashboard({ user, title, subtitle, showSchoolFilter, showSchoolCard }: Props) {
+  const search = useHeaderSearch();
+  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [filters, setFilters] = useState<DashboardFilters>(NO_FILTERS);
+  const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
+  const [openStudentId, setOpenStudentId] = useState<number | null>(null);
+  // The page belongs to one filter + search combination; any change starts again at page 1.
+  const pageKey = JSON.stringify([filters, q]);
+  const [paging, setPaging] = useState({ key: pageKey, page: 1 });
+  const page = paging.key === pageKey ? paging.page : 1;
+
+  const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter });
+  const cohorts = useQuery({ ...cohortsQuery(filters.schoolId), placeholderData: keepPreviousData });
+  const teams = useQuery({
+    ...teamsQuery({ schoolId: filters.schoolId, cohortId: filters.cohortId }),
+    placeholderData: keepPreviousData,
+  });
+  const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData });
+
+  const core = [cohorts, teams, summary, ...(showSchoolFilter ? [schools] : [])];
+  const heading = <DashboardHeading title={title} subtitle={subtitle} />;
+
+  if (core.some((query) => query.isError)) {
+    return (
+      <Stack gap="md">
+        {heading}
+        <Alert color="red" variant="light" title="Error" role="alert">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">Failed to load dashboard data. Please try again.</Text>
+            <Button
+              color="red"
+              onClick={() => {
+                for (const query of core) if (query.isError) void query.refetch();
+              }}
+            >
+              Retry
+            </Button>
+          </Stack>
+        </Alert>
+      </Stack>
+    );
+  }
+  if (core.some((query) => query.isPending) || !summary.data) {
+    return (
+      <Stack gap="md">
+        {heading}
+        <DashboardLoading />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      {heading}
+      <DashboardFilterBar
+        filters={filters}
+        onChange={setFilters}
+        schools={schools.data ?? []}
+        cohorts={cohorts.data ?? []}
+        teams={teams.data ?? []}
+        showSchoolFilter={showSchoolFilter}
+        cohortsLoading={cohorts.isPlaceholderData}
+        teamsLoading={teams.isPlaceholderData}
+      />
+      <DashboardStats summary={summary.data} showSchoolCard={showSchoolCard} />
+      <AttendanceTrendSection filters={filters} meetingType={meetingType} onMeetingTypeChange={setMeetingType} />
+      <AttendanceTable filters={filters} />
+      <StudentGrid
+        filters={filters}
+        q={q}
+        page={page}
+        onPageChange={(next) => setPaging({ key: pageKey, page: next })}
+        onView={setOpenStudentId}
+      />
+      {openStudentId !== null ? (
+        <StudentDetailModal studentId={openStudentId} user={user} onClose={() => setOpenStudentId(null)} />
+      ) : null}
+    </Stack>
+  );
+}

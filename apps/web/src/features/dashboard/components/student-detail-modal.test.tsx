@@ -1,0 +1,224 @@
+import type { AttendanceRecordItem, StudentDetail, WeeklyDataItem } from "@tally/contract";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
+import { renderApp } from "../../../test/render-app";
+import { type DashboardWorld, buildStudents, callsTo, mockDashboardApi } from "./dashboard-api.test-helpers";
+
+const SLOW = { timeout: 4000 };
+
+const cohortA = { id: 10, name: "Spring 2025", start_date: "2025-01-06", end_date: "2025-05-30" };
+const cohortB = { id: 11, name: "Fall 2025", start_date: "2025-09-01", end_date: "2025-12-19" };
+
+function detail(overrides: Partial<StudentDetail> = {}): StudentDetail {
+  return {
+    id: 1,
+    first_name: "Student1",
+    last_name: "Tester",
+    email: "s1@example.org",
+    school_id: 1,
+    school_name: "North High",
+    currentCohort: cohortB,
+    activeTeam: {
+      id: 101,
+      name: "Hawks",
+      cohort_id: 11,
+      organization_description: "Local bakery co-op",
+      project_description: "Online ordering site",
+      start_date: "2025-09-01",
+      joined_at: "2025-09-02T10:00:00.000Z",
+    },
+    previousTeams: [
+      {
+        id: 100,
+        name: "Falcons",
+        cohort_id: 10,
+        organization_description: null,
+        project_description: null,
+        start_date: null,
+        joined_at: "2025-01-07T10:00:00.000Z",
+      },
+    ],
+    // Deliberately oldest first: the modal must pick the latest by start_date itself.
+    cohorts: [cohortA, cohortB],
+    ...overrides,
+  };
+}
+
+function record(id: number, week: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11) {
+  return { id, cohort_id: cohortId, week_number: week, date: `2025-09-0${week}`, meeting_type: type, status, formatted_week: `Week ${week}` };
+}
+
+function week(n: number, data: Partial<WeeklyDataItem>): WeeklyDataItem {
+  return {
+    id: n,
+    cohort_id: 11,
+    week_number: n,
+    week_start: `2025-09-0${n}`,
+    flags: [],
+    reflection: null,
+    advisor_notes: null,
+    updated_at: "2025-09-20T12:00:00.000Z",
+    total_hours_reported: null,
+    ...data,
+  };
+}
+
+async function openModal(world: DashboardWorld, role: "admin" | "school_user" = "admin") {
+  signIn(buildUser(role === "admin" ? { role } : { role, school_id: 1, school_name: "North High" }));
+  const fetchMock = mockDashboardApi({ students: buildStudents(3), ...world });
+  renderApp(role === "admin" ? "/dashboard" : "/school/1/dashboard");
+  fireEvent.click(await screen.findByRole("button", { name: "View Details for Student1 Tester" }, SLOW));
+  const dialog = await screen.findByRole("dialog", {}, SLOW);
+  return { dialog, fetchMock };
+}
+
+function openTab(dialog: HTMLElement, name: string) {
+  fireEvent.click(within(dialog).getByRole("tab", { name }));
+}
+
+describe("student detail modal", () => {
+  it("opens on Overview with team, cohorts, school, e-mail and descriptions", async () => {
+    const { dialog } = await openModal({ details: { 1: detail() } });
+    await within(dialog).findByText("Local bakery co-op", {}, SLOW);
+    const tabs = within(dialog).getAllByRole("tab").map((t) => t.textContent);
+    expect(tabs).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes"]);
+    expect(within(dialog).getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
+    expect(within(dialog).getByText("Hawks")).toBeTruthy();
+    expect(within(dialog).getByText("Fall 2025 (Sep 1, 2025 – Dec 19, 2025)")).toBeTruthy();
+    expect(within(dialog).getByText("North High")).toBeTruthy();
+    expect(within(dialog).getByText("s1@example.org")).toBeTruthy();
+    expect(within(dialog).getByText("Online ordering site")).toBeTruthy();
+    expect(within(dialog).getByText("Falcons")).toBeTruthy();
+    expect(within(dialog).getByText("Spring 2025: Jan 6, 2025 – May 30, 2025")).toBeTruthy();
+  });
+
+  it("shows the latest cohort's attendance shares and records, and moves between tabs by keyboard", async () => {
+    const data = [
+      record(1, 1, "mentor", "present"),
+      record(2, 1, "advisor", "late"),
+      record(3, 2, "mentor", "absent"),
+      record(4, 2, "advisor", "present"),
+    ];
+    const { dialog, fetchMock } = await openModal({ details: { 1: detail() }, attendance: { 1: { data, weeks: [] } } });
+    await within(dialog).findByText("Local bakery co-op");
+    const overview = within(dialog).getByRole("tab", { name: "Overview" });
+    overview.focus();
+    fireEvent.keyDown(overview, { key: "ArrowRight" });
+    await waitFor(() =>
+      expect(within(dialog).getByRole("tab", { name: "Attendance" }).getAttribute("aria-selected")).toBe("true"),
+    );
+    expect((await within(dialog).findByTestId("attendance-present", {}, SLOW)).textContent).toBe("50%");
+    expect(within(dialog).getByTestId("attendance-late").textContent).toBe("25%");
+    expect(within(dialog).getByTestId("attendance-absent").textContent).toBe("25%");
+    expect(within(dialog).getAllByText("Week 2")).toHaveLength(2);
+    expect(within(dialog).getAllByText("Advisor").length).toBeGreaterThan(0);
+    expect(callsTo(fetchMock, "/attendance/student/1")[0]!.get("cohortId")).toBe("11");
+  });
+
+  it("lists weekly flags, reflections and advisor notes with the per-week empty texts", async () => {
+    const weekly = [
+      week(1, { flags: [{ code: "LOW_HOURS", text: "Reported hours below target" }], reflection: "Learned a lot", advisor_notes: "Keep going" }),
+      week(2, {}),
+    ];
+    const { dialog } = await openModal({ details: { 1: detail() }, weekly: { 1: weekly } });
+    await within(dialog).findByText("Local bakery co-op");
+    openTab(dialog, "Flags");
+    expect(await within(dialog).findByText("Reported hours below target", {}, SLOW)).toBeTruthy();
+    expect(within(dialog).getByText("No flags for this week")).toBeTruthy();
+    expect(within(dialog).getByRole("article", { name: "Week 1" })).toBeTruthy();
+    expect(within(dialog).getAllByText(/Updated Sep 20, 2025/)).toHaveLength(2);
+    openTab(dialog, "Reflections");
+    expect(await within(dialog).findByText("Learned a lot")).toBeTruthy();
+    expect(within(dialog).getByText("No reflection for this week")).toBeTruthy();
+    openTab(dialog, "Advisor Notes");
+    expect(await within(dialog).findByText("Keep going")).toBeTruthy();
+    expect(within(dialog).getByText("No advisor notes for this week")).toBeTruthy();
+  });
+
+  it("shows empty texts, never a made-up 90/5/5, for a student without records", async () => {
+    const { dialog } = await openModal({ details: { 1: detail() } });
+    await within(dialog).findByText("Local bakery co-op");
+    openTab(dialog, "Attendance");
+    expect(await within(dialog).findByText("No attendance records available", {}, SLOW)).toBeTruthy();
+    expect(within(dialog).queryByText(/90%|5%/)).toBeNull();
+    for (const tab of ["Flags", "Reflections", "Advisor Notes"]) {
+      openTab(dialog, tab);
+      expect(await within(dialog).findByText("No weekly data available")).toBeTruthy();
+    }
+  });
+
+  it("explains a student without cohort", async () => {
+    const first = await openModal({ details: { 1: detail({ cohorts: [], currentCohort: null, activeTeam: null, previousTeams: [] }) } });
+    await within(first.dialog).findByText("No previous teams");
+    openTab(first.dialog, "Attendance");
+    expect(await within(first.dialog).findByText("No cohort found for student")).toBeTruthy();
+  });
+
+  it("says when no attendance record belongs to the cohort", async () => {
+    const data = [record(1, 1, "mentor", "present", 10)];
+    const { dialog } = await openModal({ details: { 1: detail() }, attendance: { 1: { data, weeks: [] } } });
+    await within(dialog).findByText("Local bakery co-op");
+    openTab(dialog, "Attendance");
+    expect(await within(dialog).findByText("No valid attendance records found for this cohort.", {}, SLOW)).toBeTruthy();
+  });
+
+  it("says when the attendance or the student cannot be loaded", async () => {
+    const { dialog } = await openModal({ details: { 1: detail() }, failing: ["/attendance/student/1", "/weekly-data/1"] });
+    await within(dialog).findByText("Local bakery co-op");
+    openTab(dialog, "Attendance");
+    expect(await within(dialog).findByText("No attendance data available", {}, SLOW)).toBeTruthy();
+    openTab(dialog, "Flags");
+    expect(await within(dialog).findByText("No weekly data available", {}, SLOW)).toBeTruthy();
+  });
+
+  it("says when the student detail is missing", async () => {
+    const { dialog } = await openModal({ details: {} });
+    expect(await within(dialog).findByText("No student data available", {}, SLOW)).toBeTruthy();
+  });
+});
+
+describe("editing a student", () => {
+  it("lets an admin correct the name and shows the server's error", async () => {
+    let replies = 0;
+    const { dialog, fetchMock } = await openModal({
+      details: { 1: detail() },
+      onUpdate: () => {
+        replies++;
+        return replies === 1
+          ? jsonResponse(409, { error: "A student with this e-mail address already exists", code: "CONFLICT" })
+          : jsonResponse(200, detail({ first_name: "Stu" }));
+      },
+    });
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Edit Student" }, SLOW));
+    expect(within(dialog).getByRole("combobox", { name: "School" })).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/First name/), { target: { value: "Stu" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save Changes" }));
+    expect(await within(dialog).findByText("A student with this e-mail address already exists")).toBeTruthy();
+    const before = callsTo(fetchMock, "/students").length;
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save Changes" }));
+    await within(dialog).findByRole("button", { name: "Edit Student" });
+    const puts = fetchMock.mock.calls.filter((c) => c[1]?.method === "PUT");
+    expect(JSON.parse(String(puts.at(-1)![1]!.body))).toEqual({ first_name: "Stu" });
+    // The grid is reloaded after a successful change.
+    await waitFor(() => expect(callsTo(fetchMock, "/students").length).toBeGreaterThan(before));
+  });
+
+  it("gives a school user no school choice", async () => {
+    const first = await openModal({ details: { 1: detail() } }, "school_user");
+    fireEvent.click(await within(first.dialog).findByRole("button", { name: "Edit Student" }, SLOW));
+    expect(within(first.dialog).getByRole("combobox", { name: "Team" })).toBeTruthy();
+    expect(within(first.dialog).queryByRole("combobox", { name: "School" })).toBeNull();
+  });
+
+  it("hides editing from a school user when enableStudentEditing is off", async () => {
+    const { dialog, fetchMock } = await openModal(
+      { details: { 1: detail() }, features: { enableStudentEditing: false, applyToAllSchools: true } },
+      "school_user",
+    );
+    await within(dialog).findByText("Local bakery co-op");
+    await waitFor(() => expect(callsTo(fetchMock, "/settings/features")).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(within(dialog).queryByRole("button", { name: "Edit Student" })).toBeNull();
+  });
+});

@@ -1,0 +1,113 @@
+import { Button, Group, Loader, Modal, Stack, Tabs } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import { isAdminRole, type SessionUser, type StudentDetail } from "@tally/contract";
+import { useState } from "react";
+import { EmptyState } from "../../../components/empty-state";
+import { useFeatureSettings } from "../api/get-feature-settings";
+import { useStudent } from "../api/get-student";
+import { useWeeklyData } from "../api/get-weekly-data";
+import { latestCohort } from "./latest-cohort";
+import { StudentAttendanceTab } from "./student-attendance-tab";
+import { studentName } from "./student-card";
+import { StudentEditForm } from "./student-edit-form";
+import { StudentOverviewTab } from "./student-overview-tab";
+import { StudentWeeklyTab } from "./student-weekly-tab";
+
+export const STUDENT_TABS = ["overview", "attendance", "flags", "reflections", "advisor-notes"] as const;
+type StudentTab = (typeof STUDENT_TABS)[number];
+
+interface Props {
+  studentId: number;
+  user: SessionUser;
+  onClose: () => void;
+}
+
+/** Admins may always edit; others when enableStudentEditing is on for the student's school. */
+function useCanEdit(user: SessionUser, student: StudentDetail | undefined): boolean {
+  const admin = isAdminRole(user.role);
+  const features = useFeatureSettings(student?.school_id ?? null, !admin && student !== undefined);
+  if (!student) return false;
+  if (admin) return true;
+  return features.data?.enableStudentEditing ?? false;
+}
+
+function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
+  const cohort = latestCohort(student);
+  const weeklyTab = tab === "flags" || tab === "reflections" || tab === "advisor-notes";
+  const weekly = useWeeklyData(student.id, cohort?.id ?? null, weeklyTab);
+  switch (tab) {
+    case "overview":
+      return <StudentOverviewTab student={student} />;
+    case "attendance":
+      return <StudentAttendanceTab student={student} />;
+    case "flags":
+      return <StudentWeeklyTab weekly={weekly} kind="flags" />;
+    case "reflections":
+      return <StudentWeeklyTab weekly={weekly} kind="reflection" />;
+    case "advisor-notes":
+      return <StudentWeeklyTab weekly={weekly} kind="advisor_notes" />;
+    default:
+      return <EmptyState message="Unknown tab selected" />;
+  }
+}
+
+function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }) {
+  const [tab, setTab] = useState<StudentTab>("overview");
+  const [editing, setEditing] = useState(false);
+  const student = useStudent(studentId);
+  const canEdit = useCanEdit(user, student.data);
+  if (student.isPending) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label="Loading student" />
+      </Group>
+    );
+  }
+  if (student.isError || !student.data) return <EmptyState message="No student data available" />;
+  if (editing) {
+    return (
+      <StudentEditForm
+        student={student.data}
+        canChooseSchool={user.role !== "school_user"}
+        onDone={() => setEditing(false)}
+      />
+    );
+  }
+  return (
+    <Stack gap="sm">
+      {canEdit ? (
+        <Group justify="flex-end">
+          <Button size="xs" variant="light" onClick={() => setEditing(true)}>
+            Edit Student
+          </Button>
+        </Group>
+      ) : null}
+      <Tabs value={tab} onChange={(v) => setTab((v ?? "overview") as StudentTab)} keepMounted={false}>
+        <Tabs.List aria-label="Student details">
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="attendance">Attendance</Tabs.Tab>
+          <Tabs.Tab value="flags">Flags</Tabs.Tab>
+          <Tabs.Tab value="reflections">Reflections</Tabs.Tab>
+          <Tabs.Tab value="advisor-notes">Advisor Notes</Tabs.Tab>
+        </Tabs.List>
+        {STUDENT_TABS.map((t) => (
+          <Tabs.Panel key={t} value={t} pt="md">
+            <TabBody tab={t} student={student.data} />
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** Student detail dialog opened by a card's View Details. */
+export function StudentDetailModal({ studentId, user, onClose }: Props) {
+  const fullScreen = useMediaQuery("(max-width: 36em)");
+  const student = useStudent(studentId);
+  const title = student.data ? studentName(student.data) : "Student Details";
+  return (
+    <Modal opened onClose={onClose} title={title} size="xl" fullScreen={fullScreen}>
+      <ModalBody studentId={studentId} user={user} />
+    </Modal>
+  );
+}

@@ -1,0 +1,77 @@
+import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useId } from "react";
+import { EmptyState } from "../../../components/empty-state";
+import type { DashboardFilters } from "../api/dashboard-filters";
+import { useStudents } from "../api/get-students";
+import { StudentCard } from "./student-card";
+
+export const STUDENTS_PER_PAGE = 24;
+
+interface Props {
+  filters: DashboardFilters;
+  q: string;
+  page: number;
+  onPageChange: (page: number) => void;
+  onView: (id: number) => void;
+}
+
+/** "Students (n)": one server page of cards at a time, n being the server's exact total. */
+export function StudentGrid({ filters, q, page, onPageChange, onView }: Props) {
+  const titleId = useId();
+  const students = useStudents({ filters, q, page, limit: STUDENTS_PER_PAGE });
+  const total = students.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / STUDENTS_PER_PAGE));
+  const first = (page - 1) * STUDENTS_PER_PAGE + 1;
+  const last = Math.min(total, page * STUDENTS_PER_PAGE);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={titleId}>
+      <Group justify="space-between" align="center">
+        <Title order={2} size="h3" id={titleId}>
+          Students ({total})
+        </Title>
+        {students.isFetching && !students.isPending ? <Loader size="xs" aria-label="Updating students" /> : null}
+      </Group>
+      {students.isPending ? (
+        <Group justify="center" py="xl">
+          <Loader size="sm" aria-label="Loading students" />
+        </Group>
+      ) : students.isError ? (
+        <Alert color="red" variant="light">
+          <Group justify="space-between">
+            <Text size="sm">Failed to load dashboard data. Please try again.</Text>
+            <Button size="xs" variant="white" color="red" onClick={() => void students.refetch()}>
+              Retry
+            </Button>
+          </Group>
+        </Alert>
+      ) : total === 0 ? (
+        <EmptyState message="No students found matching the current filters." />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" aria-busy={students.isPlaceholderData}>
+            {students.data.data.map((s) => (
+              <StudentCard key={s.id} student={s} onView={onView} />
+            ))}
+          </SimpleGrid>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              Showing {first}–{last} of {total}
+            </Text>
+            {pages > 1 ? (
+              <Pagination
+                total={pages}
+                value={Math.min(page, pages)}
+                onChange={onPageChange}
+                siblings={1}
+                boundaries={1}
+                size="sm"
+                getControlProps={(control) => ({ "aria-label": `Go to ${control} page` })}
+                getItemProps={(p) => ({ "aria-label": `Page ${p}` })}
+              />
+            ) : null}
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}

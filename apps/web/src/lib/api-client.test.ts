@@ -1,0 +1,186 @@
+import { LIMITS, MESSAGES } from "@tally/contract";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../test/fixtures";
+import { ApiError, apiRequest, SESSION_EXPIRED_PATH } from "./api-client";
+import { authStore } from "./auth-store";
+import { healthStore } from "./health";
+import { hardNavigation } from "./navigation";
+
+let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
+
+beforeEach(() => {
+  assign = vi.fn<(url: string) => void>();
+  vi.spyOn(hardNavigation, "assign").mockImplementation(assign);
+});
+
+/** A fetch that never answers on its own but rejects when its signal aborts, like the real one. */
+function hangingFetch(url: string, init: RequestInit): Promise<Response> {
+  void url;
+  return new Promise((_, reject) => {
+    init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+  });
+}
+
+describe("apiRequest", () => {
+  it("sends the bearer token and parses JSON", async () => {
+    signIn(buildUser(), "tok-123");
+    const fetchMock = mockFetch(() => jsonResponse(200, { hello: "world" }));
+    await expect(apiRequest("/things", { query: { a: 1, b: undefined } })).resolves.toEqual({ hello: "world" });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe("/api/things?a=1");
+    expect(headerOf(init, "Authorization")).toBe("Bearer tok-123");
+    expect(init?.credentials).toBe("include");
+  });
+
+  it("retries network failures three times with 1 s, 2 s, 4 s delays, then succeeds", async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const fetchMock = mockFetch(() => {
+      calls++;
+      if (calls <= 3) throw new TypeError("Failed to fetch");
+      return jsonResponse(200, { ok: true });
+    });
+    const result = apiRequest("/things");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    await expect(result).resolves.toEqual({ ok: true });
+  });
+
+  it("gives up after three retries with a network ApiError", async () => {
+    vi.useFakeTimers();
+    const fetchMock = mockFetch(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    const result = apiRequest("/things");
+    const settled = expect(result).rejects.toMatchObject({ status: 0, code: "NETWORK_ERROR" });
+    await vi.advanceTimersByTimeAsync(7_000);
+    await settled;
+    expect(fetchMock).toHaveBeenCalledTimes(1 + LIMITS.maxRetries);
+  });
+
+  it("does not retry HTTP errors and throws the server's text and code", async () => {
+    const fetchMock = mockFetch(() => jsonResponse(500, { error: "Boom", code: "INTERNAL" }));
+    const error = await apiRequest("/things").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 500, code: "INTERNAL", message: "Boom", fromServer: true });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("aborts after 15 s without retrying", async () => {
+    vi.useFakeTimers();
+    let signal: AbortSignal | null | undefined;
+    const fetchMock = mockFetch((url, init) => {
+      signal = init.signal;
+      return hangingFetch(url, init);
+    });
+    const result = apiRequest("/slow");
+    const settled = expect(result).rejects.toMatchObject({ status: 0, code: "TIMEOUT" });
+    await vi.advanceTimersByTimeAsync(LIMITS.requestTimeoutMs - 1);
+    expect(signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(signal?.aborted).toBe(true);
+    await settled;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("uses a 5 s timeout while the API is offline", async () => {
+    vi.useFakeTimers();
+    healthStore.setOffline("Cannot connect to the API server");
+    mockFetch(hangingFetch);
+    const result = apiRequest("/slow");
+    const settled = expect(result).rejects.toMatchObject({ code: "TIMEOUT" });
+    await vi.advanceTimersByTimeAsync(LIMITS.offlineRequestTimeoutMs);
+    await settled;
+  });
+
+  it("shares one refresh between concurrent 401s and retries each request with the new token", async () => {
+    signIn(buildUser(), "old-token", "refresh-1");
+    let releaseRefresh!: () => void;
+    const refreshGate = new Promise<void>((resolve) => (releaseRefresh = resolve));
+    const refreshBodies: unknown[] = [];
+    const fetchMock = mockFetch(async (url, init) => {
+      if (url === "/api/auth/refresh") {
+        refreshBodies.push(JSON.parse(String(init.body)));
+        await refreshGate;
+        return jsonResponse(200, { token: "new-token", refreshToken: "refresh-2" });
+      }
+      if (headerOf(init, "Authorization") === "Bearer old-token") {
+        return jsonResponse(401, { error: "Token expired", code: "TOKEN_EXPIRED" });
+      }
+      return jsonResponse(200, { path: url });
+    });
+
+    const requests = [apiRequest("/a"), apiRequest("/b"), apiRequest("/c")];
+    await vi.waitFor(() => expect(refreshBodies).toHaveLength(1));
+    releaseRefresh();
+    await expect(Promise.all(requests)).resolves.toEqual([
+      { path: "/api/a" },
+      { path: "/api/b" },
+      { path: "/api/c" },
+    ]);
+    const refreshCalls = fetchMock.mock.calls.filter(([url]) => url === "/api/auth/refresh");
+    expect(refreshCalls).toHaveLength(1);
+    expect(refreshBodies[0]).toEqual({ refreshToken: "refresh-1" });
+    expect(authStore.get()).toMatchObject({ token: "new-token", refreshToken: "refresh-2" });
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("ends the session on SESSION_VERSION_MISMATCH without refreshing", async () => {
+    signIn(buildUser(), "tok", "refresh-1");
+    const fetchMock = mockFetch(() =>
+      jsonResponse(401, { error: "Session changed", code: "SESSION_VERSION_MISMATCH" }),
+    );
+    await expect(apiRequest("/things")).rejects.toMatchObject({ status: 401, code: "SESSION_VERSION_MISMATCH" });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(authStore.get()).toEqual({ token: null, refreshToken: null, user: null });
+    expect(localStorage.getItem("tally.token")).toBeNull();
+    expect(sessionStorage.getItem("tally.sessionMessage")).toBe(MESSAGES.sessionVersionMismatch);
+    expect(assign).toHaveBeenCalledWith(SESSION_EXPIRED_PATH);
+    expect(SESSION_EXPIRED_PATH).toBe("/login?session=expired");
+  });
+
+  it("ends the session with the expiry message when the refresh is refused", async () => {
+    signIn(buildUser(), "tok", "refresh-1");
+    mockFetch((url) =>
+      url === "/api/auth/refresh"
+        ? jsonResponse(401, { error: "Invalid refresh token", code: "INVALID_TOKEN" })
+        : jsonResponse(401, { error: "Token expired", code: "TOKEN_EXPIRED" }),
+    );
+    await expect(apiRequest("/things")).rejects.toBeInstanceOf(ApiError);
+    expect(authStore.get().token).toBeNull();
+    expect(sessionStorage.getItem("tally.sessionMessage")).toBe(MESSAGES.sessionExpired);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith("/login?session=expired");
+  });
+
+  it("logs out when there is no refresh token", async () => {
+    signIn(buildUser(), "tok", "");
+    authStore.set({ refreshToken: null });
+    const fetchMock = mockFetch(() => jsonResponse(401, { error: "Token expired", code: "TOKEN_EXPIRED" }));
+    await expect(apiRequest("/things")).rejects.toBeInstanceOf(ApiError);
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/auth/refresh")).toBe(false);
+    expect(authStore.get().user).toBeNull();
+    expect(assign).toHaveBeenCalledWith("/login?session=expired");
+  });
+
+  it("does not refresh or redirect on a public call's 401", async () => {
+    mockFetch(() => jsonResponse(401, { error: "Invalid credentials", code: "INVALID_CREDENTIALS" }));
+    await expect(
+      apiRequest("/auth/login", { method: "POST", body: { login: "a", password: "b" }, auth: false }),
+    ).rejects.toMatchObject({ message: "Invalid credentials", code: "INVALID_CREDENTIALS" });
+    expect(assign).not.toHaveBeenCalled();
+  });
+});

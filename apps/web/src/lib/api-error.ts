@@ -1,0 +1,48 @@
+/** Every failed call is thrown as an ApiError; status 0 means no reply (network or timeout). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** True when `message` is the server's own `error` text, fit to show as is. */
+  readonly fromServer: boolean;
+
+  constructor(status: number, code: string, message: string, fromServer = false) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.fromServer = fromServer;
+  }
+}
+
+export const NETWORK_ERROR = "NETWORK_ERROR";
+export const TIMEOUT = "TIMEOUT";
+
+/** The server's error text when there is one, else the screen's own fallback text. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.fromServer && error.message ? error.message : fallback;
+}
+
+export async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("json")) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+export function apiErrorFrom(response: Response, body: unknown): ApiError {
+  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const code = typeof record.code === "string" ? record.code : `HTTP_${response.status}`;
+  if (typeof record.error === "string" && record.error) {
+    return new ApiError(response.status, code, record.error, true);
+  }
+  const fallback = response.statusText || `Request failed with status ${response.status}`;
+  return new ApiError(response.status, code, fallback, false);
+}
