@@ -13,6 +13,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
@@ -45,6 +46,8 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
 
   await app.register(
     async (api) => {
+      // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
+      await api.register(authPlugin, { ctx });
       await api.register(healthRoutes, { ctx });
       for (const mod of apiModules) await api.register(mod, { ctx });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -127,7 +127,8 @@ describe("cli and the DATA_DIR lock", () => {
     holder = undefined;
     const after = recordingIo(undefined, { env: { DATA_DIR: dataDir } });
     expect(await main(["migrate"], after)).toBe(0);
-    expect(after.lines).toEqual(["Applied migrations: 001-initial-schema."]);
+    expect(after.lines).toHaveLength(1);
+    expect(after.lines[0]).toMatch(/^Applied migrations: 001-initial-schema(, [\w-]+)*\.$/);
     expect(existsSync(lockFile)).toBe(false);
     const again = recordingIo(undefined, { env: { DATA_DIR: dataDir } });
     expect(await main(["migrate"], again)).toBe(0);

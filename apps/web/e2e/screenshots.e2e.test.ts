@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { expectTitle, launchBrowser, newContext, signedInState, waitForPath } from "./browser";
+import { expectTitle, launchBrowser, newContext, settled, signedInState, waitForPath } from "./browser";
 import { ADMIN } from "./demo-accounts";
 
 // Not committed: for a person to look at. The repository root's .tmp is git-ignored.
@@ -26,10 +26,13 @@ function horizontalOverflow(page: Page): Promise<number> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
+  await settled(page);
   await page.evaluate(async () => {
     await document.fonts.ready;
   });
   await page.screenshot({ path: `${SCREENS_DIR}${name}.png`, fullPage: true, animations: "disabled" });
+  // The first screen alone, at full size: a long full-page image is too small to read.
+  await page.screenshot({ path: `${SCREENS_DIR}${name}-first-screen.png`, animations: "disabled" });
 }
 
 describe.each(WIDTHS)("at %i px wide", (width) => {

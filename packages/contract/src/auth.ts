@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_DB_ID } from "./common.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 import { passwordStrength } from "./password.js";
@@ -75,8 +76,8 @@ export const registerRequestSchema = z
       .string({ error: MESSAGES.passwordTooShort })
       .min(LIMITS.minPasswordLength, MESSAGES.passwordTooShort)
       .max(1024),
-    school_id: z.number().int().positive().nullish(),
-    school_ids: z.array(z.number().int().positive()).max(1000).nullish(),
+    school_id: z.number().int().positive().max(MAX_DB_ID).nullish(),
+    school_ids: z.array(z.number().int().positive().max(MAX_DB_ID)).max(1000).nullish(),
   })
   .superRefine((v, ctx) => {
     if (v.role === "school_user" && !v.school_id) {

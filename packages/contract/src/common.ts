@@ -12,7 +12,16 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export const messageSchema = z.object({ message: z.string() });
 export type MessageBody = z.infer<typeof messageSchema>;
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+/** Largest value of a PostgreSQL integer column: a larger id can only be "not found". */
+export const MAX_DB_ID = 2_147_483_647;
+
+export const dbIdSchema = z.coerce
+  .number({ error: "must be a positive whole number" })
+  .int("must be a positive whole number")
+  .positive("must be a positive whole number")
+  .max(MAX_DB_ID, "is too large");
+
+export const idParamSchema = z.object({ id: dbIdSchema });
 
 export const schoolRefSchema = z.object({ id: z.number().int(), name: z.string() });
 export type SchoolRef = z.infer<typeof schoolRefSchema>;

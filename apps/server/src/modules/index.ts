@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
-import { authPlugin } from "../plugins/auth.js";
 import { authRoutes } from "./auth/auth.routes.js";
 import { mailRoutes } from "./mail/mail.routes.js";
 import { attendanceRoutes } from "./attendance/attendance.routes.js";
@@ -13,8 +12,6 @@ import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
 
 /** Every domain module's routes, mounted under /api in this order. */
 export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = [
-  // First: its guards (app.authenticate, app.requireRoles, ...) serve every module after it.
-  authPlugin,
   authRoutes,
   mailRoutes,
   schoolsRoutes,

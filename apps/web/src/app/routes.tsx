@@ -35,8 +35,8 @@ const UserManagementPage = lazy(() =>
   })),
 );
 const AdminSettingsPage = lazy(() =>
-  import("../features/settings/components/admin-settings-page").then((m) => ({
-    default: m.AdminSettingsPage,
+  import("./admin-settings-route").then((m) => ({
+    default: m.AdminSettingsRoute,
   })),
 );
 const FlagUploaderPage = lazy(() =>

@@ -42,6 +42,8 @@ export function TrendChart({ data, xKey, series, summary, height = 300 }: Props)
           curveType="linear"
           strokeWidth={2.5}
           tooltipAnimationDuration={150}
+          // Recharts' keyboard layer makes the svg focusable, inside a wrapper hidden from screen readers.
+          lineChartProps={{ accessibilityLayer: false }}
         />
       </Box>
       <VisuallyHidden component="figcaption">{summary}</VisuallyHidden>

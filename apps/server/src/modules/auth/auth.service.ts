@@ -90,10 +90,13 @@ export async function loadSessionUser(db: Kysely<Database>, userId: number): Pro
  * refresh tokens are revoked. Call after any change an administrator makes to an account.
  */
 export async function bumpSessionVersion(db: Kysely<Database>, userId: number, at: Date = new Date()): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const bump = async (trx: Kysely<Database>) => {
     await repo.incrementSessionVersion(trx, userId, at);
     await repo.revokeAllRefreshTokens(trx, userId, at);
-  });
+  };
+  // Inside a caller's transaction the bump commits (or rolls back) with the account change.
+  if (db.isTransaction) await bump(db);
+  else await db.transaction().execute(bump);
 }
 
 async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {

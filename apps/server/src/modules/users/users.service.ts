@@ -164,11 +164,9 @@ export async function updateUser(
     db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, values);
       if (schoolsChanged) await repo.replaceUserSchools(trx, id, schoolIds);
+      if (accessChanged) await bumpSessionVersion(trx, id, now);
     }),
   );
-  // bumpSessionVersion runs its own transaction (Kysely cannot nest one in ours). Access
-  // does not depend on it: role, schools and active state are re-read on every request.
-  if (accessChanged) await bumpSessionVersion(db, id, now);
   if (!target.is_active && isActive) await sendPasswordResetLink(ctx, id, log);
   return userItem(db, id);
 }
@@ -179,8 +177,10 @@ async function setActive(ctx: ServerContext, actor: Actor, id: number, isActive:
   assertCanChange(actor, target, { isActive });
   if (target.is_active !== isActive) {
     const now = ctx.clock.now();
-    await repo.updateUser(db, id, { is_active: isActive, updated_at: now });
-    await bumpSessionVersion(db, id, now);
+    await db.transaction().execute(async (trx) => {
+      await repo.updateUser(trx, id, { is_active: isActive, updated_at: now });
+      await bumpSessionVersion(trx, id, now);
+    });
   }
   return target;
 }
@@ -223,8 +223,10 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
-  await repo.updateUser(db, id, { password_hash: passwordHash, updated_at: now });
-  await bumpSessionVersion(db, id, now);
+  await db.transaction().execute(async (trx) => {
+    await repo.updateUser(trx, id, { password_hash: passwordHash, updated_at: now });
+    await bumpSessionVersion(trx, id, now);
+  });
   return `Password for ${target.username} has been updated`;
 }
 
@@ -239,8 +241,10 @@ export async function setUserSchool(ctx: ServerContext, actor: Actor, id: number
   await assertSchoolsExist(db, [schoolId]);
   if (target.school_id !== schoolId) {
     const now = ctx.clock.now();
-    await repo.updateUser(db, id, { school_id: schoolId, updated_at: now });
-    await bumpSessionVersion(db, id, now);
+    await db.transaction().execute(async (trx) => {
+      await repo.updateUser(trx, id, { school_id: schoolId, updated_at: now });
+      await bumpSessionVersion(trx, id, now);
+    });
   }
   return { message: MESSAGES.userUpdated, user: await userItem(db, id) };
 }
@@ -269,8 +273,8 @@ export async function setUserSchools(ctx: ServerContext, actor: Actor, id: numbe
     await db.transaction().execute(async (trx) => {
       await repo.replaceUserSchools(trx, id, schoolIds);
       await repo.updateUser(trx, id, { updated_at: now });
+      await bumpSessionVersion(trx, id, now);
     });
-    await bumpSessionVersion(db, id, now);
   }
   return { message: MESSAGES.schoolAccessUpdated, data: schools };
 }

@@ -37,7 +37,12 @@ describe("sign-in page", () => {
 
   it("stores the session and sends a school_user to their school dashboard", async () => {
     const user = buildUser({ role: "school_user", school_id: 7, school_name: "Oak School" });
-    const fetchMock = mockFetch(() => jsonResponse(200, { token: "t1", refreshToken: "r1", user }));
+    const fetchMock = mockFetch((url) =>
+      // The school dashboard looks its school's name up.
+      url === "/api/schools"
+        ? jsonResponse(200, { data: [{ id: 7, name: "Oak School", district: "D" }] })
+        : jsonResponse(200, { token: "t1", refreshToken: "r1", user }),
+    );
     const { router } = renderApp("/login");
     await submitLogin("  oak@example.org ", "pw");
     expect(await screen.findByRole("heading", { name: "Oak School Dashboard" })).toBeTruthy();

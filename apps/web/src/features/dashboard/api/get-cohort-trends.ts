@@ -1,6 +1,7 @@
 import type { TrendPoint } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { listData } from "./list-data";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
 
 export type MeetingTypeFilter = "mentor" | "advisor" | "both";
@@ -11,11 +12,11 @@ export async function getCohortTrends(
   signal?: AbortSignal,
 ): Promise<TrendPoint[]> {
   const { school_id, cohortId, teamId } = filterQuery(filters);
-  const reply = await apiRequest<{ data: TrendPoint[] }>("/attendance/cohort-trends", {
+  const reply = await apiRequest<unknown>("/attendance/cohort-trends", {
     signal,
     query: { school_id, cohortId, teamId, meetingType },
   });
-  return reply.data;
+  return listData<TrendPoint>(reply);
 }
 
 /** Weekly present and late percentages per meeting type for the chart and the table. */

@@ -1,6 +1,7 @@
 import type { TeamItem } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { listData } from "./list-data";
 
 export interface TeamsFilter {
   schoolId: number | null;
@@ -8,11 +9,11 @@ export interface TeamsFilter {
 }
 
 export async function getTeams(filter: TeamsFilter, signal?: AbortSignal): Promise<TeamItem[]> {
-  const reply = await apiRequest<{ data: TeamItem[] }>("/teams", {
+  const reply = await apiRequest<unknown>("/teams", {
     signal,
     query: { school_id: filter.schoolId ?? undefined, cohortId: filter.cohortId ?? undefined },
   });
-  return reply.data;
+  return listData<TeamItem>(reply);
 }
 
 /** Teams the caller may see, narrowed by school and cohort when chosen. */

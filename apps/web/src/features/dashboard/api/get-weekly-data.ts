@@ -1,13 +1,14 @@
 import type { WeeklyDataItem } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { listData } from "./list-data";
 
 export async function getWeeklyData(studentId: number, cohortId: number | null, signal?: AbortSignal) {
-  const reply = await apiRequest<{ data: WeeklyDataItem[] }>(`/weekly-data/${studentId}`, {
+  const reply = await apiRequest<unknown>(`/weekly-data/${studentId}`, {
     signal,
     query: { cohortId: cohortId ?? undefined },
   });
-  return reply.data;
+  return listData<WeeklyDataItem>(reply);
 }
 
 /** Flags, reflection and advisor notes per week (of one cohort when given). */

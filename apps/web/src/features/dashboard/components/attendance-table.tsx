@@ -42,7 +42,7 @@ export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
               <Table.Tbody>
                 {weeks.map((w) => (
                   <Table.Tr key={w.week}>
-                    <Table.Th scope="row" fw={500}>
+                    <Table.Th scope="row" fw={500} style={{ whiteSpace: "nowrap" }}>
                       Week {w.week}
                     </Table.Th>
                     <Table.Td>{percent(w.mentorPresent)}</Table.Td>

@@ -1,10 +1,13 @@
 import { Alert, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
-import { useId } from "react";
+import { Suspense, lazy, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
-import { TrendChart, type TrendSeries } from "../../../components/trend-chart";
+import type { TrendSeries } from "../../../components/trend-chart";
 import { useCohortTrends, type MeetingTypeFilter } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import { toTrendRows, trendSummary } from "./trend-data";
+
+// The charting library is the biggest part of the page: load it after the numbers.
+const TrendChart = lazy(() => import("../../../components/trend-chart").then((m) => ({ default: m.TrendChart })));
 
 const MENTOR: TrendSeries = { name: "mentor", label: "Mentor", color: "blue.9" };
 const ADVISOR: TrendSeries = { name: "advisor", label: "Advisor", color: "orange.9", dashed: true };
@@ -63,7 +66,15 @@ export function AttendanceTrendSection({ filters, meetingType, onMeetingTypeChan
             {plotted.length === 0 ? (
               <EmptyState message={NO_TREND_DATA} />
             ) : (
-              <TrendChart data={plotted} xKey="week" series={series} summary={trendSummary(plotted)} />
+              <Suspense
+                fallback={
+                  <Group justify="center" py="xl" mih={300}>
+                    <Loader size="sm" aria-label="Loading chart" />
+                  </Group>
+                }
+              >
+                <TrendChart data={plotted} xKey="week" series={series} summary={trendSummary(plotted)} />
+              </Suspense>
             )}
           </>
         )}

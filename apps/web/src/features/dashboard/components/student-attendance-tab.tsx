@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Box, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import type { StudentDetail } from "@tally/contract";
 import { EmptyState } from "../../../components/empty-state";
 import { useStudentAttendance } from "../api/get-student-attendance";
@@ -61,7 +61,7 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
         Attendance records
       </Title>
       <Table.ScrollContainer minWidth={420} maxHeight={360} type="native" tabIndex={0} aria-label="Attendance records">
-        <Table striped stickyHeader>
+        <Table striped stickyHeader style={{ whiteSpace: "nowrap" }}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Week</Table.Th>
@@ -77,9 +77,10 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
                 <Table.Td>{displayDate(r.date)}</Table.Td>
                 <Table.Td>{capitalise(r.meeting_type)}</Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLOR[r.status]} variant="light">
-                    {capitalise(r.status)}
-                  </Badge>
+                  <Group gap={6} wrap="nowrap">
+                    <Box w={8} h={8} bg={`${STATUS_COLOR[r.status]}.7`} style={{ borderRadius: "50%" }} aria-hidden="true" />
+                    <Text size="sm">{capitalise(r.status)}</Text>
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -108,6 +108,32 @@ describe("admin dashboard", () => {
     expect(screen.getByRole("heading", { name: "Students (0)" })).toBeTruthy();
   });
 
+  it("charts present + late per meeting type, filters by meeting type and tabulates every week", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const trends = [
+      { week: 1, mentorPresent: 70, mentorLate: 10, advisorPresent: 50, advisorLate: 10 },
+      { week: 2, mentorPresent: 80, mentorLate: 10, advisorPresent: 60, advisorLate: 20 },
+    ];
+    const fetchMock = mockDashboardApi({ trends });
+    renderApp("/dashboard");
+    const chart = await screen.findByTestId("trend-chart", {}, SLOW);
+    expect(screen.getByRole("radio", { name: "Both" })).toHaveProperty("checked", true);
+    expect(callsTo(fetchMock, "/attendance/cohort-trends")[0]!.get("meetingType")).toBe("both");
+    const caption = () => chart.querySelector("figcaption")!.textContent;
+    expect(caption()).toContain("Mentor meetings average 85%");
+    expect(caption()).toContain("Advisor meetings average 70%");
+    const table = screen.getByRole("table", { name: "Attendance by Week" });
+    const week2 = within(table).getByRole("row", { name: /Week 2/ });
+    expect(within(week2).getAllByRole("cell").map((c) => c.textContent)).toEqual(["80%", "10%", "60%", "20%"]);
+
+    fireEvent.click(screen.getByRole("radio", { name: "Mentor" }));
+    await waitFor(() => expect(callsTo(fetchMock, "/attendance/cohort-trends").at(-1)!.get("meetingType")).toBe("mentor"));
+    await waitFor(() => expect(screen.getByTestId("trend-chart").querySelector("figcaption")!.textContent).not.toContain("Advisor"));
+    expect(screen.getByTestId("trend-chart").querySelector("figcaption")!.textContent).toContain("Mentor meetings average 85%");
+    // The table keeps both meeting types.
+    expect(within(screen.getByRole("table", { name: "Attendance by Week" })).getAllByRole("row")).toHaveLength(3);
+  });
+
   it("shows the full-page failure with a working Retry", async () => {
     signIn(buildUser({ role: "admin" }));
     const failing = ["/students/summary"];

@@ -45,8 +45,8 @@ function detail(overrides: Partial<StudentDetail> = {}): StudentDetail {
   };
 }
 
-function record(id: number, week: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11) {
-  return { id, cohort_id: cohortId, week_number: week, date: `2025-09-0${week}`, meeting_type: type, status, formatted_week: `Week ${week}` };
+function record(id: number, weekNo: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11) {
+  return { id, cohort_id: cohortId, week_number: weekNo, date: `2025-09-0${weekNo}`, meeting_type: type, status, formatted_week: `Week ${weekNo}` };
 }
 
 function week(n: number, data: Partial<WeeklyDataItem>): WeeklyDataItem {

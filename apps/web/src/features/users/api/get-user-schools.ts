@@ -1,0 +1,22 @@
+import type { SchoolRef, UserSchoolsResponse } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { USERS_KEY } from "./get-users";
+
+export async function getUserSchools(id: number, signal?: AbortSignal): Promise<SchoolRef[]> {
+  const reply = await apiRequest<UserSchoolsResponse>(`/users/${id}/schools`, { signal });
+  return Array.isArray(reply?.data) ? reply.data : [];
+}
+
+export function userSchoolsQuery(id: number) {
+  return queryOptions({
+    queryKey: [...USERS_KEY, id, "schools"],
+    queryFn: ({ signal }) => getUserSchools(id, signal),
+    // The panel edits a copy of this list: start from what the server holds now.
+    staleTime: 0,
+  });
+}
+
+export function useUserSchools(id: number) {
+  return useQuery(userSchoolsQuery(id));
+}

@@ -1,0 +1,17 @@
+import type { UserMutationResponse } from "@tally/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { USERS_KEY } from "./get-users";
+
+/** A school user's one school. */
+export function setUserSchool(id: number, schoolId: number) {
+  return apiRequest<UserMutationResponse>(`/users/${id}/school`, { method: "PUT", body: { school_id: schoolId } });
+}
+
+export function useSetUserSchool(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (schoolId: number) => setUserSchool(id, schoolId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+  });
+}

@@ -1,0 +1,20 @@
+import type { SchoolRef } from "@tally/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { USERS_KEY } from "./get-users";
+
+/** Replaces a district user's school access (at least one school). */
+export function setUserSchools(id: number, schoolIds: number[]) {
+  return apiRequest<{ message: string; data: SchoolRef[] }>(`/users/${id}/schools`, {
+    method: "PUT",
+    body: { schoolIds },
+  });
+}
+
+export function useSetUserSchools(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (schoolIds: number[]) => setUserSchools(id, schoolIds),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+  });
+}

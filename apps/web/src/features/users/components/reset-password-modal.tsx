@@ -1,0 +1,86 @@
+import { Alert, Button, Divider, Group, PasswordInput, Stack, Text } from "@mantine/core";
+import { adminResetPasswordFormSchema, type UserListItem } from "@tally/contract";
+import { type FormEvent, useState } from "react";
+import { errorText } from "../../../lib/api-error";
+import { useResetUserPassword } from "../api/reset-user-password";
+import { fieldErrors } from "./form-errors";
+import { UserModal } from "./user-modal";
+
+const FAILED = "Failed to reset password. Please try again.";
+
+/** Set a new password for the account, or e-mail its owner a reset link. */
+export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onClose: () => void }) {
+  const [password, setPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const reset = useResetUserPassword(user.id);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = adminResetPasswordFormSchema.safeParse({ password, confirmPassword });
+    setErrors(parsed.success ? {} : fieldErrors(parsed.error));
+    if (parsed.success) reset.mutate(parsed.data.password);
+  };
+
+  return (
+    <UserModal title="Reset Password" onClose={onClose}>
+      <Stack gap="sm">
+        {reset.isSuccess ? (
+          <Alert color="green" role="status">
+            {reset.data.message}
+          </Alert>
+        ) : null}
+        {reset.isError ? (
+          <Alert color="red" role="alert">
+            {errorText(reset.error, FAILED)}
+          </Alert>
+        ) : null}
+        <form onSubmit={submit} noValidate aria-label={`Set a new password for ${user.username}`}>
+          <Stack gap="sm">
+            <Text size="sm">
+              Set a new password for <strong>{user.username}</strong>. Their other sessions end.
+            </Text>
+            <PasswordInput
+              label="New Password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password}
+              autoComplete="new-password"
+              required
+              data-autofocus
+            />
+            <PasswordInput
+              label="Confirm New Password"
+              value={confirmPassword}
+              onChange={(e) => setConfirmPassword(e.currentTarget.value)}
+              error={errors.confirmPassword}
+              autoComplete="new-password"
+              required
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={reset.isPending && reset.variables !== undefined}>
+                Set Password
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+        <Divider label="or" labelPosition="center" />
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Text size="sm">E-mail {user.email} a link to choose a password.</Text>
+          <Button
+            variant="light"
+            onClick={() => reset.mutate(undefined)}
+            loading={reset.isPending && reset.variables === undefined}
+          >
+            Send Reset Link
+          </Button>
+        </Group>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    </UserModal>
+  );
+}

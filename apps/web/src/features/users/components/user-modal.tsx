@@ -1,0 +1,28 @@
+import { Modal } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import type { ReactNode } from "react";
+
+interface Props {
+  title: string;
+  onClose: () => void;
+  size?: string;
+  children: ReactNode;
+}
+
+/** A titled dialog, full screen on phones. */
+export function UserModal({ title, onClose, size = "md", children }: Props) {
+  const phone = useMediaQuery("(max-width: 36em)");
+  return (
+    <Modal.Root opened onClose={onClose} size={size} fullScreen={phone} centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        {/* A div, not Mantine's default <header>: a second banner landmark confuses screen readers. */}
+        <Modal.Header component="div">
+          <Modal.Title fw={700}>{title}</Modal.Title>
+          <Modal.CloseButton aria-label="Close" />
+        </Modal.Header>
+        <Modal.Body>{children}</Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}

@@ -1,0 +1,87 @@
+import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
+import type { SessionUser, UserListItem } from "@tally/contract";
+import { canChangeActive, canManage } from "../lib/user-rules";
+import { SchoolNamesToggle } from "./school-names-toggle";
+import { RoleBadge, StatusBadge } from "./user-badges";
+
+interface Props {
+  users: UserListItem[];
+  viewer: SessionUser;
+  onSendReset: (user: UserListItem) => void;
+  onToggleActive: (user: UserListItem) => void;
+  onManageSchools: (user: UserListItem) => void;
+}
+
+function SchoolCell({ user, onManage }: { user: UserListItem; onManage: () => void }) {
+  if (user.role !== "district_user") return <Text size="sm">{user.school_name ?? "-"}</Text>;
+  return (
+    <Stack gap={2}>
+      <Anchor component="button" type="button" size="sm" ta="left" onClick={onManage}>
+        {user.school_name ?? "Manage Schools"}
+      </Anchor>
+      <SchoolNamesToggle names={user.school_names} username={user.username} />
+    </Stack>
+  );
+}
+
+/** The /users table: Username, Email, Role, School, Status, Actions. */
+export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManageSchools }: Props) {
+  return (
+    <Table.ScrollContainer minWidth={820}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Username</Table.Th>
+            <Table.Th scope="col">Email</Table.Th>
+            <Table.Th scope="col">Role</Table.Th>
+            <Table.Th scope="col">School</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.map((user) => (
+            <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
+              <Table.Td fw={600}>{user.username}</Table.Td>
+              <Table.Td style={{ wordBreak: "break-all" }}>{user.email}</Table.Td>
+              <Table.Td>
+                <RoleBadge role={user.role} />
+              </Table.Td>
+              <Table.Td maw={260}>
+                <SchoolCell user={user} onManage={() => onManageSchools(user)} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge active={user.is_active} />
+              </Table.Td>
+              <Table.Td>
+                <Group gap={6} wrap="nowrap">
+                  {canManage(viewer, user) ? (
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      onClick={() => onSendReset(user)}
+                      aria-label={`Send Reset to ${user.username}`}
+                    >
+                      Send Reset
+                    </Button>
+                  ) : null}
+                  {canChangeActive(viewer, user) ? (
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      color={user.is_active ? "red" : "green"}
+                      onClick={() => onToggleActive(user)}
+                      aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
+                    >
+                      {user.is_active ? "Deactivate" : "Reactivate"}
+                    </Button>
+                  ) : null}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

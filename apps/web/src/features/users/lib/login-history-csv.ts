@@ -1,0 +1,54 @@
+import type { LoginLogRow } from "@tally/contract";
+import { browserLabel } from "./browser-label";
+import { toCsv } from "./csv";
+
+export const LOGIN_HISTORY_CSV_HEADER = [
+  "ID",
+  "Date/Time (UTC)",
+  "Method",
+  "IP Address",
+  "Browser",
+  "User Agent",
+  "Status",
+  "Failure Reason",
+] as const;
+
+/** The export of the Login History modal: one row per sign-in attempt. */
+export function loginHistoryCsv(rows: readonly LoginLogRow[]): string {
+  return toCsv([
+    LOGIN_HISTORY_CSV_HEADER,
+    ...rows.map((r) => [
+      r.id,
+      r.created_at,
+      r.login_method,
+      r.ip_address,
+      browserLabel(r.user_agent),
+      r.user_agent,
+      r.successful ? "Success" : "Failed",
+      r.failure_reason,
+    ]),
+  ]);
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** login_history_{username}_{YYYY-MM-DD}.csv, with the local date of the export. */
+export function loginHistoryFileName(username: string, now: Date = new Date()): string {
+  const day = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  // A username is free text: keep the file name to characters every file system accepts.
+  const safe = username.replace(/[^A-Za-z0-9._-]/g, "_");
+  return `login_history_${safe}_${day}.csv`;
+}
+
+/** Hands the text to the browser as a download. */
+export function downloadCsv(fileName: string, csv: string): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the blob after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,129 @@
+import type { LoginResponse } from "@tally/contract";
+import { buildApp } from "@tally/server/app";
+import { testConfig } from "@tally/server/config";
+import type { ServerContext } from "@tally/server/context";
+import type { DatabaseHandle } from "@tally/server/db/connection";
+import { systemClock } from "@tally/server/lib/clock";
+import { createMailer } from "@tally/server/lib/mailer";
+import type { FastifyInstance } from "fastify";
+import { BENCH_PASSWORD, BENCH_USERS, type BenchWorld, pickWorld } from "./dataset.js";
+import { summarize, type Timing, watchEventLoop } from "./stats.js";
+
+export interface ScenarioResult extends Timing {
+  name: string;
+  /** p95 target in ms for this engine. */
+  target: number;
+}
+
+export interface ApiBenchResult {
+  engine: string;
+  scenarios: ScenarioResult[];
+  eventLoopMaxMs: number;
+}
+
+type Headers = { authorization: string };
+
+interface Scenario {
+  name: string;
+  target: { embedded: number; postgres: number };
+  /** Runs one iteration (i = iteration number, to vary ids). */
+  run(i: number): Promise<void>;
+}
+
+const FILTERED = { embedded: 10, postgres: 10 };
+const ALL_SCHOOLS_TREND = { embedded: 50, postgres: 20 };
+
+/**
+ * Times the dashboard's requests through the real Fastify app (inject, real bearer tokens,
+ * zod validation and serialisation) against an already seeded database.
+ */
+export async function runApiBench(
+  database: DatabaseHandle,
+  opts: { iterations: number; warmup: number; log: (line: string) => void },
+): Promise<ApiBenchResult> {
+  const ctx: ServerContext = {
+    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
+    database,
+    mailer: createMailer({ from: "bench@tally.test", db: database.db, log: { info: () => {} } }),
+    clock: systemClock,
+  };
+  const app = await buildApp({ ctx, webDist: "" });
+  await app.ready();
+  try {
+    const world = await pickWorld(database);
+    const admin = await signIn(app, BENCH_USERS.admin);
+    const school = await signIn(app, BENCH_USERS.school);
+    const district = await signIn(app, BENCH_USERS.district);
+    const scenarios = buildScenarios(app, world, { admin, school, district });
+    const results: ScenarioResult[] = [];
+    const loop = watchEventLoop();
+    for (const s of scenarios) {
+      for (let i = 0; i < opts.warmup; i++) await s.run(i);
+      const samples: number[] = [];
+      for (let i = 0; i < opts.iterations; i++) {
+        const t0 = performance.now();
+        await s.run(i);
+        samples.push(performance.now() - t0);
+      }
+      const timing = summarize(samples);
+      results.push({ name: s.name, ...timing, target: s.target[database.engine] });
+      opts.log(`  ${s.name}: p50 ${timing.p50.toFixed(1)} ms, p95 ${timing.p95.toFixed(1)} ms`);
+    }
+    return { engine: database.engine, scenarios: results, eventLoopMaxMs: loop.stop().maxMs };
+  } finally {
+    await app.close();
+  }
+}
+
+async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
+  const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
+  if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
+  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+}
+
+function buildScenarios(
+  app: FastifyInstance,
+  world: BenchWorld,
+  users: { admin: Headers; school: Headers; district: Headers },
+): Scenario[] {
+  const get = async (url: string, headers: Headers) => {
+    const res = await app.inject({ method: "GET", url, headers });
+    if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return res;
+  };
+  const one = (url: string, headers: Headers) => async () => {
+    await get(url, headers);
+  };
+  const studentAt = (i: number) => world.studentIds[(i * 37) % world.studentIds.length] ?? 0;
+  return [
+    { name: "trend, all schools (admin)", target: ALL_SCHOOLS_TREND, run: one("/api/attendance/cohort-trends", users.admin) },
+    { name: "trend, one school (school user)", target: FILTERED, run: one("/api/attendance/cohort-trends", users.school) },
+    {
+      name: "trend, 10 schools + cohort (district)",
+      target: FILTERED,
+      run: one(`/api/attendance/cohort-trends?cohortId=${world.cohortId}`, users.district),
+    },
+    {
+      name: "trend, 10 schools + cohort (admin)",
+      target: FILTERED,
+      run: one(`/api/attendance/cohort-trends?cohortId=${world.cohortId}&schoolIds=${world.schoolIds.join(",")}`, users.admin),
+    },
+    { name: "students page 1, 48 (admin)", target: FILTERED, run: one("/api/students?page=1&limit=48", users.admin) },
+    { name: "students page 1, 48 (school user)", target: FILTERED, run: one("/api/students?page=1&limit=48", users.school) },
+    {
+      name: "student detail, 3 calls (school user)",
+      target: FILTERED,
+      run: async (i) => {
+        const id = studentAt(i);
+        // Issued together, as the detail view does.
+        await Promise.all([
+          get(`/api/students/${id}`, users.school),
+          get(`/api/attendance/student/${id}`, users.school),
+          get(`/api/weekly-data/${id}`, users.school),
+        ]);
+      },
+    },
+    { name: "summary counts (admin)", target: FILTERED, run: one("/api/students/summary", users.admin) },
+    { name: "summary counts (school user)", target: FILTERED, run: one("/api/students/summary", users.school) },
+  ];
+}

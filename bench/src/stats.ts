@@ -1,0 +1,31 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+export interface Timing {
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+/** p50, p95 and max of durations in ms (nearest-rank percentiles). */
+export function summarize(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+  return { p50: rank(50), p95: rank(95), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/**
+ * Watches the event loop of this process while the benchmark runs: a query that blocked it
+ * (the embedded engine's work leaking onto the main thread, a slow serialisation) shows up
+ * as a long delay here.
+ */
+export function watchEventLoop(): { stop(): { maxMs: number; p99Ms: number } } {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  return {
+    stop() {
+      histogram.disable();
+      // The histogram counts in nanoseconds and includes the sampling interval itself.
+      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+    },
+  };
+}
