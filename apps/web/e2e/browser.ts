@@ -7,6 +7,7 @@ import {
   chromium,
   type Locator,
   type Page,
+  type Request,
 } from "playwright-core";
 import { expect, inject } from "vitest";
 
@@ -14,7 +15,7 @@ const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /** How long one step (a click's target appearing, a redirect) may take before it counts as broken. */
-export const STEP_TIMEOUT_MS = 10_000;
+export const STEP_TIMEOUT_MS = 15_000;
 
 /** Debian's Chromium, with the flags this closed network needs. */
 export function launchBrowser(): Promise<Browser> {
@@ -57,7 +58,10 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}): P
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
   inFlight.set(context, 0);
-  const change = (by: number) => () => inFlight.set(context, (inFlight.get(context) ?? 0) + by);
+  // A live event stream never finishes; it is not "loading".
+  const change = (by: number) => (request: Request) => {
+    if (request.resourceType() !== "eventsource") inFlight.set(context, (inFlight.get(context) ?? 0) + by);
+  };
   context.on("request", change(1));
   context.on("requestfinished", change(-1));
   context.on("requestfailed", change(-1));
@@ -76,7 +80,7 @@ export async function settled(page: Page): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${page.url()} kept loading for ${STEP_TIMEOUT_MS} ms`);
     const spinners = await page.locator(".mantine-Loader-root:visible").count();
     quietChecks = spinners === 0 && (inFlight.get(context) ?? 0) === 0 ? quietChecks + 1 : 0;
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(100); // the poll interval, not a wait for something to happen
   }
   await animationsSettled(page);
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,19 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Copies the built server and web app aside, so a `npm run build` in the same checkout during
+ * the run (several people share it) cannot swap the files out from under the browser.
+ * The dependencies are not copied: they are loaded once, at start-up.
+ */
+function snapshotBuild(root: string, to: string): string {
+  for (const part of ["apps/server/dist", "apps/server/package.json", "apps/web/dist"]) {
+    cpSync(join(root, part), join(to, part), { recursive: true });
+  }
+  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
+  return to;
 }
 
 /**
@@ -60,8 +73,9 @@ export default async function setup(project: TestProject) {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const app = snapshotBuild(root, join(dir, "app"));
   const server: ChildProcess = spawn(process.execPath, ["apps/server/dist/server.js"], {
-    cwd: root,
+    cwd: app,
     env: {
       ...process.env,
       PORT: String(port),
@@ -83,17 +97,22 @@ export default async function setup(project: TestProject) {
     output += d;
   });
 
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`The server exited during start-up:\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health-check`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
     }
-    if (Date.now() > deadline) throw new Error(`The server did not start within 150 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    // The link first, by itself: removing the folder must never reach the shared node_modules.
+    unlinkSync(join(app, "node_modules"));
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntilServing(baseUrl, server, () => output);
+  } catch (err) {
+    await stop();
+    throw err;
   }
 
   project.provide("baseUrl", baseUrl);
@@ -101,9 +120,22 @@ export default async function setup(project: TestProject) {
   project.provide("demoPassword", DEMO_PASSWORD);
 
   return async () => {
-    server.kill("SIGTERM");
-    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
+    if (server.exitCode !== null) console.error(`The server stopped during the run:\n${output}`);
+    await stop();
   };
+}
+
+async function waitUntilServing(baseUrl: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`The server exited during start-up:\n${output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health-check`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The server did not start within 150 s:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

@@ -99,6 +99,36 @@ export interface AttendanceSummaryTable {
   absent: number;
 }
 
+/** attendance_summary without the team: the trend when no team is chosen (migration 003). */
+export interface AttendanceSchoolSummaryTable {
+  school_id: number;
+  cohort_id: number;
+  week_number: number;
+  meeting_type: MeetingType;
+  present: number;
+  late: number;
+  absent: number;
+}
+
+/** Trigger-maintained counts (migration 003); school_key is the school id, 0 for none. */
+export interface RollupSchoolStudentsTable {
+  school_key: number;
+  students: number;
+}
+
+export interface RollupSchoolCohortsTable {
+  school_key: number;
+  cohort_id: number;
+  students: number;
+}
+
+/** Students per school whose newest team membership (at any school) is team_id. */
+export interface RollupSchoolTeamsTable {
+  school_key: number;
+  team_id: number;
+  students: number;
+}
+
 export interface WeeklyFlag {
   code: string;
   text: string;
@@ -210,6 +240,10 @@ export interface Database {
   student_teams: StudentTeamsTable;
   attendance_records: AttendanceRecordsTable;
   attendance_summary: AttendanceSummaryTable;
+  attendance_school_summary: AttendanceSchoolSummaryTable;
+  rollup_school_students: RollupSchoolStudentsTable;
+  rollup_school_cohorts: RollupSchoolCohortsTable;
+  rollup_school_teams: RollupSchoolTeamsTable;
   weekly_data: WeeklyDataTable;
   users: UsersTable;
   user_schools: UserSchoolsTable;

@@ -16,7 +16,7 @@ export function AdminNav() {
   const { pathname } = useLocation();
   const links = user?.role === "super_admin" ? [...LINKS, FLAG_UPLOADER] : LINKS;
   return (
-    <Stack component="nav" aria-label="Admin" gap={4} p="sm" w={220}>
+    <Stack component="nav" aria-label="Admin" gap={4} p="sm" w={{ base: "100%", sm: 220 }}>
       {links.map((link) => (
         <NavLink
           key={link.to}

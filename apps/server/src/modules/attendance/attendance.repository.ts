@@ -42,12 +42,16 @@ export interface TrendCountRow {
   absent: number;
 }
 
-/** Weekly counts per meeting type from attendance_summary (never from attendance_records). */
+/**
+ * Weekly counts per meeting type from the summaries (never from attendance_records): the
+ * per-school rollup unless a team is chosen, as it has a tenth of the rows or fewer.
+ */
 export async function sumAttendanceByWeek(
   db: Db,
   scope: DataScope,
   filters: { cohortId?: number | undefined; teamId?: number | undefined; meetingType?: MeetingType | undefined },
 ): Promise<TrendCountRow[]> {
+  if (filters.teamId === undefined) return sumSchoolSummaryByWeek(db, scope, filters);
   let query = db
     .selectFrom("attendance_summary as asum")
     .select([
@@ -67,11 +71,41 @@ export async function sumAttendanceByWeek(
     .orderBy("asum.week_number")
     .orderBy("asum.meeting_type")
     .execute();
-  return rows.map((r) => ({
+  return rows.map(toTrendRow);
+}
+
+async function sumSchoolSummaryByWeek(
+  db: Db,
+  scope: DataScope,
+  filters: { cohortId?: number | undefined; meetingType?: MeetingType | undefined },
+): Promise<TrendCountRow[]> {
+  let query = db
+    .selectFrom("attendance_school_summary as asum")
+    .select([
+      "asum.week_number",
+      "asum.meeting_type",
+      sql<number>`sum(asum.present)`.as("present"),
+      sql<number>`sum(asum.late)`.as("late"),
+      sql<number>`sum(asum.absent)`.as("absent"),
+    ])
+    .where(schoolInScope(scope, "asum.school_id"))
+    .where(cohortVisible(scope, "asum.cohort_id", "asum.school_id"));
+  if (filters.cohortId !== undefined) query = query.where("asum.cohort_id", "=", filters.cohortId);
+  if (filters.meetingType) query = query.where("asum.meeting_type", "=", filters.meetingType);
+  const rows = await query
+    .groupBy(["asum.week_number", "asum.meeting_type"])
+    .orderBy("asum.week_number")
+    .orderBy("asum.meeting_type")
+    .execute();
+  return rows.map(toTrendRow);
+}
+
+function toTrendRow(r: { week_number: number; meeting_type: MeetingType; present: number; late: number; absent: number }): TrendCountRow {
+  return {
     week_number: r.week_number,
     meeting_type: r.meeting_type,
     present: Number(r.present),
     late: Number(r.late),
     absent: Number(r.absent),
-  }));
+  };
 }

@@ -180,13 +180,25 @@ export function studentInScope(scope: DataScope, alias: string, { single = false
     return sql<SqlBool>`(${inSchool} and coalesce((select bool_or(${cohortVisible(scope, "one_sc.cohort_id", `${alias}.school_id`)})
       from student_cohorts one_sc where one_sc.student_id = ${sql.ref(`${alias}.id`)}), true))`;
   }
-  const allHidden = sql`select hid_sc.student_id from student_cohorts hid_sc
+  return sql<SqlBool>`(${inSchool} and ${sql.ref(`${alias}.id`)} not in (${hiddenStudentIds(scope, candidates)}))`;
+}
+
+/**
+ * SQL: ids of the students in a school in scope whose cohorts are all hidden (the students
+ * studentInScope leaves out); null when no setting can hide anyone.
+ */
+export function hiddenStudentsInScope(scope: DataScope): RawBuilder<unknown> | null {
+  const candidates = cohortsThatMayHide(scope);
+  return candidates.length === 0 ? null : hiddenStudentIds(scope, candidates);
+}
+
+function hiddenStudentIds(scope: DataScope, candidates: readonly number[]): RawBuilder<unknown> {
+  return sql`select hid_sc.student_id from student_cohorts hid_sc
       join students hid_s on hid_s.id = hid_sc.student_id
      where hid_sc.cohort_id in (${idList(candidates)})
        and ${schoolInScope(scope, "hid_s.school_id", { nullable: true })}
        and not exists (select 1 from student_cohorts vis_sc
              where vis_sc.student_id = hid_sc.student_id and ${cohortVisible(scope, "vis_sc.cohort_id", "hid_s.school_id")})`;
-  return sql<SqlBool>`(${inSchool} and ${sql.ref(`${alias}.id`)} not in (${allHidden}))`;
 }
 
 /** SQL: a team (alias.school_id, alias.cohort_id) is shown. */

@@ -3,6 +3,8 @@ import type { Database } from "../../db/schema.js";
 import {
   cohortVisible,
   type DataScope,
+  hiddenStudentsInScope,
+  schoolInScope,
   studentInScope,
   teamInScope,
 } from "../scope/scope.js";
@@ -160,11 +162,78 @@ export async function listStudents(
     .orderBy("p.last_name")
     .orderBy("p.first_name")
     .orderBy("p.id");
-  const [rows, count] = await Promise.all([
-    rowsQuery.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+  const total = hasFilters(filters)
+    ? base
+        .select((eb) => eb.fn.countAll<number>().as("total"))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.total))
+    : countShownStudents(db, scope).then((c) => c.students);
+  const [rows, count] = await Promise.all([rowsQuery.execute(), total]);
+  return { rows, total: count };
+}
+
+function hasFilters(filters: StudentFilters): boolean {
+  return filters.cohortId !== undefined || filters.teamId !== undefined || Boolean(filters.q);
+}
+
+/** The rollup's school column as students.school_id has it (null for none). */
+const rollupSchool = sql<number | null>`nullif(school_key, 0)`;
+
+/**
+ * Students studentInScope shows, and their distinct schools, from the trigger-maintained
+ * per-school counts minus the few students whose cohorts are all hidden: exact, without
+ * counting 50,000 rows. hidden > 0 tells the caller that such students exist.
+ */
+async function countShownStudents(db: Db, scope: DataScope): Promise<{ students: number; schools: number; hidden: number }> {
+  const hidden = hiddenStudentsInScope(scope);
+  const hiddenBySchool = hidden
+    ? sql`select hs.school_id, count(*) as n from students hs where hs.id in (${hidden}) group by hs.school_id`
+    : sql`select null::integer as school_id, 0::bigint as n where false`;
+  const { rows } = await sql<{ students: number | null; schools: number; hidden: number | null }>`
+    select sum(c.students - coalesce(h.n, 0)) as students,
+           count(*) filter (where c.school_id is not null and c.students - coalesce(h.n, 0) > 0) as schools,
+           sum(coalesce(h.n, 0)) as hidden
+      from (select ${rollupSchool} as school_id, students from rollup_school_students where students > 0) c
+      left join (${hiddenBySchool}) h on h.school_id is not distinct from c.school_id
+     where ${schoolInScope(scope, "c.school_id", { nullable: true })}`.execute(db);
+  const row = rows[0];
+  return { students: Number(row?.students ?? 0), schools: Number(row?.schools ?? 0), hidden: Number(row?.hidden ?? 0) };
+}
+
+/**
+ * Summary counts without filters, from the rollups. A cohort counts when some student of a
+ * school in scope belongs to it and it is visible there (students left out as all-hidden
+ * have no visible cohort, so they never add one). Teams: each student's newest team, which
+ * is the current team in scope unless it lies outside the scope; when any student of the
+ * scope has such a team, or all-hidden students exist, teamCount is undefined and the caller
+ * counts exactly from the memberships.
+ */
+async function summarizeFromRollups(
+  db: Db,
+  scope: DataScope,
+): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number | undefined }> {
+  const cohorts = sql<number>`(select count(distinct rc.cohort_id) from
+      (select ${rollupSchool} as school_id, cohort_id from rollup_school_cohorts where students > 0) rc
+     where ${schoolInScope(scope, "rc.school_id", { nullable: true })} and ${cohortVisible(scope, "rc.cohort_id", "rc.school_id")})`;
+  const teams = sql`select t.id, coalesce(${teamInScope(scope, "t")}, false) as shown from
+      (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
+      join teams t on t.id = rt.team_id
+     where ${schoolInScope(scope, "rt.school_id", { nullable: true })}`;
+  const [shown, counts] = await Promise.all([
+    countShownStudents(db, scope),
+    sql<{ cohorts: number; teams: number; outside: boolean | null }>`
+      select ${cohorts} as cohorts,
+             (select count(distinct ct.id) filter (where ct.shown) from (${teams}) ct) as teams,
+             (select bool_or(not ct.shown) from (${teams}) ct) as outside`.execute(db),
   ]);
-  return { rows, total: Number(count.total) };
+  const row = counts.rows[0];
+  const exactTeams = shown.hidden === 0 && row?.outside !== true;
+  return {
+    schoolCount: shown.schools,
+    studentCount: shown.students,
+    cohortCount: Number(row?.cohorts ?? 0),
+    teamCount: exactTeams ? Number(row?.teams ?? 0) : undefined,
+  };
 }
 
 /** Distinct schools, students, visible cohorts and current teams of the filtered students. */
@@ -173,6 +242,11 @@ export async function summarizeStudents(
   scope: DataScope,
   filters: StudentFilters,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  if (!hasFilters(filters)) {
+    const quick = await summarizeFromRollups(db, scope);
+    if (quick.teamCount !== undefined) return { ...quick, teamCount: quick.teamCount };
+    return { ...quick, teamCount: await countCurrentTeams(db, scope, filters) };
+  }
   const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
   const cohortFilter = filters.cohortId !== undefined ? sql`and sc.cohort_id = ${filters.cohortId}` : sql``;
   const row = await db
@@ -182,12 +256,7 @@ export async function summarizeStudents(
       sql<number>`(select count(distinct f.school_id) from f)`.as("schoolCount"),
       sql<number>`(select count(distinct sc.cohort_id) from f join student_cohorts sc on sc.student_id = f.id
         where ${cohortVisible(scope, "sc.cohort_id", "f.school_id")} ${cohortFilter})`.as("cohortCount"),
-      sql<number>`(select count(distinct cur.team_id) from (
-        select distinct on (st.student_id) st.team_id from f
-          join student_teams st on st.student_id = f.id
-          join teams t on t.id = st.team_id
-         where ${teamInScope(scope, "t")}
-         order by st.student_id, st.joined_at desc, st.team_id desc) cur)`.as("teamCount"),
+      currentTeamCount(scope).as("teamCount"),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -196,6 +265,28 @@ export async function summarizeStudents(
     cohortCount: Number(row.cohortCount),
     teamCount: Number(row.teamCount),
   };
+}
+
+/** SQL: distinct current teams (newest membership among teams in scope) of the students in `f`. */
+function currentTeamCount(scope: DataScope) {
+  return sql<number>`(select count(distinct cur.team_id) from (
+    select distinct on (st.student_id) st.team_id from f
+      join student_teams st on st.student_id = f.id
+      join teams t on t.id = st.team_id
+     where ${teamInScope(scope, "t")}
+     order by st.student_id, st.joined_at desc, st.team_id desc) cur)`;
+}
+
+/** Distinct current teams of the filtered students, counted from the memberships. */
+async function countCurrentTeams(db: Db, scope: DataScope, filters: StudentFilters): Promise<number> {
+  const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
+  const row = await db
+    .with("f", () => students)
+    .selectNoFrom([
+      currentTeamCount(scope).as("teamCount"),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.teamCount);
 }
 
 /** A student the scope may see, or undefined (absent and out of scope look the same). */

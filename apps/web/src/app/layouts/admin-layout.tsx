@@ -9,7 +9,8 @@ export function AdminLayout() {
   return (
     <Box mih="100vh">
       <AdminHeader />
-      <Flex align="flex-start">
+      {/* Phones: the navigation sits above the page instead of taking half the width. */}
+      <Flex direction={{ base: "column", sm: "row" }} align={{ base: "stretch", sm: "flex-start" }}>
         <AdminNav />
         <Box component="main" p="md" style={{ flex: 1, minWidth: 0 }}>
           <Suspense fallback={<PageLoader />}>

@@ -21,10 +21,13 @@ export function AdminSettingsPage({ userManagement }: Props) {
   }
   if (cohorts.isPending) {
     return (
-      <Group justify="center" py="xl" role="status">
-        <Loader size="sm" aria-hidden="true" />
-        <Text>Loading settings...</Text>
-      </Group>
+      <Stack gap="md">
+        <Title order={1}>Admin Settings</Title>
+        <Group justify="center" py="xl" role="status">
+          <Loader size="sm" aria-hidden="true" />
+          <Text>Loading settings...</Text>
+        </Group>
+      </Stack>
     );
   }
   if (cohorts.isError) {
@@ -34,7 +37,9 @@ export function AdminSettingsPage({ userManagement }: Props) {
         <Alert color="red" role="alert">
           Failed to load settings data. Please try again.
         </Alert>
-        <Button onClick={() => void cohorts.refetch()}>Retry</Button>
+        <Button onClick={() => void cohorts.refetch()} loading={cohorts.isFetching}>
+          Retry
+        </Button>
       </Stack>
     );
   }

@@ -22,15 +22,20 @@ function field(dialog: HTMLElement, label: string) {
   return within(dialog).getByLabelText(new RegExp(`^${label}\\s*\\*?$`)) as HTMLInputElement;
 }
 
-/** Opens the combobox (once the schools are there) and picks an option. */
+/**
+ * Opens the combobox (once the schools are there) and picks an option. Mantine keeps the
+ * dropdown display:none in happy-dom (no layout to position it), hence `hidden: true`.
+ */
 async function pickOption(dialog: HTMLElement, label: string, option: string) {
-  await waitFor(() => {
-    if (!screen.queryByRole("option", { name: option })) {
-      fireEvent.click(field(dialog, label));
-      throw new Error(`option ${option} not shown yet`);
-    }
+  const input = field(dialog, label);
+  if (input.getAttribute("aria-expanded") !== "true") fireEvent.click(input);
+  const listbox = await waitFor(() => {
+    const id = input.getAttribute("aria-controls");
+    const element = id ? document.getElementById(id) : null;
+    if (!element) throw new Error("no listbox");
+    return element;
   });
-  fireEvent.click(screen.getByRole("option", { name: option }));
+  fireEvent.click(await within(listbox).findByRole("option", { name: option, hidden: true }));
 }
 
 describe("Create New User dialog", () => {
@@ -94,12 +99,18 @@ describe("Create New User dialog", () => {
     fireEvent.change(within(dialog).getByLabelText(/^Role/), { target: { value: "school_user" } });
     await waitFor(() => expect(field(dialog, "School")).toBeTruthy());
     await pickOption(dialog, "School", "School 02");
-    expect((field(dialog, "School")).value).toBe("School 02");
-    // To district and back: the single school is gone, the district list starts empty.
+    expect(field(dialog, "School").value).toBe("School 02");
+    // To district and back: the single school is gone.
     fireEvent.change(within(dialog).getByLabelText(/^Role/), { target: { value: "district_user" } });
     expect(within(dialog).queryByLabelText(/^School\s*\*?$/)).toBeNull();
+    await pickOption(dialog, "Schools", "School 01");
     fireEvent.change(within(dialog).getByLabelText(/^Role/), { target: { value: "school_user" } });
-    expect((field(dialog, "School")).value).toBe("");
+    expect(field(dialog, "School").value).toBe("");
+    // And the district list is gone too: submitting as a district user asks for schools again.
+    fireEvent.change(within(dialog).getByLabelText(/^Role/), { target: { value: "district_user" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Create User" }));
+    expect(await within(dialog).findByText(MESSAGES.selectSchools)).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).endsWith("/auth/register"))).toBe(false);
     // Admin sends neither school field.
     fireEvent.change(within(dialog).getByLabelText(/^Role/), { target: { value: "admin" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Create User" }));

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, TextInput } from "@mantine/core";
 import { editUserFormSchema, LIMITS, MESSAGES, type Role, type SessionUser, type UserListItem } from "@tally/contract";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useSchoolOptions } from "../api/get-schools";
 import { useUpdateUser } from "../api/update-user";
@@ -27,11 +27,17 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
   const update = useUpdateUser(user.id);
   const ownAccount = viewer.id === user.id;
 
+  // The parent passes a new onClose on every render (the list refetches after the save);
+  // reading it through a ref keeps the 2 s timer from restarting.
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
   useEffect(() => {
     if (!update.isSuccess) return;
-    const timer = setTimeout(onClose, LIMITS.editSuccessCloseMs);
+    const timer = setTimeout(() => closeRef.current(), LIMITS.editSuccessCloseMs);
     return () => clearTimeout(timer);
-  }, [update.isSuccess, onClose]);
+  }, [update.isSuccess]);
 
   const roles = assignableRoles(viewer);
   if (!roles.some((r) => r.value === user.role)) roles.push({ value: user.role, label: user.role });

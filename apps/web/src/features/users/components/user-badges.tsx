@@ -4,7 +4,7 @@ import { ROLE_COLORS } from "../lib/user-rules";
 
 export function RoleBadge({ role }: { role: string }) {
   return (
-    <Badge variant="light" color={ROLE_COLORS[role] ?? "gray"} tt="none">
+    <Badge variant="light" color={ROLE_COLORS[role] ?? "gray"} tt="none" style={{ minWidth: "max-content" }}>
       {userListRoleLabel(role)}
     </Badge>
   );
@@ -12,7 +12,7 @@ export function RoleBadge({ role }: { role: string }) {
 
 export function StatusBadge({ active }: { active: boolean }) {
   return (
-    <Badge variant="light" color={active ? "green" : "red"} tt="none">
+    <Badge variant="light" color={active ? "green" : "red"} tt="none" style={{ minWidth: "max-content" }}>
       {active ? "Active" : "Inactive"}
     </Badge>
   );

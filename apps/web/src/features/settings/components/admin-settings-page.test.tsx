@@ -1,0 +1,59 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { AppProviders } from "../../../app/providers";
+import { createQueryClient } from "../../../lib/query-client";
+import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { renderApp } from "../../../test/render-app";
+import { AdminSettingsPage } from "./admin-settings-page";
+
+describe("Admin Settings page", () => {
+  it("shows Loading settings... and then the six sections", async () => {
+    signIn(buildUser({ role: "admin" }));
+    let answer: ((r: Response) => void) | undefined;
+    mockFetch((url) =>
+      url.startsWith("/api/cohorts")
+        ? (new Promise<Response>((resolve) => {
+            answer = resolve;
+          }) as unknown as Response)
+        : jsonResponse(200, { data: [] }),
+    );
+    renderApp("/admin/settings");
+    expect(await screen.findByText("Loading settings...")).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Admin Settings" })).toBeTruthy();
+    answer?.(jsonResponse(200, { data: [] }));
+    expect(await screen.findByRole("heading", { name: "System Settings" })).toBeTruthy();
+    const headings = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent?.replace(/^[▸▾]\s*/, ""));
+    expect(headings).toEqual([
+      "User Management",
+      "Cohort & Weekly Data Management",
+      "School Data Visibility",
+      "Demo school settings",
+      "School Feature Settings",
+      "System Settings",
+    ]);
+    expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole("button", { name: /User Management/ }).getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("offers Retry when the settings data fails to load", async () => {
+    signIn(buildUser({ role: "admin" }));
+    let fail = true;
+    mockFetch(() => (fail ? jsonResponse(500, {}) : jsonResponse(200, { data: [] })));
+    renderApp("/admin/settings");
+    expect(await screen.findByText("Failed to load settings data. Please try again.")).toBeTruthy();
+    fail = false;
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByRole("heading", { name: "System Settings" })).toBeTruthy();
+  });
+
+  it("refuses other roles", () => {
+    signIn(buildUser({ role: "district_user" }));
+    mockFetch(() => jsonResponse(200, { data: [] }));
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <AdminSettingsPage />
+      </AppProviders>,
+    );
+    expect(screen.getByText("You do not have permission to access admin settings")).toBeTruthy();
+  });
+});

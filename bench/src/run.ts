@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type ApiBenchResult, runApiBench } from "./api-bench.js";
+import { runBrowserBench } from "./browser-dashboard.js";
+import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
+import { formatResult, missesOf } from "./report.js";
+
+const HELP = `npm run bench [-- options]
+  --iterations N   timed iterations per request (default 200)
+  --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
+  --browser-only   only the browser timing
+  --no-embedded    skip the embedded database
+Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
+(the database is created and seeded on first use).`;
+
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      iterations: { type: "string", default: "200" },
+      browser: { type: "boolean", default: false },
+      "browser-only": { type: "boolean", default: false },
+      "no-embedded": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const iterations = Math.max(1, Number.parseInt(values.iterations, 10) || 200);
+  const warmup = Math.min(50, Math.max(5, Math.round(iterations / 4)));
+  const dataDir = fileURLToPath(new URL("../.data/embedded", import.meta.url));
+  const results: ApiBenchResult[] = [];
+  const misses: string[] = [];
+
+  if (!values["no-embedded"]) {
+    const database = await openEmbeddedBenchDatabase(dataDir, log);
+    try {
+      if (!values["browser-only"]) {
+        log(`embedded database in ${dataDir}`);
+        const result = await runApiBench(database, { iterations, warmup, log });
+        results.push(result);
+      }
+    } finally {
+      await database.close();
+    }
+  }
+
+  const url = process.env.BENCH_DATABASE_URL;
+  if (values["browser-only"]) {
+    // Only the browser timing below.
+  } else if (url) {
+    const database = await openPostgresBenchDatabase(url, log);
+    try {
+      log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
+      results.push(await runApiBench(database, { iterations, warmup, log }));
+    } finally {
+      await database.close();
+    }
+  } else {
+    log("PostgreSQL skipped: set BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench to include it.");
+  }
+
+  log("");
+  for (const r of results) {
+    for (const line of formatResult(r, iterations)) log(line);
+    misses.push(...missesOf(r));
+    log("");
+  }
+
+  if (values.browser || values["browser-only"]) {
+    const browser = await runBrowserBench({ dataDir: join(dataDir), log });
+    for (const line of browser.lines) log(line);
+    misses.push(...browser.misses);
+    log("");
+  }
+
+  log(misses.length === 0 ? "All targets met." : `Targets missed:\n${misses.map((m) => `  MISS ${m}`).join("\n")}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
