@@ -144,7 +144,22 @@ export async function listStudents(
           .as("cc"),
       (join) => join.onTrue(),
     )
-    .leftJoin("teams as tm", (join) => join.on(sql<boolean>`tm.id = ${currentTeamId(scope, "p.id")}`))
+    // Lateral, so each of the page's students costs two index probes; joining teams on the
+    // subquery's result would read every team into a hash first.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("student_teams as cst")
+          .innerJoin("teams as ct", "ct.id", "cst.team_id")
+          .select(["ct.id", "ct.name"])
+          .whereRef("cst.student_id", "=", "p.id")
+          .where(teamInScope(scope, "ct"))
+          .orderBy("cst.joined_at", "desc")
+          .orderBy("cst.team_id", "desc")
+          .limit(1)
+          .as("tm"),
+      (join) => join.onTrue(),
+    )
     .select([
       "p.id",
       "p.first_name",
@@ -222,9 +237,8 @@ async function summarizeFromRollups(
   const [shown, counts] = await Promise.all([
     countShownStudents(db, scope),
     sql<{ cohorts: number; teams: number; outside: boolean | null }>`
-      select ${cohorts} as cohorts,
-             (select count(distinct ct.id) filter (where ct.shown) from (${teams}) ct) as teams,
-             (select bool_or(not ct.shown) from (${teams}) ct) as outside`.execute(db),
+      select ${cohorts} as cohorts, count(distinct ct.id) filter (where ct.shown) as teams, bool_or(not ct.shown) as outside
+        from (${teams}) ct`.execute(db),
   ]);
   const row = counts.rows[0];
   const exactTeams = shown.hidden === 0 && row?.outside !== true;
@@ -247,6 +261,15 @@ export async function summarizeStudents(
     if (quick.teamCount !== undefined) return { ...quick, teamCount: quick.teamCount };
     return { ...quick, teamCount: await countCurrentTeams(db, scope, filters) };
   }
+  return summarizeStudentsByScan(db, scope, filters);
+}
+
+/** The summary counted from the students themselves: exact, slow at scale; the rollups' reference. */
+export async function summarizeStudentsByScan(
+  db: Db,
+  scope: DataScope,
+  filters: StudentFilters,
+): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
   const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
   const cohortFilter = filters.cohortId !== undefined ? sql`and sc.cohort_id = ${filters.cohortId}` : sql``;
   const row = await db

@@ -1,0 +1,197 @@
+import type { StudentsResponse, StudentsSummary } from "@tally/contract";
+import { type Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAttendance, buildStudent, buildTeam, dateOfWeek, setCohortVisibility } from "../../../test/data-factories.js";
+import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import type { Database } from "../../db/schema.js";
+import { buildDashboardWorld, type DashboardWorld, signInWorld, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { summarizeStudentsByScan } from "./students.repository.js";
+
+// The summary and the list total read trigger-maintained rollups (migration 003). After every
+// kind of write they must equal a recount from the source tables, and the API's answers must
+// equal the exact scan.
+
+let t: TestApp;
+let w: DashboardWorld;
+let headers: Record<WorldUserKey, { authorization: string }>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildDashboardWorld(t.db);
+  headers = await signInWorld(t.app, w);
+});
+afterAll(() => t.close());
+
+/** Rows of `actual` missing from `expected` and the other way round: both empty when in step. */
+async function diff(db: Kysely<Database>, expected: string, actual: string): Promise<unknown[]> {
+  const { rows } = await sql
+    .raw(`(${expected} except ${actual}) union all (${actual} except ${expected})`)
+    .execute(db);
+  return rows;
+}
+
+async function expectRollupsInStep(): Promise<void> {
+  const db = t.db;
+  const fresh = `select s.id, coalesce(s.school_id, 0) as school_key,
+      (select st.team_id from student_teams st where st.student_id = s.id order by st.joined_at desc, st.team_id desc limit 1) as team_id,
+      coalesce((select array_agg(sc.cohort_id order by sc.cohort_id) from student_cohorts sc where sc.student_id = s.id), '{}') as cohort_ids
+    from students s`;
+  expect(await diff(db, fresh, "select student_id, school_key, newest_team_id, cohort_ids from student_rollup")).toEqual([]);
+  expect(
+    await diff(
+      db,
+      "select coalesce(school_id, 0), count(*)::int from students group by 1",
+      "select school_key, students from rollup_school_students where students <> 0",
+    ),
+  ).toEqual([]);
+  expect(
+    await diff(
+      db,
+      "select coalesce(s.school_id, 0), sc.cohort_id, count(*)::int from students s join student_cohorts sc on sc.student_id = s.id group by 1, 2",
+      "select school_key, cohort_id, students from rollup_school_cohorts where students <> 0",
+    ),
+  ).toEqual([]);
+  expect(
+    await diff(
+      db,
+      `select f.school_key, f.team_id, count(*)::int from (${fresh}) f where f.team_id is not null group by 1, 2`,
+      "select school_key, team_id, students from rollup_school_teams where students <> 0",
+    ),
+  ).toEqual([]);
+  const columns = "school_id, cohort_id, week_number, meeting_type";
+  expect(
+    await diff(
+      db,
+      `select ${columns}, count(*) filter (where status = 'present')::int, count(*) filter (where status = 'late')::int,
+         count(*) filter (where status = 'absent')::int from attendance_records group by ${columns}`,
+      `select ${columns}, present, late, absent from attendance_school_summary`,
+    ),
+  ).toEqual([]);
+}
+
+function subjectOf(key: WorldUserKey): ScopeSubject {
+  const u = w.users[key];
+  if (u.role === "admin" || u.role === "super_admin") return { role: u.role, accessibleSchoolIds: "all" };
+  if (u.role === "school_user") return { role: u.role, accessibleSchoolIds: u.school_id === null ? [] : [u.school_id] };
+  return { role: u.role, accessibleSchoolIds: u.schoolIds };
+}
+
+/** Every user's summary and list total, with and without school filters, against the scan. */
+async function expectAnswersExact(): Promise<void> {
+  const requests: Array<{ key: WorldUserKey; query: string; schoolIds?: number[]; respectVisibility?: boolean }> = [
+    ...(Object.keys(w.users) as WorldUserKey[]).map((key) => ({ key, query: "" })),
+    { key: "admin", query: `schoolIds=${w.schools.a.id},${w.schools.b.id}`, schoolIds: [w.schools.a.id, w.schools.b.id] },
+    { key: "admin", query: "respectVisibility=true", respectVisibility: true },
+    { key: "districtAB", query: `school_id=${w.schools.b.id}`, schoolIds: [w.schools.b.id] },
+  ];
+  for (const r of requests) {
+    const scope = await resolveScope(t.db, subjectOf(r.key), { schoolIds: r.schoolIds, respectVisibility: r.respectVisibility });
+    const exact = await summarizeStudentsByScan(t.db, scope, {});
+    const summary = await t.app.inject({ method: "GET", url: `/api/students/summary?${r.query}`, headers: headers[r.key] });
+    expect(summary.json<StudentsSummary>(), `${r.key} ${r.query}`).toEqual(exact);
+    const list = await t.app.inject({ method: "GET", url: `/api/students?limit=1&${r.query}`, headers: headers[r.key] });
+    expect(list.json<StudentsResponse>().total, `${r.key} ${r.query}`).toBe(exact.studentCount);
+  }
+}
+
+describe("dashboard rollups", () => {
+  it("match the source tables and the exact counts on the seeded world", async () => {
+    await expectRollupsInStep();
+    await expectAnswersExact();
+    // Non-trivial: the world has students without a school and students whose cohorts are all hidden.
+    const admin = (await t.app.inject({ method: "GET", url: "/api/students/summary", headers: headers.admin })).json<StudentsSummary>();
+    expect(admin.studentCount).toBeGreaterThan(5);
+  });
+
+  it("stay in step through bulk inserts, moves, team changes and deletes", async () => {
+    const db = t.db;
+    const extra = await buildStudent(db, {
+      schoolId: w.schools.c.id,
+      cohortIds: [w.cohorts.open.id, w.cohorts.hiddenAll.id],
+      teams: [w.teams.c1.id],
+    });
+    await db
+      .insertInto("students")
+      .values([
+        { first_name: "Bulk", last_name: "One", school_id: w.schools.a.id },
+        { first_name: "Bulk", last_name: "Two", school_id: null },
+        { first_name: "Bulk", last_name: "Three", school_id: w.schools.b.id },
+      ])
+      .execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+
+    // A move to another school carries the student's cohorts and team along.
+    await db.updateTable("students").set({ school_id: w.schools.a.id }).where("id", "=", extra.id).execute();
+    // A name edit changes nothing counted.
+    await db.updateTable("students").set({ first_name: "Renamed" }).where("id", "=", w.students.bOpen.id).execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+
+    // Team change the way the API does it: an upsert that makes an old membership the newest.
+    await db
+      .insertInto("student_teams")
+      .values({ student_id: w.students.aMover.id, team_id: w.teams.a1.id, joined_at: new Date("2026-06-01T00:00:00Z") })
+      .onConflict((oc) => oc.columns(["student_id", "team_id"]).doUpdateSet({ joined_at: new Date("2026-06-01T00:00:00Z") }))
+      .execute();
+    // A newest team outside a school user's scope (Birch team for an Alder student).
+    await db
+      .insertInto("student_teams")
+      .values({ student_id: w.students.aTwoCohorts.id, team_id: w.teams.b1.id, joined_at: new Date("2026-07-01T00:00:00Z") })
+      .execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+
+    await db.deleteFrom("student_cohorts").where("student_id", "=", w.students.cOpen.id).execute();
+    await db.deleteFrom("student_teams").where("student_id", "=", w.students.bShown.id).execute();
+    await db.updateTable("student_cohorts").set({ cohort_id: w.cohorts.open.id }).where("student_id", "=", w.students.cShownAtB.id).execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+
+    // Deleting students cascades to their memberships.
+    await db.deleteFrom("students").where("id", "in", [extra.id, w.students.noSchool.id]).execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+  });
+
+  it("stay in step through the API's student edit (school and team change)", async () => {
+    const team = await buildTeam(t.db, { schoolId: w.schools.b.id, cohortId: w.cohorts.open.id, name: "Birch Newcomers" });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/students/${w.students.aNoCohort.id}`,
+      headers: headers.admin,
+      payload: { school_id: w.schools.b.id, team_id: team.id },
+    });
+    expect(res.statusCode).toBe(200);
+    await expectRollupsInStep();
+    await expectAnswersExact();
+  });
+
+  it("follow visibility settings without any rollup change", async () => {
+    await setCohortVisibility(t.db, w.cohorts.open.id, w.schools.c.id, false);
+    await expectAnswersExact();
+  });
+
+  it("keep the per-school attendance summary in step with inserts, updates and deletes", async () => {
+    const db = t.db;
+    await buildAttendance(db, [
+      {
+        studentId: w.students.cOpen.id, schoolId: w.schools.c.id, cohortId: w.cohorts.open.id, teamId: w.teams.c1.id,
+        weekNumber: 9, meetingType: "mentor", status: "late", date: dateOfWeek(9),
+      },
+    ]);
+    await db.updateTable("attendance_records").set({ status: "absent" }).where("week_number", "=", 2).execute();
+    await db.deleteFrom("attendance_records").where("week_number", "=", 3).execute();
+    await expectRollupsInStep();
+  });
+});
+
+describe("the in-step check", () => {
+  it("notices a rollup that drifted", async () => {
+    await sql`update rollup_school_students set students = students + 1 where school_key = ${w.schools.b.id}`.execute(t.db);
+    await expect(expectRollupsInStep()).rejects.toThrow();
+    await sql`update rollup_school_students set students = students - 1 where school_key = ${w.schools.b.id}`.execute(t.db);
+    await expectRollupsInStep();
+  });
+});
