@@ -18,7 +18,7 @@ export function formatResult(result: ApiBenchResult, iterations: number): string
   }
   const loopOk = result.eventLoopMaxMs <= EVENT_LOOP_LIMIT_MS;
   lines.push(
-    `  event loop delay, max: ${result.eventLoopMaxMs.toFixed(1)} ms (limit ${EVENT_LOOP_LIMIT_MS} ms)  ${loopOk ? "ok" : "MISS"}`,
+    `  event loop delay, max over the requests with targets: ${result.eventLoopMaxMs.toFixed(1)} ms (limit ${EVENT_LOOP_LIMIT_MS} ms)  ${loopOk ? "ok" : "MISS"}`,
   );
   return lines;
 }

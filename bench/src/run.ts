@@ -1,3 +1,4 @@
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -5,6 +6,7 @@ import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
 import { formatResult, missesOf } from "./report.js";
+import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
   --iterations N   timed iterations per request (default 200)
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   const dataDir = fileURLToPath(new URL("../.data/embedded", import.meta.url));
   const results: ApiBenchResult[] = [];
   const misses: string[] = [];
+  const idle = await idleEventLoop(5000);
 
   if (!values["no-embedded"]) {
     const database = await openEmbeddedBenchDatabase(dataDir, log);
@@ -64,6 +67,11 @@ async function main(): Promise<void> {
     log("PostgreSQL skipped: set BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench to include it.");
   }
 
+  log("");
+  // Other work on the machine shows up as tail latency and event-loop delay: say how busy it was.
+  log(`${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min) at the end of the run`);
+  log(`Event-loop delay of this process idling for 5 s before the run: max ${idle.maxMs.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms`);
+  log("(delays an idle process also sees come from the machine's other work, not from the requests)");
   log("");
   for (const r of results) {
     for (const line of formatResult(r, iterations)) log(line);

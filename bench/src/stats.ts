@@ -29,3 +29,13 @@ export function watchEventLoop(): { stop(): { maxMs: number; p99Ms: number } } {
     },
   };
 }
+
+/**
+ * The event-loop delay of this process while it does nothing: what the machine's other work
+ * alone costs, to read the figures measured under load against.
+ */
+export async function idleEventLoop(ms: number): Promise<{ maxMs: number; p99Ms: number }> {
+  const loop = watchEventLoop();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return loop.stop();
+}

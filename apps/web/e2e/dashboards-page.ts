@@ -50,7 +50,14 @@ export function filterBar(page: Page): Locator {
 
 /** The input of the School, Cohort or Team dropdown. */
 export function filterInput(page: Page, label: "School" | "Cohort" | "Team"): Locator {
-  return filterBar(page).getByRole("textbox", { name: label, exact: true });
+  return filterBar(page).getByLabel(label, { exact: true });
+}
+
+/** Picks a SegmentedControl choice by clicking its label, as a person does (the radio itself is hidden). */
+export async function chooseSegment(page: Page, name: string): Promise<void> {
+  const radio = page.getByRole("radio", { name, exact: true });
+  await page.locator(`label[for="${await radio.getAttribute("id")}"]`).click();
+  await expect.poll(() => radio.isChecked(), { timeout: STEP_TIMEOUT_MS }).toBe(true);
 }
 
 /** Opens a filter dropdown, reads its option labels and closes it again. */

@@ -1,10 +1,11 @@
-import { Button, Group, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Text, TextInput } from "@mantine/core";
+import { headerRoleLabel } from "@tally/contract";
 import { type ReactNode } from "react";
 import { Link } from "react-router";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
+import classes from "./general-header.module.css";
 import { Logo } from "./logo";
-import { UserBadge } from "./user-badge";
 
 export const SEARCH_PLACEHOLDER = "Search by student name, cohort, team, school";
 
@@ -15,44 +16,49 @@ interface Props {
   actions?: ReactNode;
 }
 
-/** Header of the dashboard pages (spec section 2, "Header (general dashboard)"). */
+/**
+ * Header of the dashboard pages (spec section 2, "Header (general dashboard)"). On narrow
+ * screens the search takes its own row and the e-mail is hidden visually (not from screen
+ * readers), so Settings and Logout stay on the first row.
+ */
 export function GeneralHeader({ search, onSearchChange, actions }: Props) {
   const user = useCurrentUser();
   const logout = useLogout();
   if (!user) return null;
   const isAdmin = user.role === "admin" || user.role === "super_admin";
   return (
-    <Group
-      component="header"
-      justify="space-between"
-      px="md"
-      py="sm"
-      gap="md"
-      style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}
-    >
-      <Group gap="md" wrap="nowrap" style={{ flex: 1 }}>
+    <header className={classes.header}>
+      <div className={classes.logo}>
         <Logo />
-        <TextInput
-          aria-label="Search"
-          type="search"
-          placeholder={SEARCH_PLACEHOLDER}
-          value={search}
-          onChange={(event) => onSearchChange?.(event.currentTarget.value)}
-          style={{ flex: 1, maxWidth: 480 }}
-        />
-      </Group>
-      <Group gap="sm">
+      </div>
+      <TextInput
+        className={classes.search}
+        aria-label="Search"
+        type="search"
+        placeholder={SEARCH_PLACEHOLDER}
+        value={search}
+        onChange={(event) => onSearchChange?.(event.currentTarget.value)}
+      />
+      <div className={classes.actions}>
         {actions}
-        <UserBadge user={user} />
+        {/* The same e-mail and role label as UserBadge, with the e-mail able to shrink. */}
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <Text size="sm" truncate className={classes.email} data-testid="header-user-email" title={user.email}>
+            {user.email}
+          </Text>
+          <Badge variant="light" color="blue" data-testid="header-role-label" className={classes.badge}>
+            {headerRoleLabel(user.role)}
+          </Badge>
+        </Group>
         {isAdmin ? (
-          <Button component={Link} to="/admin/settings" variant="default">
+          <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>
             Settings
           </Button>
         ) : null}
-        <Button variant="outline" onClick={() => void logout()}>
+        <Button variant="outline" onClick={() => void logout()} className={classes.button}>
           Logout
         </Button>
-      </Group>
-    </Group>
+      </div>
+    </header>
   );
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
-import { cohortVisible, type DataScope, schoolInScope } from "../scope/scope.js";
+import { cohortVisible, type DataScope, schoolInScope, studentInScope } from "../scope/scope.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -14,24 +14,34 @@ export interface StudentAttendanceRow {
 }
 
 /**
- * A student's records in cohorts visible where the meeting took place, by date. The caller
- * has already checked that the student is in scope.
+ * A student's records in cohorts visible where the meeting took place, by date; undefined
+ * when the scope may not see the student. One query: the scope check rides along as the
+ * student row the records hang from.
  */
 export async function listStudentAttendance(
   db: Db,
   scope: DataScope,
   studentId: number,
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
-): Promise<StudentAttendanceRow[]> {
-  let query = db
-    .selectFrom("attendance_records as a")
+): Promise<StudentAttendanceRow[] | undefined> {
+  const rows = await db
+    .selectFrom("students as s")
+    .leftJoin("attendance_records as a", (join) => {
+      let on = join.onRef("a.student_id", "=", "s.id").on(cohortVisible(scope, "a.cohort_id", "a.school_id"));
+      if (filters.cohortId !== undefined) on = on.on("a.cohort_id", "=", filters.cohortId);
+      if (filters.startDate) on = on.on("a.date", ">=", filters.startDate);
+      if (filters.endDate) on = on.on("a.date", "<=", filters.endDate);
+      return on;
+    })
     .select(["a.id", "a.cohort_id", "a.week_number", "a.date", "a.meeting_type", "a.status"])
-    .where("a.student_id", "=", studentId)
-    .where(cohortVisible(scope, "a.cohort_id", "a.school_id"));
-  if (filters.cohortId !== undefined) query = query.where("a.cohort_id", "=", filters.cohortId);
-  if (filters.startDate) query = query.where("a.date", ">=", filters.startDate);
-  if (filters.endDate) query = query.where("a.date", "<=", filters.endDate);
-  return query.orderBy("a.date").orderBy("a.meeting_type").orderBy("a.id").execute();
+    .where("s.id", "=", studentId)
+    .where(studentInScope(scope, "s", { single: true }))
+    .orderBy("a.date")
+    .orderBy("a.meeting_type")
+    .orderBy("a.id")
+    .execute();
+  if (rows.length === 0) return undefined;
+  return rows.filter((r): r is StudentAttendanceRow => r.id !== null);
 }
 
 export interface TrendCountRow {

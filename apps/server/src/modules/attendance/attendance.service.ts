@@ -1,9 +1,9 @@
 import type { AttendanceWeek, CohortTrendsQuery, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { scopeForFilters } from "../scope/scope-request.js";
-import { requireStudentInScope } from "../students/students.service.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
@@ -13,8 +13,9 @@ export async function getStudentAttendance(
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
 ): Promise<StudentAttendanceResponse> {
   const scope = await resolveScope(db, user);
-  await requireStudentInScope(db, scope, studentId);
   const rows = await repo.listStudentAttendance(db, scope, studentId, filters);
+  // Absent and out of scope look the same.
+  if (!rows) throw notFound();
   const weeks = new Map<number, AttendanceWeek>();
   for (const r of rows) {
     let week = weeks.get(r.week_number);

@@ -177,14 +177,16 @@ export async function listStudents(
     .orderBy("p.last_name")
     .orderBy("p.first_name")
     .orderBy("p.id");
-  const total = hasFilters(filters)
-    ? base
-        .select((eb) => eb.fn.countAll<number>().as("total"))
-        .executeTakeFirstOrThrow()
-        .then((r) => Number(r.total))
-    : countShownStudents(db, scope).then((c) => c.students);
-  const [rows, count] = await Promise.all([rowsQuery.execute(), total]);
-  return { rows, total: count };
+  const totalSql = hasFilters(filters)
+    ? sql<number>`(${base.select((eb) => eb.fn.countAll<number>().as("total"))})`
+    : sql<number>`(select students from (${shownStudentCounts(scope)}) shown)`;
+  // The total rides along as a column computed once, saving a round trip; a page past the
+  // end has no rows to carry it and asks separately.
+  const found = await rowsQuery.select(totalSql.as("total")).execute();
+  const first = found[0];
+  const total = first ? first.total : (await sql<{ total: number }>`select ${totalSql} as total`.execute(db)).rows[0]?.total;
+  // The extra total column is ignored by the caller, which picks fields by name.
+  return { rows: found, total: Number(total ?? 0) };
 }
 
 function hasFilters(filters: StudentFilters): boolean {
@@ -195,24 +197,23 @@ function hasFilters(filters: StudentFilters): boolean {
 const rollupSchool = sql<number | null>`nullif(school_key, 0)`;
 
 /**
- * Students studentInScope shows, and their distinct schools, from the trigger-maintained
- * per-school counts minus the few students whose cohorts are all hidden: exact, without
- * counting 50,000 rows. hidden > 0 tells the caller that such students exist.
+ * SQL (one row: students, schools, hidden): the students studentInScope shows and their
+ * distinct schools, from the trigger-maintained per-school counts minus the few students
+ * whose cohorts are all hidden: exact, without counting 50,000 rows. hidden > 0 tells the
+ * caller that such students exist.
  */
-async function countShownStudents(db: Db, scope: DataScope): Promise<{ students: number; schools: number; hidden: number }> {
+function shownStudentCounts(scope: DataScope) {
   const hidden = hiddenStudentsInScope(scope);
   const hiddenBySchool = hidden
     ? sql`select hs.school_id, count(*) as n from students hs where hs.id in (${hidden}) group by hs.school_id`
     : sql`select null::integer as school_id, 0::bigint as n where false`;
-  const { rows } = await sql<{ students: number | null; schools: number; hidden: number | null }>`
+  return sql<{ students: number | null; schools: number; hidden: number | null }>`
     select sum(c.students - coalesce(h.n, 0)) as students,
            count(*) filter (where c.school_id is not null and c.students - coalesce(h.n, 0) > 0) as schools,
            sum(coalesce(h.n, 0)) as hidden
       from (select ${rollupSchool} as school_id, students from rollup_school_students where students > 0) c
       left join (${hiddenBySchool}) h on h.school_id is not distinct from c.school_id
-     where ${schoolInScope(scope, "c.school_id", { nullable: true })}`.execute(db);
-  const row = rows[0];
-  return { students: Number(row?.students ?? 0), schools: Number(row?.schools ?? 0), hidden: Number(row?.hidden ?? 0) };
+     where ${schoolInScope(scope, "c.school_id", { nullable: true })}`;
 }
 
 /**
@@ -234,17 +235,24 @@ async function summarizeFromRollups(
       (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
       join teams t on t.id = rt.team_id
      where ${schoolInScope(scope, "rt.school_id", { nullable: true })}`;
-  const [shown, counts] = await Promise.all([
-    countShownStudents(db, scope),
-    sql<{ cohorts: number; teams: number; outside: boolean | null }>`
-      select ${cohorts} as cohorts, count(distinct ct.id) filter (where ct.shown) as teams, bool_or(not ct.shown) as outside
-        from (${teams}) ct`.execute(db),
-  ]);
-  const row = counts.rows[0];
-  const exactTeams = shown.hidden === 0 && row?.outside !== true;
+  // One round trip: on the embedded engine every query waits its turn in one worker.
+  const { rows } = await sql<{
+    students: number | null;
+    schools: number;
+    hidden: number | null;
+    cohorts: number;
+    teams: number;
+    outside: boolean | null;
+  }>`
+    select shown.students, shown.schools, shown.hidden, ${cohorts} as cohorts, tt.teams, tt.outside
+      from (${shownStudentCounts(scope)}) shown,
+           (select count(distinct ct.id) filter (where ct.shown) as teams, bool_or(not ct.shown) as outside
+              from (${teams}) ct) tt`.execute(db);
+  const row = rows[0];
+  const exactTeams = Number(row?.hidden ?? 0) === 0 && row?.outside !== true;
   return {
-    schoolCount: shown.schools,
-    studentCount: shown.students,
+    schoolCount: Number(row?.schools ?? 0),
+    studentCount: Number(row?.students ?? 0),
     cohortCount: Number(row?.cohorts ?? 0),
     teamCount: exactTeams ? Number(row?.teams ?? 0) : undefined,
   };
@@ -315,6 +323,37 @@ async function countCurrentTeams(db: Db, scope: DataScope, filters: StudentFilte
 /** A student the scope may see, or undefined (absent and out of scope look the same). */
 export async function findStudentInScope(db: Db, scope: DataScope, id: number): Promise<StudentRow | undefined> {
   return selectStudentRow(db.selectFrom("students as s").where("s.id", "=", id).where(studentInScope(scope, "s", { single: true })))
+    .executeTakeFirst();
+}
+
+export interface StudentWithMemberships extends StudentRow {
+  /** Visible cohorts, newest start_date first. */
+  cohorts: Array<Omit<StudentCohortRow, "student_id">>;
+  /** Team memberships in scope, newest joined_at first (joined_at as JSON gives it: text). */
+  teams: Array<Omit<StudentTeamRow, "student_id" | "joined_at"> & { joined_at: string }>;
+}
+
+/** findStudentInScope plus listStudentCohorts and listStudentTeams for it, in one query. */
+export async function findStudentWithMemberships(
+  db: Db,
+  scope: DataScope,
+  id: number,
+): Promise<StudentWithMemberships | undefined> {
+  return selectStudentRow(db.selectFrom("students as s").where("s.id", "=", id).where(studentInScope(scope, "s", { single: true })))
+    .select([
+      sql<StudentWithMemberships["cohorts"]>`coalesce((
+        select json_agg(json_build_object('id', c.id, 'name', c.name, 'start_date', c.start_date, 'end_date', c.end_date)
+                        order by c.start_date desc, c.id desc)
+          from student_cohorts sc join cohorts c on c.id = sc.cohort_id
+         where sc.student_id = s.id and ${cohortVisible(scope, "sc.cohort_id", "s.school_id")}), '[]')`.as("cohorts"),
+      sql<StudentWithMemberships["teams"]>`coalesce((
+        select json_agg(json_build_object('id', t.id, 'name', t.name, 'cohort_id', t.cohort_id,
+                          'organization_description', t.organization_description, 'project_description', t.project_description,
+                          'start_date', t.start_date, 'joined_at', st.joined_at)
+                        order by st.joined_at desc, st.team_id desc)
+          from student_teams st join teams t on t.id = st.team_id
+         where st.student_id = s.id and ${teamInScope(scope, "t")}), '[]')`.as("teams"),
+    ])
     .executeTakeFirst();
 }
 

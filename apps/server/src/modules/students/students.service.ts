@@ -86,7 +86,17 @@ async function detailOf(db: Db, scope: DataScope, student: repo.StudentRow): Pro
 
 export async function getStudentDetail(db: Db, user: ScopeSubject, id: number): Promise<StudentDetail> {
   const scope = await resolveScope(db, user);
-  return detailOf(db, scope, await requireStudentInScope(db, scope, id));
+  const found = await repo.findStudentWithMemberships(db, scope, id);
+  if (!found) throw notFound();
+  const { cohorts, teams, ...student } = found;
+  const teamList = teams.map((t) => teamOf({ ...t, student_id: id, joined_at: new Date(t.joined_at) }));
+  return {
+    ...student,
+    currentCohort: cohorts[0] ?? null,
+    activeTeam: teamList[0] ?? null,
+    previousTeams: teamList.slice(1),
+    cohorts,
+  };
 }
 
 const UNIQUE_VIOLATION = "23505";

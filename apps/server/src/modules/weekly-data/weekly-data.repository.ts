@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database, WeeklyFlag } from "../../db/schema.js";
-import { cohortVisible, type DataScope } from "../scope/scope.js";
+import { cohortVisible, type DataScope, studentInScope } from "../scope/scope.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -16,16 +16,22 @@ export interface WeeklyDataRow {
   hours_reported: number | null;
 }
 
-/** A student's weekly rows in cohorts visible at the student's school, by cohort then week. */
+/**
+ * A student's weekly rows in cohorts visible at the student's school, by cohort then week;
+ * undefined when the scope may not see the student (checked in the same query).
+ */
 export async function listWeeklyData(
   db: Db,
   scope: DataScope,
   studentId: number,
   filters: { cohortId?: number | undefined },
-): Promise<WeeklyDataRow[]> {
-  let query = db
-    .selectFrom("weekly_data as w")
-    .innerJoin("students as s", "s.id", "w.student_id")
+): Promise<WeeklyDataRow[] | undefined> {
+  const rows = await db
+    .selectFrom("students as s")
+    .leftJoin("weekly_data as w", (join) => {
+      const on = join.onRef("w.student_id", "=", "s.id").on(cohortVisible(scope, "w.cohort_id", "s.school_id"));
+      return filters.cohortId === undefined ? on : on.on("w.cohort_id", "=", filters.cohortId);
+    })
     .select([
       "w.id",
       "w.cohort_id",
@@ -37,8 +43,11 @@ export async function listWeeklyData(
       "w.updated_at",
       "w.hours_reported",
     ])
-    .where("w.student_id", "=", studentId)
-    .where(cohortVisible(scope, "w.cohort_id", "s.school_id"));
-  if (filters.cohortId !== undefined) query = query.where("w.cohort_id", "=", filters.cohortId);
-  return query.orderBy("w.cohort_id").orderBy("w.week_number").execute();
+    .where("s.id", "=", studentId)
+    .where(studentInScope(scope, "s", { single: true }))
+    .orderBy("w.cohort_id")
+    .orderBy("w.week_number")
+    .execute();
+  if (rows.length === 0) return undefined;
+  return rows.filter((r): r is WeeklyDataRow => r.id !== null);
 }

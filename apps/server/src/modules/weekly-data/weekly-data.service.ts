@@ -1,8 +1,8 @@
 import type { WeeklyDataItem } from "@tally/contract";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
-import { requireStudentInScope } from "../students/students.service.js";
 import * as repo from "./weekly-data.repository.js";
 
 export async function getWeeklyData(
@@ -12,8 +12,9 @@ export async function getWeeklyData(
   filters: { cohortId?: number | undefined },
 ): Promise<WeeklyDataItem[]> {
   const scope = await resolveScope(db, user);
-  await requireStudentInScope(db, scope, studentId);
   const rows = await repo.listWeeklyData(db, scope, studentId, filters);
+  // Absent and out of scope look the same.
+  if (!rows) throw notFound();
   return rows.map(({ hours_reported, updated_at, flags, ...rest }) => ({
     ...rest,
     flags: Array.isArray(flags) ? flags : [],

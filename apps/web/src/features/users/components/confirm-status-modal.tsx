@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
+import { DARK_SHADES } from "../lib/user-rules";
 import { UserModal } from "./user-modal";
 
 interface Props {
@@ -23,7 +24,7 @@ export function ConfirmStatusModal({ user, onConfirm, onClose }: Props) {
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color={deactivating ? "red" : "green"} onClick={onConfirm} data-autofocus>
+          <Button color={deactivating ? "red" : DARK_SHADES.green} onClick={onConfirm} data-autofocus>
             {deactivating ? "Deactivate" : "Reactivate"}
           </Button>
         </Group>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { getAllLoginLogs, type LoginLogFilters, type LoginStatusFilter, useLoginLogs } from "../api/get-login-logs";
 import { browserLabel } from "../lib/browser-label";
+import { DARK_SHADES } from "../lib/user-rules";
 import { downloadCsv, loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { formatDateTime } from "./user-details";
 import { PageButtons } from "./page-buttons";
@@ -112,7 +113,12 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
                     <Table.Td ff="monospace">{r.ip_address}</Table.Td>
                     <Table.Td title={r.user_agent ?? undefined}>{browserLabel(r.user_agent)}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={r.successful ? "green" : "red"} tt="none">
+                      <Badge
+                        variant="light"
+                        color={r.successful ? "green" : "red"}
+                        c={r.successful ? DARK_SHADES.green : undefined}
+                        tt="none"
+                      >
                         {r.successful ? "Success" : "Failed"}
                       </Badge>
                     </Table.Td>

@@ -1,7 +1,7 @@
 import { Box, Button, Collapse, Group, Paper, Text, UnstyledButton } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
 import { useId, useState } from "react";
-import { canChangeActive, canManage } from "../lib/user-rules";
+import { canChangeActive, canManage, DARK_SHADES } from "../lib/user-rules";
 import { RoleBadge, StatusBadge } from "./user-badges";
 import { UserDetails } from "./user-details";
 
@@ -68,6 +68,7 @@ export function UserListRow({ user, viewer, onAction }: Props) {
                   size="compact-sm"
                   variant="light"
                   color={user.is_active ? "red" : "green"}
+                  c={user.is_active ? undefined : DARK_SHADES.green}
                   onClick={() => onAction("status", user)}
                 >
                   {user.is_active ? "Deactivate" : "Reactivate"}

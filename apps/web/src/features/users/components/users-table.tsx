@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
-import { canChangeActive, canManage } from "../lib/user-rules";
+import { canChangeActive, canManage, DARK_SHADES } from "../lib/user-rules";
 import { SchoolNamesToggle } from "./school-names-toggle";
 import { RoleBadge, StatusBadge } from "./user-badges";
 
@@ -70,6 +70,7 @@ export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManag
                       size="compact-sm"
                       variant="light"
                       color={user.is_active ? "red" : "green"}
+                      c={user.is_active ? undefined : DARK_SHADES.green}
                       onClick={() => onToggleActive(user)}
                       aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
                     >

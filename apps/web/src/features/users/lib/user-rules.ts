@@ -37,3 +37,12 @@ export const ROLE_COLORS: Record<string, string> = {
   district_user: "teal",
   school_user: "gray",
 };
+
+/**
+ * Darker greens for WCAG AA (4.5:1): Mantine's green 9 reaches 3.8:1 as text on its light
+ * background and 4.4:1 under white text, teal 9 4.3:1 as light text; these give 5.6:1 or more.
+ */
+export const DARK_SHADES: Record<string, string | undefined> = {
+  green: "#1f6d31",
+  teal: "#056148",
+};

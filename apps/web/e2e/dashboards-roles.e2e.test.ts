@@ -1,0 +1,124 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  expectNoSeriousA11yViolations,
+  expectTitle,
+  launchBrowser,
+  newContext,
+  settled,
+  signedInState,
+  visible,
+} from "./browser";
+import {
+  type Named,
+  type StudentsReply,
+  apiAs,
+  cardLines,
+  filterBar,
+  optionLabels,
+  statValue,
+  studentCards,
+  studentsHeadingCount,
+  tokenOf,
+} from "./dashboards-page";
+import { ADMIN, DISTRICT, SCHOOL } from "./demo-accounts";
+
+// What a district user and a school user see on their dashboards, and what they cannot reach.
+const DISTRICT_SCHOOLS = ["Northgate High School", "Cedar Ridge High School", "Jefferson Academy", "Maplewood Career Academy"];
+const SCHOOL_NAME = "Northgate High School";
+
+let browser: Browser;
+let admin: ReturnType<typeof apiAs>;
+
+async function dashboardOf(context: BrowserContext, home: string, title: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(home);
+  await expectTitle(page, title);
+  await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
+  await visible(studentCards(page).first());
+  await settled(page);
+  return page;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const adminSession = await signedInState(browser, ADMIN.username, ADMIN.home);
+  admin = apiAs(await newContext(browser), tokenOf(adminSession));
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("a district user", () => {
+  let page: Page;
+  let api: ReturnType<typeof apiAs>;
+
+  beforeAll(async () => {
+    const session = await signedInState(browser, DISTRICT.username, DISTRICT.home);
+    const context = await newContext(browser, { storageState: session });
+    api = apiAs(context, tokenOf(session));
+    page = await dashboardOf(context, DISTRICT.home, "District Dashboard");
+  });
+
+  test("sees the District Dashboard over its 4 schools, and only those in the School filter", async () => {
+    await visible(page.getByText("4 Schools Overview", { exact: true }));
+    expect((await optionLabels(page, "School")).toSorted()).toEqual(DISTRICT_SCHOOLS.toSorted());
+    expect(await statValue(page, "Total Schools")).toBe(4);
+    await expectNoSeriousA11yViolations(page, "the District Dashboard");
+  });
+
+  test("every card is a student of those schools, and the count is the district's", async () => {
+    const own = (await api<StudentsReply>("/students", { limit: 1 })).body.total;
+    const everyone = (await admin<StudentsReply>("/students", { limit: 1 })).body.total;
+    expect(own).toBeLessThan(everyone);
+    expect(await studentsHeadingCount(page)).toBe(own);
+    expect(await statValue(page, "Total Students")).toBe(own);
+    const schools = await cardLines(page, "School");
+    expect(schools.length).toBeGreaterThan(0);
+    for (const school of schools) expect(DISTRICT_SCHOOLS).toContain(school);
+  });
+});
+
+describe("a school user", () => {
+  let page: Page;
+  let api: ReturnType<typeof apiAs>;
+
+  beforeAll(async () => {
+    const session = await signedInState(browser, SCHOOL.username, SCHOOL.home);
+    const context = await newContext(browser, { storageState: session });
+    api = apiAs(context, tokenOf(session));
+    page = await dashboardOf(context, SCHOOL.home, `${SCHOOL_NAME} Dashboard`);
+  });
+
+  test("sees its school's dashboard without a School filter or a Total Schools card", async () => {
+    await visible(page.getByText("Student and Attendance Overview", { exact: true }));
+    await visible(filterBar(page).getByLabel("Cohort", { exact: true }));
+    expect(await filterBar(page).getByLabel("School", { exact: true }).count()).toBe(0);
+    expect(await statValue(page, "Total Schools")).toBeNull();
+    expect(await statValue(page, "Total Students")).toBe(await studentsHeadingCount(page));
+    await expectNoSeriousA11yViolations(page, "the school dashboard");
+  });
+
+  test("every card on every page is a student of its own school", async () => {
+    const total = await studentsHeadingCount(page);
+    const pages = Math.ceil((total ?? 0) / 24);
+    expect(pages).toBeGreaterThan(1);
+    for (let n = 1; n <= pages; n++) {
+      if (n > 1) {
+        await page.getByRole("button", { name: `Page ${n}`, exact: true }).click();
+        await visible(page.getByText(new RegExp(`^Showing ${(n - 1) * 24 + 1}–`)));
+      }
+      expect(new Set(await cardLines(page, "School"))).toEqual(new Set([SCHOOL_NAME]));
+    }
+  });
+
+  test("asking the API for another school's student gives 404, its own student 200", async () => {
+    const others = (await admin<StudentsReply & { data: Array<{ id: number }> }>("/students", { school_id: 2, limit: 1 })).body;
+    const other = others.data[0];
+    if (!other) throw new Error("School 2 of the demo has no students");
+    const reply = await api<{ code: string }>(`/students/${other.id}`);
+    expect(reply.status).toBe(404);
+    const own = (await api<StudentsReply>("/students", { limit: 1 })).body.data[0];
+    expect((await api<Named>(`/students/${own?.id}`)).status).toBe(200);
+  });
+});
