@@ -118,6 +118,8 @@ describe("a school user", () => {
     if (!other) throw new Error("School 2 of the demo has no students");
     const reply = await api<{ code: string }>(`/students/${other.id}`);
     expect(reply.status).toBe(404);
+    // The same answer as for an id that does not exist: nothing tells the student is there.
+    expect(reply.body).toEqual((await api<{ code: string }>("/students/2147483647")).body);
     const own = (await api<StudentsReply>("/students", { limit: 1 })).body.data[0];
     expect((await api<Named>(`/students/${own?.id}`)).status).toBe(200);
   });
