@@ -12,6 +12,8 @@ interface Props {
   /** True while narrowed option lists are still loading. */
   cohortsLoading?: boolean;
   teamsLoading?: boolean;
+  /** Teams are offered once a school is chosen. */
+  teamsNeedSchool?: boolean;
 }
 
 // Long lists (thousands of teams in a large district) only render the first matches.
@@ -57,7 +59,7 @@ export function DashboardFilterBar(props: Props) {
       />
       <Select
         label="Team"
-        placeholder="All teams"
+        placeholder={props.teamsNeedSchool ? "Choose a school first" : "All teams"}
         data={teams.map((t) => ({
           value: String(t.id),
           label: showCohortInTeam ? `${t.name} (${t.cohort_name})` : t.name,
@@ -68,7 +70,7 @@ export function DashboardFilterBar(props: Props) {
         clearable
         limit={OPTION_LIMIT}
         nothingFoundMessage="No teams"
-        disabled={props.teamsLoading}
+        disabled={props.teamsLoading || props.teamsNeedSchool}
         w={{ base: "100%", xs: 260 }}
       />
       <Button variant="default" onClick={() => onChange({ schoolId: null, cohortId: null, teamId: null })} disabled={!active}>

@@ -72,6 +72,9 @@ describe("admin dashboard", () => {
     const fetchMock = mockDashboardApi();
     renderApp("/dashboard");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
+    // Across all schools the team list can run to thousands: it waits for a school.
+    expect(callsTo(fetchMock, "/teams")).toHaveLength(0);
+    expect(screen.getByRole("combobox", { name: "Team" })).toHaveProperty("disabled", true);
 
     await choose("School", "South High");
     await screen.findByRole("heading", { name: "Students (8)" }, SLOW);

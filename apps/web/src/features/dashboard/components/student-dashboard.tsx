@@ -68,16 +68,20 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
 
   const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter });
   const cohorts = useQuery({ ...cohortsQuery(filters.schoolId), placeholderData: keepPreviousData });
+  // Teams are listed once a school narrows them: across all schools they run to thousands.
+  const teamsEnabled = !showSchoolFilter || filters.schoolId !== null;
   const teams = useQuery({
-    ...teamsQuery({ schoolId: filters.schoolId, cohortId: filters.cohortId }),
+    ...teamsQuery({ schoolId: filters.schoolId, cohortId: filters.cohortId }, teamsEnabled),
     placeholderData: keepPreviousData,
   });
   const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData });
 
-  const core = [cohorts, teams, summary, ...(showSchoolFilter ? [schools] : [])];
+  const core = [cohorts, summary, ...(showSchoolFilter ? [schools] : [])];
+  // The team list loads inside its dropdown; only its failure stops the page.
+  const failed = [...core, ...(teamsEnabled ? [teams] : [])];
   const heading = <DashboardHeading title={title} subtitle={subtitle} />;
 
-  if (core.some((query) => query.isError)) {
+  if (failed.some((query) => query.isError)) {
     return (
       <Stack gap="md">
         {heading}
@@ -87,7 +91,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
             <Button
               color="red"
               onClick={() => {
-                for (const query of core) if (query.isError) void query.refetch();
+                for (const query of failed) if (query.isError) void query.refetch();
               }}
             >
               Retry
@@ -114,10 +118,11 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
         onChange={setFilters}
         schools={schools.data ?? []}
         cohorts={cohorts.data ?? []}
-        teams={teams.data ?? []}
+        teams={teamsEnabled ? (teams.data ?? []) : []}
+        teamsNeedSchool={!teamsEnabled}
         showSchoolFilter={showSchoolFilter}
         cohortsLoading={cohorts.isPlaceholderData}
-        teamsLoading={teams.isPlaceholderData}
+        teamsLoading={teamsEnabled && (teams.isPending || teams.isPlaceholderData)}
       />
       <DashboardStats summary={summary.data} showSchoolCard={showSchoolCard} />
       <AttendanceTrendSection filters={filters} meetingType={meetingType} onMeetingTypeChange={setMeetingType} />
