@@ -3,7 +3,7 @@ import { hashPassword } from "../lib/password-hash.js";
 import { CliError, UsageError } from "./cli-errors.js";
 import type { CliCommand, CliIo } from "./cli-io.js";
 import { parseOptions, positiveInt } from "./parse-options.js";
-import { findMissingSchoolIds, findUserByUsernameOrEmail, insertUserWithSchools } from "./users.repository.js";
+import { findUsersByLogin, insertUser, insertUserSchools, schoolsByIds } from "../modules/auth/auth.repository.js";
 
 const NAME = "create-user";
 const OPTIONS = ["username", "email", "role", "password", "school-id", "school-ids"] as const;
@@ -53,18 +53,23 @@ export const createUserCommand: CliCommand<RegisterRequest> = {
   async run({ db, io }, request) {
     const schoolIds = request.role === "district_user" ? [...new Set(request.school_ids ?? [])] : [];
     const schoolId = request.role === "school_user" ? (request.school_id ?? null) : null;
-    const missing = await findMissingSchoolIds(db, schoolId === null ? schoolIds : [schoolId]);
+    const wanted = schoolId === null ? schoolIds : [schoolId];
+    const found = new Set((await schoolsByIds(db, wanted)).map((s) => s.id));
+    const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw new CliError(`No school has id ${missing.join(", ")}.`, 2);
     }
-    const existing = await findUserByUsernameOrEmail(db, request.username, request.email);
+    const [byName] = await findUsersByLogin(db, request.username.toLowerCase());
+    const existing = byName ?? (await findUsersByLogin(db, request.email.toLowerCase()))[0];
     if (existing) {
-      const clash = existing.username.toLowerCase() === request.username.toLowerCase() ? `username "${existing.username}"` : `e-mail ${existing.email}`;
+      const clash =
+        existing.username.toLowerCase() === request.username.toLowerCase()
+          ? `username "${existing.username}"`
+          : `e-mail ${existing.email}`;
       throw new CliError(`A user with the ${clash} already exists.`);
     }
-    const id = await insertUserWithSchools(
-      db,
-      {
+    const { id } = await db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, {
         username: request.username,
         email: request.email,
         password_hash: await hashPassword(request.password),
@@ -72,9 +77,10 @@ export const createUserCommand: CliCommand<RegisterRequest> = {
         school_id: schoolId,
         // The operator typed the address on the server itself; there is no link to click yet.
         email_verified: true,
-      },
-      schoolIds,
-    );
+      });
+      await insertUserSchools(trx, user.id, schoolIds);
+      return user;
+    });
     const where = schoolId !== null ? `, school ${schoolId}` : schoolIds.length > 0 ? `, schools ${schoolIds.join(", ")}` : "";
     io.out(`Created ${request.role} "${request.username}" <${request.email}> (id ${id}${where}).`);
   },
