@@ -61,9 +61,13 @@ export async function sumAttendanceByWeek(
   scope: DataScope,
   filters: { cohortId?: number | undefined; teamId?: number | undefined; meetingType?: MeetingType | undefined },
 ): Promise<TrendCountRow[]> {
-  if (filters.teamId === undefined) return sumSchoolSummaryByWeek(db, scope, filters);
+  // Without a team the per-school rollup (no team column, a fraction of the rows) answers
+  // the same sums. The two tables share every column read here except team_id, which is
+  // only touched when the per-team table is the source.
+  const source = (filters.teamId === undefined ? "attendance_school_summary as asum" : "attendance_summary as asum") as
+    "attendance_summary as asum";
   let query = db
-    .selectFrom("attendance_summary as asum")
+    .selectFrom(source)
     .select([
       "asum.week_number",
       "asum.meeting_type",
@@ -75,32 +79,6 @@ export async function sumAttendanceByWeek(
     .where(cohortVisible(scope, "asum.cohort_id", "asum.school_id"));
   if (filters.cohortId !== undefined) query = query.where("asum.cohort_id", "=", filters.cohortId);
   if (filters.teamId !== undefined) query = query.where("asum.team_id", "=", filters.teamId);
-  if (filters.meetingType) query = query.where("asum.meeting_type", "=", filters.meetingType);
-  const rows = await query
-    .groupBy(["asum.week_number", "asum.meeting_type"])
-    .orderBy("asum.week_number")
-    .orderBy("asum.meeting_type")
-    .execute();
-  return rows.map(toTrendRow);
-}
-
-async function sumSchoolSummaryByWeek(
-  db: Db,
-  scope: DataScope,
-  filters: { cohortId?: number | undefined; meetingType?: MeetingType | undefined },
-): Promise<TrendCountRow[]> {
-  let query = db
-    .selectFrom("attendance_school_summary as asum")
-    .select([
-      "asum.week_number",
-      "asum.meeting_type",
-      sql<number>`sum(asum.present)`.as("present"),
-      sql<number>`sum(asum.late)`.as("late"),
-      sql<number>`sum(asum.absent)`.as("absent"),
-    ])
-    .where(schoolInScope(scope, "asum.school_id"))
-    .where(cohortVisible(scope, "asum.cohort_id", "asum.school_id"));
-  if (filters.cohortId !== undefined) query = query.where("asum.cohort_id", "=", filters.cohortId);
   if (filters.meetingType) query = query.where("asum.meeting_type", "=", filters.meetingType);
   const rows = await query
     .groupBy(["asum.week_number", "asum.meeting_type"])
