@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestApp, type TestApp } from "../test/test-app.js";
+
+describe("the app shell", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  test("health check answers with the engine in use", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health-check" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: "ok", database: t.database.engine });
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  test("the OpenAPI document is generated from the route schemas", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ["/api/auth/login", "/api/auth/refresh", "/api/students", "/api/users/{id}"]) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+  });
+
+  test("an unknown API path is a JSON 404", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/no-such-thing" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
+  });
+
+  test("a malformed JSON body is a 400 with a message, never a 500", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(typeof res.json().error).toBe("string");
+  });
+
+  test("a body over the size limit is refused with 413", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ login: "x", password: "y".repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  });
+});

@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "tally-config-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loadConfig", () => {
+  test("defaults: port 3000 on 127.0.0.1, embedded database with demo data, outbox mail", () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      dataDir,
+      databaseUrl: undefined,
+      appUrl: "http://localhost:3000",
+      smtpUrl: undefined,
+      demoSeed: true,
+      demoPassword: undefined,
+      logLevel: "info",
+    });
+  });
+
+  test("APP_URL follows PORT unless set, without a trailing slash", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), PORT: "8080" }).appUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ DATA_DIR: tempDir(), APP_URL: "https://tally.example.org/" }).appUrl).toBe(
+      "https://tally.example.org",
+    );
+  });
+
+  test("the generated secret is made once, kept in DATA_DIR readable only by its owner, and reused", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).secretKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dataDir, "secret-key"), "utf8").trim()).toBe(first);
+    expect(statSync(join(dataDir, "secret-key")).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir }).secretKey).toBe(first);
+  });
+
+  test("with DATABASE_URL the demo seed is off unless DEMO_SEED asks for it", () => {
+    const url = "postgres://postgres@127.0.0.1:5432/tally";
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: url }).demoSeed).toBe(false);
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: url, DEMO_SEED: "true" }).demoSeed).toBe(true);
+    expect(loadConfig({ DATA_DIR: tempDir(), DEMO_SEED: "off" }).demoSeed).toBe(false);
+  });
+
+  test("every bad value is reported at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        DATA_DIR: tempDir(),
+        PORT: "abc",
+        DATABASE_URL: "mysql://x",
+        SMTP_URL: "http://mail",
+        APP_URL: "not a url",
+        SECRET_KEY: "short",
+        DEMO_SEED: "maybe",
+        LOG_LEVEL: "loud",
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(":")[0]);
+    expect(problems.sort()).toEqual(
+      ["APP_URL", "DATABASE_URL", "DEMO_SEED", "LOG_LEVEL", "PORT", "SECRET_KEY", "SMTP_URL"].sort(),
+    );
+    expect((error as ConfigError).message).toContain("PORT: must be a number");
+  });
+
+  test("production requires SECRET_KEY", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production" })).toThrow(
+      "SECRET_KEY: required when NODE_ENV=production",
+    );
+    const key = "k".repeat(40);
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key }).secretKey).toBe(key);
+  });
+
+  test("empty values count as unset", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "", SMTP_URL: "" })).toMatchObject({
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+    });
+  });
+});
