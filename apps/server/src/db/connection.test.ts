@@ -60,6 +60,42 @@ describe("database connection and schema", () => {
     });
   });
 
+  test("statements from outside a transaction never run inside it", async () => {
+    const db = database.db;
+    let outsideInsert: Promise<unknown> | undefined;
+    let outsideCount: Promise<{ n: number }> | undefined;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("schools").values({ name: "Rolled Back", district: "" }).execute();
+        // Issued by "another request" while the transaction is open.
+        outsideInsert = db.insertInto("schools").values({ name: "Kept Outside", district: "" }).execute();
+        outsideCount = db
+          .selectFrom("schools")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("name", "=", "Rolled Back")
+          .executeTakeFirstOrThrow();
+        await new Promise((r) => setTimeout(r, 50));
+        await trx.insertInto("schools").values({ name: "Also Rolled Back", district: "" }).execute();
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await outsideInsert;
+    expect((await outsideCount)?.n).toBe(0);
+    const names = (await db.selectFrom("schools").select("name").execute()).map((r) => r.name);
+    expect(names).toContain("Kept Outside");
+    expect(names).not.toContain("Rolled Back");
+    expect(names).not.toContain("Also Rolled Back");
+  });
+
+  test("many statements in flight at once all get their own answers", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        database.db.selectNoFrom((eb) => eb.val(i).as("v")).executeTakeFirstOrThrow(),
+      ),
+    );
+    expect(answers.map((a) => Number(a.v))).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+
   test("notifications reach listeners", async () => {
     const got: string[] = [];
     const stop = await database.listen("tally_test", (p) => got.push(p));

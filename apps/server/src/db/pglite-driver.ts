@@ -93,9 +93,13 @@ export class PgliteWorkerClient {
 }
 
 class PgliteConnection implements DatabaseConnection {
-  constructor(private client: PgliteWorkerClient) {}
+  constructor(
+    private client: PgliteWorkerClient,
+    private gate: TransactionGate,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    await this.gate.waitTurn(this);
     const { rows, affectedRows } = await this.client.query<R>(query.sql, serializeParams(query.parameters));
     const kind = query.query?.kind;
     const isWrite = kind === "InsertQueryNode" || kind === "UpdateQueryNode" || kind === "DeleteQueryNode";
@@ -104,6 +108,34 @@ class PgliteConnection implements DatabaseConnection {
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("Streaming is not supported by the embedded database driver");
+  }
+}
+
+/**
+ * PGlite has one session. Statements outside a transaction are sent as soon as they come
+ * (the worker runs them in arrival order, so the worker never idles waiting for a round
+ * trip); while a transaction is open, only its own statements may enter the session.
+ */
+class TransactionGate {
+  private owner: PgliteConnection | null = null;
+  private waiters: Array<() => void> = [];
+
+  /** Resolves when `conn` may send a statement: no transaction, or its own. */
+  async waitTurn(conn: PgliteConnection): Promise<void> {
+    while (this.owner !== null && this.owner !== conn) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** Waits for any other transaction to end, then makes `conn` the owner. */
+  async open(conn: PgliteConnection): Promise<void> {
+    await this.waitTurn(conn);
+    this.owner = conn;
+  }
+
+  close(): void {
+    this.owner = null;
+    for (const wake of this.waiters.splice(0)) wake();
   }
 }
 
@@ -116,43 +148,47 @@ function serializeParams(params: readonly unknown[]): unknown[] {
   );
 }
 
-/** Kysely driver over the worker: one shared connection, handed out one holder at a time. */
+/** Kysely driver over the worker; see TransactionGate for how the one session is shared. */
 export class PgliteWorkerDriver implements Driver {
-  private connection: PgliteConnection;
-  private queue: Array<() => void> = [];
-  private busy = false;
+  private gate = new TransactionGate();
 
-  constructor(private client: PgliteWorkerClient) {
-    this.connection = new PgliteConnection(client);
-  }
+  constructor(private client: PgliteWorkerClient) {}
 
   async init(): Promise<void> {
     await this.client.ready;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.busy) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.busy = true;
-    return this.connection;
+    return new PgliteConnection(this.client, this.gate);
   }
 
-  async releaseConnection(): Promise<void> {
-    const next = this.queue.shift();
-    if (next) next();
-    else this.busy = false;
-  }
+  async releaseConnection(): Promise<void> {}
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.gate.open(conn as PgliteConnection);
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : "";
-    await conn.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+    try {
+      await conn.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+    } catch (err) {
+      this.gate.close();
+      throw err;
+    }
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw("commit"));
+    try {
+      await conn.executeQuery(CompiledQuery.raw("commit"));
+    } finally {
+      this.gate.close();
+    }
   }
 
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await conn.executeQuery(CompiledQuery.raw("rollback"));
+    } finally {
+      this.gate.close();
+    }
   }
 
   async destroy(): Promise<void> {

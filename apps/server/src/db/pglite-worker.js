@@ -16,7 +16,14 @@ const db = await PGlite.create(workerData.dataDir ?? undefined, {
   relaxedDurability: workerData.relaxedDurability ?? false,
 });
 
-parentPort.on("message", async (msg) => {
+// Statements run strictly in arrival order: the driver relies on it to keep a transaction's
+// statements apart from those sent before it began.
+let queue = Promise.resolve();
+parentPort.on("message", (msg) => {
+  queue = queue.then(() => handle(msg));
+});
+
+async function handle(msg) {
   if (msg.type === "close") {
     await db.close();
     parentPort.postMessage({ id: msg.id, ok: true });
@@ -44,6 +51,6 @@ parentPort.on("message", async (msg) => {
       },
     });
   }
-});
+}
 
 parentPort.postMessage({ type: "ready" });
