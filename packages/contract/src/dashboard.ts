@@ -106,13 +106,17 @@ export type StudentsQuery = z.infer<typeof studentsQuerySchema>;
 const cohortRefSchema = z.object({ id: z.number().int(), name: z.string(), start_date: z.string(), end_date: z.string() });
 const teamRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
-export const studentListItemSchema = z.object({
+/** The fields every student reply carries. */
+const studentBaseSchema = z.object({
   id: z.number().int(),
   first_name: z.string(),
   last_name: z.string(),
   email: z.string().nullable(),
   school_id: z.number().int().nullable(),
   school_name: z.string().nullable(),
+});
+
+export const studentListItemSchema = studentBaseSchema.extend({
   /** Newest cohort by start_date (null: "No Cohort"). */
   cohort: cohortRefSchema.nullable(),
   /** Team with the newest membership (null: "No Team"). */
@@ -147,13 +151,7 @@ const studentTeamSchema = z.object({
   joined_at: z.string(),
 });
 
-export const studentDetailSchema = z.object({
-  id: z.number().int(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string().nullable(),
-  school_id: z.number().int().nullable(),
-  school_name: z.string().nullable(),
+export const studentDetailSchema = studentBaseSchema.extend({
   currentCohort: cohortRefSchema.nullable(),
   activeTeam: studentTeamSchema.nullable(),
   previousTeams: z.array(studentTeamSchema),

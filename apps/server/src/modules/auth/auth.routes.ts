@@ -1,5 +1,4 @@
 import {
-  errorBodySchema,
   forgotPasswordRequestSchema,
   idParamSchema,
   loginRequestSchema,
@@ -20,6 +19,7 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { unauthenticated } from "../../lib/errors.js";
 import { settleBackgroundMail } from "./auth-mail.js";
 import { USER_ADMIN_ROLES } from "./auth.policy.js";
@@ -27,14 +27,7 @@ import { loadSessionUser, login, logout, refresh } from "./auth.service.js";
 import { forgotPassword, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
 import { registerUser, verifyEmail } from "./registration.service.js";
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.addHook("onClose", () => settleBackgroundMail(ctx));

@@ -1,8 +1,8 @@
-import { errorBodySchema } from "@tally/contract";
+import { outboxQuerySchema, outboxResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { USER_ADMIN_ROLES } from "../auth/auth.policy.js";
-import { outboxQuerySchema, outboxResponseSchema } from "./mail.schemas.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { readOutbox } from "./mail.service.js";
 
 export const mailRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -13,7 +13,7 @@ export const mailRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       schema: {
         tags: ["mail"],
         querystring: outboxQuerySchema,
-        response: { 200: outboxResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+        response: { 200: outboxResponseSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => readOutbox(ctx, request.query),

@@ -1,9 +1,4 @@
-import { errorBodySchema } from "@tally/contract";
+import { errorResponses } from "../../lib/error-responses.js";
 
 /** Error replies every scoped data route can give. */
-export const scopedErrorResponses = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-} as const;
+export const scopedErrorResponses = errorResponses(400, 401, 403, 404);

@@ -1,7 +1,6 @@
 import {
   adminResetPasswordRequestSchema,
   adminResetPasswordResponseSchema,
-  errorBodySchema,
   loginLogsQuerySchema,
   loginLogsResponseSchema,
   MESSAGES,
@@ -16,17 +15,11 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { USER_MANAGER_ROLES } from "./users.policy.js";
 import * as users from "./users.service.js";
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  502: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 502);
 
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const db = ctx.database.db;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
+/** GET /mail/outbox: mail kept in the database when no SMTP server is configured. */
 export const outboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
 });
 
 export const outboxResponseSchema = z.object({
