@@ -42,7 +42,7 @@ const NO_TARGET = { embedded: null, postgres: null };
  */
 export async function runApiBench(
   database: DatabaseHandle,
-  opts: { iterations: number; warmup: number; log: (line: string) => void },
+  opts: { iterations: number; warmup: number; log: (line: string) => void; only?: string | undefined },
 ): Promise<ApiBenchResult> {
   const ctx: ServerContext = {
     config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
@@ -57,7 +57,7 @@ export async function runApiBench(
     const admin = await signIn(app, BENCH_USERS.admin);
     const school = await signIn(app, BENCH_USERS.school);
     const district = await signIn(app, BENCH_USERS.district);
-    const scenarios = buildScenarios(app, world, { admin, school, district });
+    const scenarios = buildScenarios(app, world, { admin, school, district }).filter((s) => !opts.only || s.name.includes(opts.only));
     const results: ScenarioResult[] = [];
     for (const s of scenarios) {
       for (let i = 0; i < opts.warmup; i++) await s.run(i);

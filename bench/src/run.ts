@@ -13,6 +13,7 @@ const HELP = `npm run bench [-- options]
   --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
   --browser-only   only the browser timing
   --no-embedded    skip the embedded database
+  --only TEXT      only the requests whose name contains TEXT (while tuning one query)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       browser: { type: "boolean", default: false },
       "browser-only": { type: "boolean", default: false },
       "no-embedded": { type: "boolean", default: false },
+      only: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     try {
       if (!values["browser-only"]) {
         log(`embedded database in ${dataDir}`);
-        const result = await runApiBench(database, { iterations, warmup, log });
+        const result = await runApiBench(database, { iterations, warmup, log, only: values.only });
         results.push(result);
       }
     } finally {
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
     const database = await openPostgresBenchDatabase(url, log);
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
-      results.push(await runApiBench(database, { iterations, warmup, log }));
+      results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
     } finally {
       await database.close();
     }

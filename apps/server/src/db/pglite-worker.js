@@ -2,6 +2,7 @@
 // output and from the sources under test, with no TypeScript loader in between.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { PreparedStatements } from "./pglite-statements.js";
 
 // Same value shapes as the pg driver is given in connection.ts: counts and sums as numbers,
 // dates as YYYY-MM-DD strings.
@@ -15,6 +16,8 @@ const db = await PGlite.create(workerData.dataDir ?? undefined, {
   parsers,
   relaxedDurability: workerData.relaxedDurability ?? false,
 });
+
+const statements = new PreparedStatements(db);
 
 // Statements run strictly in arrival order: the driver relies on it to keep a transaction's
 // statements apart from those sent before it began.
@@ -35,7 +38,7 @@ async function handle(msg) {
       parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });
       return;
     }
-    const res = await db.query(msg.sql, msg.params ?? []);
+    const res = await statements.query(msg.sql, msg.params ?? []);
     parentPort.postMessage({ id: msg.id, ok: true, rows: res.rows, affectedRows: res.affectedRows ?? 0 });
   } catch (err) {
     parentPort.postMessage({

@@ -12,6 +12,7 @@ import type { ServerContext } from "../../context.js";
 import type { Database, User } from "../../db/schema.js";
 import { AppError, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
+import type { VisibilityRow } from "../scope/scope.repository.js";
 import * as repo from "./auth.repository.js";
 import { schoolScope } from "./auth.policy.js";
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from "./tokens.js";
@@ -28,6 +29,8 @@ export interface AuthUser {
   sessionVersion: number;
   /** 'all' for admin and super_admin. */
   accessibleSchoolIds: number[] | "all";
+  /** The cohort visibility settings, read with the account: scope resolution needs no second read. */
+  cohortVisibility: VisibilityRow[];
 }
 
 const MINUTE = 60_000;
@@ -43,8 +46,7 @@ async function scopeOf(db: Kysely<Database>, user: User): Promise<number[] | "al
  */
 export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const db = ctx.database.db;
-  const user = await repo.findUserById(db, claims.userId);
+  const user = await repo.findCallerById(ctx.database.db, claims.userId);
   if (!user) throw unauthenticated();
   if (!user.is_active) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   if (user.session_version !== claims.sessionVersion) {
@@ -57,7 +59,8 @@ export async function authenticateToken(ctx: ServerContext, token: string): Prom
     role: user.role,
     schoolId: user.school_id,
     sessionVersion: user.session_version,
-    accessibleSchoolIds: await scopeOf(db, user),
+    accessibleSchoolIds: schoolScope(user.role, user.school_id, user.assigned_school_ids),
+    cohortVisibility: user.cohort_visibility,
   };
 }
 

@@ -10,6 +10,8 @@ export interface ScopeSubject {
   role: Role;
   /** Loaded from the database per request: 'all' for admins. */
   accessibleSchoolIds: readonly number[] | "all";
+  /** The visibility settings when already read with the account (request.user); else read here. */
+  cohortVisibility?: readonly VisibilityRow[] | undefined;
 }
 
 /**
@@ -58,7 +60,9 @@ export async function resolveScope(db: Db, user: ScopeSubject, request: ScopeReq
     schools = request.schoolIds ? allowed.filter((s) => request.schoolIds?.includes(s)) : allowed;
   }
   const respectVisibility = !admin || request.respectVisibility === true;
-  const visibility = respectVisibility ? buildVisibilityRule(await listVisibilityRows(db)) : null;
+  const visibility = respectVisibility
+    ? buildVisibilityRule(user.cohortVisibility ?? (await listVisibilityRows(db)))
+    : null;
   return {
     schools,
     excludedSchoolIds,

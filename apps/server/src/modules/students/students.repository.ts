@@ -124,8 +124,10 @@ export async function listStudents(
     .orderBy("s.last_name")
     .orderBy("s.first_name")
     .orderBy("s.id")
-    .offset(page.offset)
-    .limit(page.limit);
+    // Literals, not parameters: with the values in the text, the embedded engine's statement
+    // cache can keep one plan per page; a parameterised limit makes PostgreSQL plan each time.
+    .offset(sql.lit(Math.trunc(page.offset)))
+    .limit(sql.lit(Math.trunc(page.limit)));
   const rowsQuery = db
     .with("p", () => pageQuery)
     .selectFrom("p")
@@ -140,7 +142,7 @@ export async function listStudents(
           .where(cohortVisible(scope, "sc.cohort_id", "p.school_id"))
           .orderBy("c.start_date", "desc")
           .orderBy("c.id", "desc")
-          .limit(1)
+          .limit(sql.lit(1))
           .as("cc"),
       (join) => join.onTrue(),
     )
@@ -156,7 +158,7 @@ export async function listStudents(
           .where(teamInScope(scope, "ct"))
           .orderBy("cst.joined_at", "desc")
           .orderBy("cst.team_id", "desc")
-          .limit(1)
+          .limit(sql.lit(1))
           .as("tm"),
       (join) => join.onTrue(),
     )
