@@ -127,6 +127,23 @@ export interface RollupSchoolTeamsTable {
   school_key: number;
   team_id: number;
   students: number;
+  /** The team's own school and cohort, kept current by a trigger on teams. */
+  team_school_id: Generated<number>;
+  team_cohort_id: Generated<number>;
+}
+
+/** Per students' school and a team's school and cohort: teams that are some students' newest. */
+export interface RollupTeamCountsTable {
+  school_key: number;
+  team_school_id: number;
+  team_cohort_id: number;
+  teams: number;
+}
+
+/** Per team: at how many students' schools it is someone's newest team. */
+export interface RollupTeamSpreadTable {
+  team_id: number;
+  school_keys: number;
 }
 
 export interface WeeklyFlag {
@@ -244,6 +261,8 @@ export interface Database {
   rollup_school_students: RollupSchoolStudentsTable;
   rollup_school_cohorts: RollupSchoolCohortsTable;
   rollup_school_teams: RollupSchoolTeamsTable;
+  rollup_team_counts: RollupTeamCountsTable;
+  rollup_team_spread: RollupTeamSpreadTable;
   weekly_data: WeeklyDataTable;
   users: UsersTable;
   user_schools: UserSchoolsTable;

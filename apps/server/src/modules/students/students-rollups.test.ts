@@ -59,6 +59,30 @@ async function expectRollupsInStep(): Promise<void> {
       "select school_key, team_id, students from rollup_school_teams where students <> 0",
     ),
   ).toEqual([]);
+  // Newest teams per students' school, with the team's own school and cohort (migration 004).
+  const newest = `select distinct f.school_key, f.team_id, t.school_id as team_school_id, t.cohort_id as team_cohort_id
+    from (${fresh}) f join teams t on t.id = f.team_id`;
+  expect(
+    await diff(
+      db,
+      `select school_key, team_school_id, team_cohort_id, count(*)::int from (${newest}) n group by 1, 2, 3`,
+      "select school_key, team_school_id, team_cohort_id, teams from rollup_team_counts where teams <> 0",
+    ),
+  ).toEqual([]);
+  expect(
+    await diff(
+      db,
+      `select team_id, count(*)::int from (${newest}) n group by 1`,
+      "select team_id, school_keys from rollup_team_spread where school_keys <> 0",
+    ),
+  ).toEqual([]);
+  expect(
+    await diff(
+      db,
+      "select r.team_id, t.school_id, t.cohort_id from rollup_school_teams r join teams t on t.id = r.team_id",
+      "select team_id, team_school_id, team_cohort_id from rollup_school_teams",
+    ),
+  ).toEqual([]);
   const columns = "school_id, cohort_id, week_number, meeting_type";
   expect(
     await diff(
@@ -68,6 +92,12 @@ async function expectRollupsInStep(): Promise<void> {
       `select ${columns}, present, late, absent from attendance_school_summary`,
     ),
   ).toEqual([]);
+}
+
+/** Whether some team is the newest team of students at two schools (the summary then counts distinct teams). */
+async function someTeamSpreads(): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from rollup_team_spread where school_keys > 1`.execute(t.db);
+  return (rows[0]?.n ?? 0) > 0;
 }
 
 function subjectOf(key: WorldUserKey): ScopeSubject {
@@ -100,6 +130,8 @@ async function expectAnswersExact(): Promise<void> {
 
 describe("dashboard rollups", () => {
   it("match the source tables and the exact counts on the seeded world", async () => {
+    // Every team's students share a school here, so the summary sums rollup_team_counts.
+    expect(await someTeamSpreads()).toBe(false);
     await expectRollupsInStep();
     await expectAnswersExact();
     // Non-trivial: the world has students without a school and students whose cohorts are all hidden.
@@ -143,6 +175,16 @@ describe("dashboard rollups", () => {
       .insertInto("student_teams")
       .values({ student_id: w.students.aTwoCohorts.id, team_id: w.teams.b1.id, joined_at: new Date("2026-07-01T00:00:00Z") })
       .execute();
+    // Birch's team now has newest members at two schools: the summary counts distinct teams.
+    expect(await someTeamSpreads()).toBe(true);
+    await expectRollupsInStep();
+    await expectAnswersExact();
+
+    // A team that moves to another school and cohort carries its counts along, and back.
+    await db.updateTable("teams").set({ school_id: w.schools.c.id, cohort_id: w.cohorts.hiddenAll.id }).where("id", "=", w.teams.a1.id).execute();
+    await expectRollupsInStep();
+    await expectAnswersExact();
+    await db.updateTable("teams").set({ school_id: w.schools.a.id, cohort_id: w.cohorts.open.id }).where("id", "=", w.teams.a1.id).execute();
     await expectRollupsInStep();
     await expectAnswersExact();
 

@@ -233,10 +233,18 @@ async function summarizeFromRollups(
   const cohorts = sql<number>`(select count(distinct rc.cohort_id) from
       (select ${rollupSchool} as school_id, cohort_id from rollup_school_cohorts where students > 0) rc
      where ${schoolInScope(scope, "rc.school_id", { nullable: true })} and ${cohortVisible(scope, "rc.cohort_id", "rc.school_id")})`;
-  const teams = sql`select t.id, coalesce(${teamInScope(scope, "t")}, false) as shown from
+  // Teams from rollup_team_counts, a few hundred rows. Its sum counts a team once per
+  // students' school, exact unless some team spreads over two schools: then count distinct
+  // teams from rollup_school_teams instead (a subquery PostgreSQL runs only when asked).
+  const counted = sql`(select ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id, teams
+      from rollup_team_counts where teams > 0) tc where ${schoolInScope(scope, "tc.student_school_id", { nullable: true })}`;
+  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams) filter (where coalesce(${teamInScope(scope, "tc")}, false)), 0) from ${counted})`;
+  const teamsOutside = sql<boolean>`(select coalesce(bool_or(not coalesce(${teamInScope(scope, "tc")}, false)), false) from ${counted})`;
+  const teamsDistinct = sql<number>`(select count(distinct t.id) from
       (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
       join teams t on t.id = rt.team_id
-     where ${schoolInScope(scope, "rt.school_id", { nullable: true })}`;
+     where ${schoolInScope(scope, "rt.school_id", { nullable: true })} and coalesce(${teamInScope(scope, "t")}, false))`;
+  const spread = sql<boolean>`exists (select 1 from rollup_team_spread where school_keys > 1)`;
   // One round trip: on the embedded engine every query waits its turn in one worker.
   const { rows } = await sql<{
     students: number | null;
@@ -246,10 +254,10 @@ async function summarizeFromRollups(
     teams: number;
     outside: boolean | null;
   }>`
-    select shown.students, shown.schools, shown.hidden, ${cohorts} as cohorts, tt.teams, tt.outside
-      from (${shownStudentCounts(scope)}) shown,
-           (select count(distinct ct.id) filter (where ct.shown) as teams, bool_or(not ct.shown) as outside
-              from (${teams}) ct) tt`.execute(db);
+    select shown.students, shown.schools, shown.hidden, ${cohorts} as cohorts,
+           case when ${spread} then ${teamsDistinct} else ${teamsSummed} end as teams,
+           ${teamsOutside} as outside
+      from (${shownStudentCounts(scope)}) shown`.execute(db);
   const row = rows[0];
   const exactTeams = Number(row?.hidden ?? 0) === 0 && row?.outside !== true;
   return {
