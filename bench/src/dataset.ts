@@ -100,7 +100,7 @@ async function seedEverything(database: DatabaseHandle, dataDir: string | undefi
     .insertInto("user_schools")
     .values([school, ...others].filter((s) => s !== undefined).map((school_id) => ({ user_id: district.id, school_id })))
     .execute();
-  await sql`analyze`.execute(db);
+  await sql`vacuum (analyze)`.execute(db);
   log(`seeded ${summary.students} students, ${summary.attendanceRecords} attendance rows in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
