@@ -24,6 +24,8 @@ function concat(parts) {
  * one (always for statements without parameters), planning too. On the embedded engine
  * planning a dashboard query costs as much as running it. The least recently used statement
  * is closed once `capacity` are held.
+ * Unlike PGlite's query() this does not call syncToFs afterwards: that only matters for the
+ * browser's IndexedDB store; on Node's file system and in memory it does nothing.
  */
 export class PreparedStatements {
   #db;
@@ -31,7 +33,8 @@ export class PreparedStatements {
   #statements = new Map();
   #next = 1;
 
-  constructor(db, capacity = 256) {
+  // Each holds a parse tree and perhaps a plan in PGlite's memory: a dashboard uses a few dozen.
+  constructor(db, capacity = 128) {
     this.#db = db;
     this.#capacity = capacity;
   }

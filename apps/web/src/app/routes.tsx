@@ -5,6 +5,7 @@ import { RouteErrorView } from "../components/route-error-view";
 import { UnauthorizedPage } from "../components/unauthorized-page";
 import { ACCESS, homePath } from "../lib/access";
 import { useCurrentUser } from "../lib/auth-store";
+import { lazyComponent } from "../lib/lazy-component";
 import { AdminLayout } from "./layouts/admin-layout";
 import { DashboardLayout } from "./layouts/dashboard-layout";
 import { PublicLayout } from "./layouts/public-layout";
@@ -12,22 +13,26 @@ import { RootLayout } from "./layouts/root-layout";
 import { RouteGuard } from "./route-guard";
 
 // Pages load on demand so the first screen only pays for the shell.
-const LoginPage = lazy(() =>
-  import("../features/auth/components/login-page").then((m) => ({ default: m.LoginPage })),
+const DashboardPage = lazyComponent(() =>
+  import("../features/dashboard/components/dashboard-page").then((m) => m.DashboardPage),
 );
+const SchoolDashboardPage = lazyComponent(() =>
+  import("../features/dashboard/components/school-dashboard-page").then((m) => m.SchoolDashboardPage),
+);
+
+// The sign-in page also fetches the dashboards' code, while the password is being typed, so
+// it is here when the sign-in answer comes back. A failed preload is only a missed head
+// start: the route loads (and reports) it again.
+const LoginPage = lazy(() => {
+  DashboardPage.preload();
+  SchoolDashboardPage.preload();
+  return import("../features/auth/components/login-page").then((m) => ({ default: m.LoginPage }));
+});
 const SetPasswordPage = lazy(() =>
   import("../features/auth/components/set-password-page").then((m) => ({ default: m.SetPasswordPage })),
 );
 const VerifyEmailPage = lazy(() =>
   import("../features/auth/components/verify-email-page").then((m) => ({ default: m.VerifyEmailPage })),
-);
-const DashboardPage = lazy(() =>
-  import("../features/dashboard/components/dashboard-page").then((m) => ({ default: m.DashboardPage })),
-);
-const SchoolDashboardPage = lazy(() =>
-  import("../features/dashboard/components/school-dashboard-page").then((m) => ({
-    default: m.SchoolDashboardPage,
-  })),
 );
 const UserManagementPage = lazy(() =>
   import("../features/users/components/user-management-page").then((m) => ({

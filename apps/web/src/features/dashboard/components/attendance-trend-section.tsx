@@ -1,13 +1,16 @@
 import { Alert, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
-import { Suspense, lazy, useId } from "react";
+import { Suspense, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { lazyComponent } from "../../../lib/lazy-component";
 import type { TrendSeries } from "../../../components/trend-chart";
 import { useCohortTrends, type MeetingTypeFilter } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import { toTrendRows, trendSummary } from "./trend-data";
 
-// The charting library is the biggest part of the page: load it after the numbers.
-const TrendChart = lazy(() => import("../../../components/trend-chart").then((m) => ({ default: m.TrendChart })));
+// The charting library is the biggest part of the page: its own chunk, fetched as soon as this
+// module loads so it arrives alongside the numbers instead of after them.
+const TrendChart = lazyComponent(() => import("../../../components/trend-chart").then((m) => m.TrendChart));
+TrendChart.preload();
 
 const MENTOR: TrendSeries = { name: "mentor", label: "Mentor", color: "blue.9" };
 const ADVISOR: TrendSeries = { name: "advisor", label: "Advisor", color: "orange.9", dashed: true };

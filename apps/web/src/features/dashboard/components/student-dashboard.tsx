@@ -1,13 +1,14 @@
 import { Alert, Button, Center, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { SessionUser } from "@tally/contract";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useOutletContext } from "react-router";
 import { type DashboardFilters, NO_FILTERS } from "../api/dashboard-filters";
 import { cohortsQuery } from "../api/get-cohorts";
-import type { MeetingTypeFilter } from "../api/get-cohort-trends";
+import { cohortTrendsQuery, type MeetingTypeFilter } from "../api/get-cohort-trends";
 import { schoolsQuery } from "../api/get-schools";
+import { studentsQuery } from "../api/get-students";
 import { studentsSummaryQuery } from "../api/get-students-summary";
 import { teamsQuery } from "../api/get-teams";
 import { AttendanceTable } from "./attendance-table";
@@ -15,7 +16,7 @@ import { AttendanceTrendSection } from "./attendance-trend-section";
 import { DashboardFilterBar } from "./dashboard-filter-bar";
 import { DashboardStats } from "./dashboard-stats";
 import { StudentDetailModal } from "./student-detail-modal";
-import { StudentGrid } from "./student-grid";
+import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -75,6 +76,11 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
     placeholderData: keepPreviousData,
   });
   const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData });
+  // The chart, the table and the grid ask for these once the page shows; asking now, beside
+  // the lists above, saves a round trip of waiting on a fresh sign-in.
+  usePrefetchQuery(cohortTrendsQuery(filters, meetingType));
+  usePrefetchQuery(cohortTrendsQuery(filters, "both"));
+  usePrefetchQuery(studentsQuery({ filters, q, page, limit: STUDENTS_PER_PAGE }));
 
   const core = [cohorts, summary, ...(showSchoolFilter ? [schools] : [])];
   // The team list loads inside its dropdown; only its failure stops the page.
