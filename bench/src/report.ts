@@ -1,4 +1,5 @@
 import type { ApiBenchResult } from "./api-bench.js";
+import { LOOP_TICK_MS } from "./stats.js";
 
 /** Longest the event loop may be blocked while the benchmarks run. */
 export const EVENT_LOOP_LIMIT_MS = 20;
@@ -10,15 +11,16 @@ export function formatResult(result: ApiBenchResult, iterations: number): string
   const width = Math.max(...result.scenarios.map((s) => s.name.length), 10);
   const lines = [
     `${result.engine === "embedded" ? "Embedded (PGlite worker)" : "PostgreSQL"}: ${iterations} iterations each after warm-up`,
-    `  ${"request".padEnd(width)}     p50     p95     max  loop max  target (p95)`,
+    `  ${"request".padEnd(width)}     p50     p95     max  loop blocked  target (p95)`,
   ];
   for (const s of result.scenarios) {
     const verdict = s.target === null ? "   (no target)" : s.p95 <= s.target ? `  ≤ ${s.target} ms  ok` : `  ≤ ${s.target} ms  MISS`;
-    lines.push(`  ${s.name.padEnd(width)} ${ms(s.p50)} ${ms(s.p95)} ${ms(s.max)} ${ms(s.loopMaxMs)}  ${verdict}`);
+    lines.push(`  ${s.name.padEnd(width)} ${ms(s.p50)} ${ms(s.p95)} ${ms(s.max)} ${ms(s.loopBlockedMs).padStart(13)}  ${verdict}`);
   }
-  const loopOk = result.eventLoopMaxMs <= EVENT_LOOP_LIMIT_MS;
+  const loopOk = result.eventLoopBlockedMs <= EVENT_LOOP_LIMIT_MS;
   lines.push(
-    `  event loop delay, max over the requests with targets: ${result.eventLoopMaxMs.toFixed(1)} ms (limit ${EVENT_LOOP_LIMIT_MS} ms)  ${loopOk ? "ok" : "MISS"}`,
+    `  event loop blocked, longest over the requests with targets: ${result.eventLoopBlockedMs.toFixed(1)} ms (limit ${EVENT_LOOP_LIMIT_MS} ms)  ${loopOk ? "ok" : "MISS"}`,
+    `    (longest interval between the monitor's ${LOOP_TICK_MS} ms ticks ${result.eventLoopMaxMs.toFixed(1)} ms, less the tick it waited for)`,
   );
   return lines;
 }
@@ -27,8 +29,8 @@ export function missesOf(result: ApiBenchResult): string[] {
   const misses = result.scenarios
     .filter((s) => s.target !== null && s.p95 > s.target)
     .map((s) => `${result.engine}: ${s.name} p95 ${s.p95.toFixed(1)} ms > ${s.target} ms`);
-  if (result.eventLoopMaxMs > EVENT_LOOP_LIMIT_MS) {
-    misses.push(`${result.engine}: event loop blocked ${result.eventLoopMaxMs.toFixed(1)} ms > ${EVENT_LOOP_LIMIT_MS} ms`);
+  if (result.eventLoopBlockedMs > EVENT_LOOP_LIMIT_MS) {
+    misses.push(`${result.engine}: event loop blocked ${result.eventLoopBlockedMs.toFixed(1)} ms > ${EVENT_LOOP_LIMIT_MS} ms`);
   }
   return misses;
 }

@@ -72,7 +72,9 @@ async function main(): Promise<void> {
   log("");
   // Other work on the machine shows up as tail latency and event-loop delay: say how busy it was.
   log(`${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min) at the end of the run`);
-  log(`Event-loop delay of this process idling for 5 s before the run: max ${idle.maxMs.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms`);
+  log(
+    `Event loop of this process idling for 5 s before the run: blocked at most ${idle.blockedMs.toFixed(1)} ms (longest tick interval ${idle.maxMs.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms)`,
+  );
   log("(delays an idle process also sees come from the machine's other work, not from the requests)");
   log("");
   for (const r of results) {

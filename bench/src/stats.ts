@@ -18,14 +18,26 @@ export function summarize(samples: readonly number[]): Timing {
  * (the embedded engine's work leaking onto the main thread, a slow serialisation) shows up
  * as a long delay here.
  */
-export function watchEventLoop(): { stop(): { maxMs: number; p99Ms: number } } {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
+export interface LoopDelay {
+  /** Longest interval between two ticks of the monitor's timer (it includes the tick itself). */
+  maxMs: number;
+  p99Ms: number;
+  /** Longest time the loop was held up: the longest interval less the tick it was waiting for. */
+  blockedMs: number;
+}
+
+/** The monitor's timer: every interval it records is at least this long. */
+export const LOOP_TICK_MS = 5;
+
+export function watchEventLoop(): { stop(): LoopDelay } {
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_TICK_MS });
   histogram.enable();
   return {
     stop() {
       histogram.disable();
-      // The histogram counts in nanoseconds and includes the sampling interval itself.
-      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+      // The histogram counts in nanoseconds the time between consecutive ticks.
+      const maxMs = histogram.max / 1e6;
+      return { maxMs, p99Ms: histogram.percentile(99) / 1e6, blockedMs: Math.max(0, maxMs - LOOP_TICK_MS) };
     },
   };
 }
@@ -34,7 +46,7 @@ export function watchEventLoop(): { stop(): { maxMs: number; p99Ms: number } } {
  * The event-loop delay of this process while it does nothing: what the machine's other work
  * alone costs, to read the figures measured under load against.
  */
-export async function idleEventLoop(ms: number): Promise<{ maxMs: number; p99Ms: number }> {
+export async function idleEventLoop(ms: number): Promise<LoopDelay> {
   const loop = watchEventLoop();
   await new Promise((resolve) => setTimeout(resolve, ms));
   return loop.stop();
