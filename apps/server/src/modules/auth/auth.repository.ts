@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Database, LoginLogsTable, NewUser, OneTimeTokenPurpose, User } from "../../db/schema.js";
-import type { VisibilityRow } from "../scope/scope.repository.js";
+import { type VisibilityRow, visibilityRowsJson } from "../scope/scope.repository.js";
 
 type Db = Kysely<Database>;
 
@@ -10,7 +10,7 @@ type Db = Kysely<Database>;
 export interface CallerRow extends User {
   /** user_schools rows (district users' schools), by id. */
   assigned_school_ids: number[];
-  /** The whole cohort_visibility table: one row per explicit setting, so it stays small. */
+  /** Every cohort visibility setting (listVisibilityRows' rows). */
   cohort_visibility: VisibilityRow[];
 }
 
@@ -27,9 +27,7 @@ export async function findCallerById(db: Db, id: number): Promise<CallerRow | un
       sql<number[]>`array(select us.school_id from user_schools us where us.user_id = users.id order by us.school_id)`.as(
         "assigned_school_ids",
       ),
-      sql<VisibilityRow[]>`(select coalesce(json_agg(json_build_object('cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json) from cohort_visibility v)`.as(
-        "cohort_visibility",
-      ),
+      visibilityRowsJson().as("cohort_visibility"),
     ])
     .where("users.id", "=", id)
     .executeTakeFirst();

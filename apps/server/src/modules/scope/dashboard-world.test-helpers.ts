@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { type AttendanceInput, buildAttendance, buildCohort, buildSchoolWithId, buildStudent, buildTeam, buildWeeklyData, setCohortVisibility } from "../../../test/data-factories.js";
 import { buildSchool, buildUser, loginAs } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/test-app.js";
 import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
 
 /**
@@ -156,11 +157,23 @@ export type DashboardWorld = Awaited<ReturnType<typeof buildDashboardWorld>>;
 export type WorldUserKey = keyof DashboardWorld["users"];
 
 /** Authorization headers for every user of the world, signed in through the API. */
-export async function signInWorld(app: FastifyInstance, world: DashboardWorld) {
+/** Each world user's bearer header. */
+export type WorldHeaders = Record<WorldUserKey, { authorization: string }>;
+
+export async function signInWorld(app: FastifyInstance, world: DashboardWorld): Promise<WorldHeaders> {
   const entries = await Promise.all(
     Object.entries(world.users).map(async ([key, u]) => [key, (await loginAs(app, u)).headers] as const),
   );
-  return Object.fromEntries(entries) as Record<WorldUserKey, { authorization: string }>;
+  return Object.fromEntries(entries) as WorldHeaders;
+}
+
+/** A migrated test app holding the dashboard world, every world user signed in (for beforeAll). */
+export async function openDashboardWorld(
+  options?: Parameters<typeof createTestApp>[0],
+): Promise<{ t: TestApp; w: DashboardWorld; as: WorldHeaders }> {
+  const t = await createTestApp(options);
+  const w = await buildDashboardWorld(t.db);
+  return { t, w, as: await signInWorld(t.app, w) };
 }
 
 /**

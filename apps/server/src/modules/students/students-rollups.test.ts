@@ -2,9 +2,9 @@ import type { StudentsResponse, StudentsSummary } from "@tally/contract";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAttendance, buildStudent, buildTeam, dateOfWeek, setCohortVisibility } from "../../../test/data-factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import type { TestApp } from "../../../test/test-app.js";
 import type { Database } from "../../db/schema.js";
-import { buildDashboardWorld, type DashboardWorld, signInWorld, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { summarizeStudentsByScan } from "./students.repository.js";
 
@@ -14,12 +14,10 @@ import { summarizeStudentsByScan } from "./students.repository.js";
 
 let t: TestApp;
 let w: DashboardWorld;
-let headers: Record<WorldUserKey, { authorization: string }>;
+let headers: WorldHeaders;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await buildDashboardWorld(t.db);
-  headers = await signInWorld(t.app, w);
+  ({ t, w, as: headers } = await openDashboardWorld());
 });
 afterAll(() => t.close());
 
@@ -122,7 +120,7 @@ async function expectAnswersExact(): Promise<void> {
     expect(summary.json<StudentsSummary>(), `${r.key} ${r.query}`).toEqual(exact);
     const list = await t.app.inject({ method: "GET", url: `/api/students?limit=1&${r.query}`, headers: headers[r.key] });
     expect(list.json<StudentsResponse>().total, `${r.key} ${r.query}`).toBe(exact.studentCount);
-    // Past the last page there are no rows to carry the total: it is counted separately.
+    // Past the last page the total still comes with the (empty) page.
     const past = await t.app.inject({ method: "GET", url: `/api/students?limit=1&page=999&${r.query}`, headers: headers[r.key] });
     expect(past.json<StudentsResponse>(), `${r.key} ${r.query} past the end`).toMatchObject({ data: [], total: exact.studentCount });
   }

@@ -236,14 +236,15 @@ async function summarizeFromRollups(
   // Teams from rollup_team_counts, a few hundred rows. Its sum counts a team once per
   // students' school, exact unless some team spreads over two schools: then count distinct
   // teams from rollup_school_teams instead (a subquery PostgreSQL runs only when asked).
+  // Either count is used only when no counted team lies outside the scope (`outside`), so
+  // neither needs to ask whether a team is shown.
   const counted = sql`(select ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id, teams
       from rollup_team_counts where teams > 0) tc where ${schoolInScope(scope, "tc.student_school_id", { nullable: true })}`;
-  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams) filter (where coalesce(${teamInScope(scope, "tc")}, false)), 0) from ${counted})`;
+  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams), 0) from ${counted})`;
   const teamsOutside = sql<boolean>`(select coalesce(bool_or(not coalesce(${teamInScope(scope, "tc")}, false)), false) from ${counted})`;
-  const teamsDistinct = sql<number>`(select count(distinct t.id) from
+  const teamsDistinct = sql<number>`(select count(distinct rt.team_id) from
       (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
-      join teams t on t.id = rt.team_id
-     where ${schoolInScope(scope, "rt.school_id", { nullable: true })} and coalesce(${teamInScope(scope, "t")}, false))`;
+     where ${schoolInScope(scope, "rt.school_id", { nullable: true })})`;
   const spread = sql<boolean>`exists (select 1 from rollup_team_spread where school_keys > 1)`;
   // One round trip: on the embedded engine every query waits its turn in one worker.
   const { rows } = await sql<{

@@ -1,16 +1,14 @@
 import type { TeamItem } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
-import { buildDashboardWorld, type DashboardWorld, signInWorld, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import type { TestApp } from "../../../test/test-app.js";
+import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
 
 let t: TestApp;
 let w: DashboardWorld;
-let as: Awaited<ReturnType<typeof signInWorld>>;
+let as: WorldHeaders;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await buildDashboardWorld(t.db);
-  as = await signInWorld(t.app, w);
+  ({ t, w, as } = await openDashboardWorld());
 });
 afterAll(() => t?.close());
 

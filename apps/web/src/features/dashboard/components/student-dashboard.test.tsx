@@ -137,6 +137,18 @@ describe("admin dashboard", () => {
     expect(within(screen.getByRole("table", { name: "Attendance by Week" })).getAllByRole("row")).toHaveLength(3);
   });
 
+  it("asks for the trend and the first student page beside the lists, not after them", async () => {
+    signIn(buildUser({ role: "admin" }));
+    // The summary never arrives, so the chart and the grid are never shown: their data was
+    // asked for all the same, while the lists were loading.
+    const fetchMock = mockDashboardApi({ failing: ["/students/summary"] });
+    renderApp("/dashboard");
+    expect(await screen.findByText("Failed to load dashboard data. Please try again.", {}, SLOW)).toBeTruthy();
+    expect(screen.queryByTestId("student-card")).toBeNull();
+    expect(callsTo(fetchMock, "/attendance/cohort-trends").map((c) => c.get("meetingType"))).toContain("both");
+    expect(callsTo(fetchMock, "/students")[0]?.get("limit")).toBe("24");
+  });
+
   it("shows the full-page failure with a working Retry", async () => {
     signIn(buildUser({ role: "admin" }));
     const failing = ["/students/summary"];
