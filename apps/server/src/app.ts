@@ -29,9 +29,9 @@ export interface BuildAppOptions {
 export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    // The socket address is the client: X-Forwarded-For is not trusted, so it cannot be
-    // used to dodge the sign-in rate limit.
-    trustProxy: false,
+    // Only the proxies named by TRUST_PROXY may tell who the client is; anyone else's
+    // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -69,6 +69,13 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
   });
 
   return app;
+}
+
+/** Fastify's typings take no hop count, so a count becomes the function proxy-addr makes of one. */
+function trustProxyOption(setting: number | string[] | undefined): string[] | false | ((address: string, hop: number) => boolean) {
+  if (setting === undefined) return false;
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  return setting;
 }
 
 function defaultWebDist(): string | undefined {

@@ -54,6 +54,19 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), DEMO_SEED: "off" }).demoSeed).toBe(false);
   });
 
+  test("TRUST_PROXY takes a hop count or a list of addresses and ranges, never 'trust all'", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).trustProxy).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "10.0.0.5, 10.1.0.0/16,::1" }).trustProxy).toEqual([
+      "10.0.0.5",
+      "10.1.0.0/16",
+      "::1",
+    ]);
+    for (const bad of ["true", "*", "all", "0", "11", "0.0.0.0/0", "10.0.0.0/99", "proxy.local", "10.0.0.5/"]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be a hop count/);
+    }
+  });
+
   test("every bad value is reported at once", () => {
     let error: unknown;
     try {
@@ -66,6 +79,7 @@ describe("loadConfig", () => {
         SECRET_KEY: "short",
         DEMO_SEED: "maybe",
         LOG_LEVEL: "loud",
+        TRUST_PROXY: "true",
       });
     } catch (err) {
       error = err;
@@ -73,7 +87,7 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(":")[0]);
     expect(problems.sort()).toEqual(
-      ["APP_URL", "DATABASE_URL", "DEMO_SEED", "LOG_LEVEL", "PORT", "SECRET_KEY", "SMTP_URL"].sort(),
+      ["APP_URL", "DATABASE_URL", "DEMO_SEED", "LOG_LEVEL", "PORT", "SECRET_KEY", "SMTP_URL", "TRUST_PROXY"].sort(),
     );
     expect((error as ConfigError).message).toContain("PORT: must be a number");
   });

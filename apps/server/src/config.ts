@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const booleanish = z
@@ -27,6 +28,15 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO_SEED: booleanish.optional(),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed !== "string") return parsed;
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -43,6 +53,11 @@ export interface Config {
   demoSeed: boolean;
   demoPassword: string | undefined;
   logLevel: string;
+  /**
+   * Which callers may say, through X-Forwarded-For / -Proto, who the client is: a hop count
+   * or a list of proxy addresses and CIDR ranges. Unset: nobody; the socket address is the client.
+   */
+  trustProxy: number | string[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -79,7 +94,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoSeed: e.DEMO_SEED ?? !e.DATABASE_URL,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
   };
+}
+
+const TRUST_PROXY_HELP =
+  "must be a hop count (1-10) or a comma-separated list of proxy addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16); trusting every caller is not allowed";
+
+/** A hop count, a list of addresses/ranges, undefined for none, or the problem as a string. */
+function parseTrustProxy(value: string | undefined): number | string[] | undefined | string {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops >= 1 && hops <= 10 ? hops : TRUST_PROXY_HELP;
+  }
+  const entries = text.split(",").map((part) => part.trim()).filter(Boolean);
+  return entries.length > 0 && entries.every(isProxyAddressOrRange) ? entries : TRUST_PROXY_HELP;
+}
+
+/** An IP address, or a CIDR range no wider than /8 (IPv4) or /16 (IPv6). */
+function isProxyAddressOrRange(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split("/");
+  if (rest.length || !address) return false;
+  const version = isIP(address);
+  if (!version) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= (version === 4 ? 8 : 16) && n <= (version === 4 ? 32 : 128);
 }
 
 /** A secret made once and kept in DATA_DIR, so tokens survive restarts. */
@@ -112,6 +154,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoSeed: false,
     demoPassword: undefined,
     logLevel: "silent",
+    trustProxy: undefined,
     ...overrides,
   };
 }
