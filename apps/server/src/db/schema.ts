@@ -206,6 +206,8 @@ export interface RefreshTokensTable {
   expires_at: Date | string;
   revoked_at: NullableTimestamp;
   replaced_by_id: number | null;
+  /** The sign-in this token descends from; access tokens carry it as `sid`. */
+  family_id: string;
 }
 
 export type OneTimeTokenPurpose = "password_reset" | "email_verify";

@@ -12,6 +12,8 @@ export interface CallerRow extends User {
   assigned_school_ids: number[];
   /** Every cohort visibility setting (listVisibilityRows' rows). */
   cohort_visibility: VisibilityRow[];
+  /** Whether the sign-in the access token belongs to still has a live refresh token. */
+  session_live: boolean;
 }
 
 /**
@@ -19,11 +21,14 @@ export interface CallerRow extends User {
  * the embedded engine every statement waits its turn in one worker, so each request pays for
  * one round trip here, not three.
  */
-export async function findCallerById(db: Db, id: number): Promise<CallerRow | undefined> {
+export async function findCallerById(db: Db, id: number, sessionId: string): Promise<CallerRow | undefined> {
   return db
     .selectFrom("users")
     .selectAll("users")
     .select([
+      sql<boolean>`exists(select 1 from refresh_tokens rt where rt.family_id = ${sessionId} and rt.user_id = users.id and rt.revoked_at is null)`.as(
+        "session_live",
+      ),
       sql<number[]>`array(select us.school_id from user_schools us where us.user_id = users.id order by us.school_id)`.as(
         "assigned_school_ids",
       ),
@@ -231,11 +236,17 @@ export async function countClientFailures(db: Db, ipAddress: string, since: Date
 
 export async function insertRefreshToken(
   db: Db,
-  t: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date },
+  t: { userId: number; familyId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
 ): Promise<number> {
   const row = await db
     .insertInto("refresh_tokens")
-    .values({ user_id: t.userId, token_hash: t.tokenHash, created_at: t.createdAt, expires_at: t.expiresAt })
+    .values({
+      user_id: t.userId,
+      family_id: t.familyId,
+      token_hash: t.tokenHash,
+      created_at: t.createdAt,
+      expires_at: t.expiresAt,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
@@ -245,11 +256,14 @@ export function findRefreshToken(db: Db, tokenHash: string) {
   return db.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
 }
 
-/** Revokes a live token in favour of its successor; false when it was already revoked (a race or a replay). */
-export async function rotateRefreshToken(db: Db, id: number, replacedById: number, at: Date): Promise<boolean> {
+/**
+ * Retires a live token; false when it was already retired (another tab's rotation, or a replay).
+ * Concurrent callers queue on the row, so exactly one of them gets true.
+ */
+export async function retireRefreshToken(db: Db, id: number, at: Date): Promise<boolean> {
   const rows = await db
     .updateTable("refresh_tokens")
-    .set({ revoked_at: at, replaced_by_id: replacedById })
+    .set({ revoked_at: at })
     .where("id", "=", id)
     .where("revoked_at", "is", null)
     .returning("id")
@@ -257,11 +271,18 @@ export async function rotateRefreshToken(db: Db, id: number, replacedById: numbe
   return rows.length === 1;
 }
 
-export async function revokeRefreshTokenByHash(db: Db, tokenHash: string, at: Date): Promise<void> {
+export async function linkRefreshSuccessor(db: Db, id: number, replacedById: number): Promise<void> {
+  await db.updateTable("refresh_tokens").set({ replaced_by_id: replacedById }).where("id", "=", id).execute();
+}
+
+/** Ends the sign-in the token belongs to: every live token of its family. */
+export async function revokeRefreshFamilyByHash(db: Db, tokenHash: string, at: Date): Promise<void> {
   await db
     .updateTable("refresh_tokens")
     .set({ revoked_at: at })
-    .where("token_hash", "=", tokenHash)
+    .where("family_id", "=", (eb) =>
+      eb.selectFrom("refresh_tokens as rt").select("rt.family_id").where("rt.token_hash", "=", tokenHash),
+    )
     .where("revoked_at", "is", null)
     .execute();
 }

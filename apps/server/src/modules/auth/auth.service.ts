@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   LIMITS,
   type LoginResponse,
@@ -15,7 +16,7 @@ import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
 import type { VisibilityRow } from "../scope/scope.repository.js";
 import * as repo from "./auth.repository.js";
 import { schoolScope } from "./auth.policy.js";
-import { hashToken, randomToken, signAccessToken, verifyAccessToken } from "./tokens.js";
+import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./tokens.js";
 
 export { sendPasswordResetLink } from "./password.service.js";
 
@@ -46,12 +47,14 @@ async function scopeOf(db: Kysely<Database>, user: User): Promise<number[] | "al
  */
 export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const user = await repo.findCallerById(ctx.database.db, claims.userId);
+  const user = await repo.findCallerById(ctx.database.db, claims.userId, claims.sessionId);
   if (!user) throw unauthenticated();
   if (!user.is_active) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   if (user.session_version !== claims.sessionVersion) {
     throw unauthenticated(MESSAGES.sessionVersionMismatch, "SESSION_VERSION_MISMATCH");
   }
+  // Signed out (or the sign-in's refresh token was caught being replayed): the access token dies with it.
+  if (!user.session_live) throw unauthenticated(MESSAGES.sessionExpired);
   return {
     id: user.id,
     username: user.username,
@@ -102,18 +105,24 @@ export async function bumpSessionVersion(db: Kysely<Database>, userId: number, a
   else await db.transaction().execute(bump);
 }
 
+const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
+
+/** A new sign-in: a refresh token starting a new family, and an access token naming it. */
 async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
   const now = ctx.clock.now();
   const refreshToken = randomToken();
+  const familyId = randomUUID();
   await repo.insertRefreshToken(ctx.database.db, {
     userId: user.id,
+    familyId,
     tokenHash: hashToken(refreshToken),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE),
+    expiresAt: refreshExpiry(now),
   });
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
+    sessionId: familyId,
   });
   return { token, refreshToken };
 }
@@ -180,54 +189,83 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   return { ...tokens, user: sessionUser };
 }
 
-class RefreshReplayed extends Error {}
+type RefreshRow = NonNullable<Awaited<ReturnType<typeof repo.findRefreshToken>>>;
 
 /**
- * Rotates a refresh token. Presenting one that was already rotated or revoked means it was
- * copied: every session of that user is ended.
+ * A token rotated moments ago by another tab of the same browser: within this window it is
+ * answered with the same successor instead of being taken for a stolen copy.
+ */
+const ROTATION_GRACE_MS = 30_000;
+
+async function withinRotationGrace(ctx: ServerContext, row: RefreshRow, presented: string, now: Date) {
+  if (!row.revoked_at || row.replaced_by_id === null) return undefined;
+  if (now.getTime() - new Date(row.revoked_at).getTime() > ROTATION_GRACE_MS) return undefined;
+  const successor = successorRefreshToken(ctx.config.secretKey, presented);
+  const next = await repo.findRefreshToken(ctx.database.db, hashToken(successor));
+  if (!next || next.id !== row.replaced_by_id || next.revoked_at) return undefined;
+  return successor;
+}
+
+async function endSessionsAfterReplay(ctx: ServerContext, userId: number, now: Date): Promise<never> {
+  await repo.revokeAllRefreshTokens(ctx.database.db, userId, now);
+  throw unauthenticated(MESSAGES.sessionExpired);
+}
+
+/**
+ * Rotates a refresh token. The successor is derived from the presented token, so two tabs
+ * refreshing at once both get the same new pair; presenting a retired token after the grace
+ * window (or one retired by sign-out) means it was copied: every session of that user is ended.
  */
 export async function refresh(ctx: ServerContext, presented: string): Promise<RefreshResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const row = await repo.findRefreshToken(db, hashToken(presented));
   if (!row) throw unauthenticated(MESSAGES.sessionExpired);
-  if (row.revoked_at) {
-    await repo.revokeAllRefreshTokens(db, row.user_id, now);
-    throw unauthenticated(MESSAGES.sessionExpired);
-  }
-  if (new Date(row.expires_at).getTime() <= now.getTime()) {
-    throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
-  }
   const user = await repo.findUserById(db, row.user_id);
   if (!user || !user.is_active) {
     await repo.revokeAllRefreshTokens(db, row.user_id, now);
     throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   }
-
-  const refreshToken = randomToken();
-  try {
-    await db.transaction().execute(async (trx) => {
-      const newId = await repo.insertRefreshToken(trx, {
-        userId: user.id,
-        tokenHash: hashToken(refreshToken),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE),
-      });
-      if (!(await repo.rotateRefreshToken(trx, row.id, newId, now))) throw new RefreshReplayed();
-    });
-  } catch (err) {
-    if (!(err instanceof RefreshReplayed)) throw err;
-    await repo.revokeAllRefreshTokens(db, user.id, now);
-    throw unauthenticated(MESSAGES.sessionExpired);
-  }
-  const token = await signAccessToken(ctx.config.secretKey, now, {
-    userId: user.id,
-    sessionVersion: user.session_version,
+  const pairFor = async (refreshToken: string): Promise<RefreshResponse> => ({
+    token: await signAccessToken(ctx.config.secretKey, now, {
+      userId: user.id,
+      sessionVersion: user.session_version,
+      sessionId: row.family_id,
+    }),
+    refreshToken,
   });
-  return { token, refreshToken };
+
+  if (row.revoked_at) {
+    const successor = await withinRotationGrace(ctx, row, presented, now);
+    return successor ? pairFor(successor) : endSessionsAfterReplay(ctx, user.id, now);
+  }
+  if (new Date(row.expires_at).getTime() <= now.getTime()) {
+    throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
+  }
+
+  const successor = successorRefreshToken(ctx.config.secretKey, presented);
+  const rotated = await db.transaction().execute(async (trx) => {
+    // Retiring first makes a concurrent rotation of the same token wait here, then find it retired.
+    if (!(await repo.retireRefreshToken(trx, row.id, now))) return false;
+    const nextId = await repo.insertRefreshToken(trx, {
+      userId: user.id,
+      familyId: row.family_id,
+      tokenHash: hashToken(successor),
+      createdAt: now,
+      expiresAt: refreshExpiry(now),
+    });
+    await repo.linkRefreshSuccessor(trx, row.id, nextId);
+    return true;
+  });
+  if (rotated) return pairFor(successor);
+  // Lost the race to another tab: its rotation has committed, so the grace rule now applies.
+  const settled = await repo.findRefreshToken(db, hashToken(presented));
+  const shared = settled ? await withinRotationGrace(ctx, settled, presented, now) : undefined;
+  return shared ? pairFor(shared) : endSessionsAfterReplay(ctx, user.id, now);
 }
 
+/** Ends this sign-in: its refresh tokens, and with them (see authenticateToken) its access tokens. */
 export async function logout(ctx: ServerContext, presented: string | undefined): Promise<void> {
   if (!presented) return;
-  await repo.revokeRefreshTokenByHash(ctx.database.db, hashToken(presented), ctx.clock.now());
+  await repo.revokeRefreshFamilyByHash(ctx.database.db, hashToken(presented), ctx.clock.now());
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { MESSAGES } from "@tally/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -10,7 +11,8 @@ import { systemClock } from "../../lib/clock.js";
 import { createMailer } from "../../lib/mailer.js";
 import { authPlugin } from "../../plugins/auth.js";
 import { errorsPlugin } from "../../plugins/errors.js";
-import { signAccessToken } from "./tokens.js";
+import { insertRefreshToken } from "./auth.repository.js";
+import { hashToken, randomToken, signAccessToken } from "./tokens.js";
 
 let app: FastifyInstance;
 let ctx: ServerContext;
@@ -42,8 +44,22 @@ afterAll(async () => {
   await drop?.();
 });
 
+/** An access token for a sign-in of the user's (a live refresh token family). */
 async function headersFor(user: { id: number; session_version: number }) {
-  const token = await signAccessToken(ctx.config.secretKey, new Date(), { userId: user.id, sessionVersion: user.session_version });
+  const sessionId = randomUUID();
+  const now = new Date();
+  await insertRefreshToken(ctx.database.db, {
+    userId: user.id,
+    familyId: sessionId,
+    tokenHash: hashToken(randomToken()),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+  });
+  const token = await signAccessToken(ctx.config.secretKey, now, {
+    userId: user.id,
+    sessionVersion: user.session_version,
+    sessionId,
+  });
   return { authorization: `Bearer ${token}` };
 }
 

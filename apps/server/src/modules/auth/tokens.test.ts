@@ -19,15 +19,15 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 describe("verifyAccessToken, checked once and then remembered", () => {
   it("keeps answering with the same claims while the token is valid", async () => {
     const now = new Date("2026-11-22T10:00:00Z");
-    const token = await signAccessToken(SECRET, now, { userId: 42, sessionVersion: 3 });
-    expect(await verifyAccessToken(SECRET, now, token)).toEqual({ userId: 42, sessionVersion: 3 });
+    const token = await signAccessToken(SECRET, now, { userId: 42, sessionVersion: 3, sessionId: "s-42" });
+    expect(await verifyAccessToken(SECRET, now, token)).toEqual({ userId: 42, sessionVersion: 3, sessionId: "s-42" });
     const later = new Date(now.getTime() + (LIMITS.accessTokenTtlSeconds - 1) * 1000);
-    expect(await verifyAccessToken(SECRET, later, token)).toEqual({ userId: 42, sessionVersion: 3 });
+    expect(await verifyAccessToken(SECRET, later, token)).toEqual({ userId: 42, sessionVersion: 3, sessionId: "s-42" });
   });
 
   it("still refuses a remembered token once it has expired, with TOKEN_EXPIRED", async () => {
     const now = new Date("2026-11-22T11:00:00Z");
-    const token = await signAccessToken(SECRET, now, { userId: 7, sessionVersion: 1 });
+    const token = await signAccessToken(SECRET, now, { userId: 7, sessionVersion: 1, sessionId: "s-7" });
     await verifyAccessToken(SECRET, now, token);
     const expired = new Date(now.getTime() + LIMITS.accessTokenTtlSeconds * 1000);
     expect(await refusal(verifyAccessToken(SECRET, expired, token))).toEqual({
@@ -39,14 +39,14 @@ describe("verifyAccessToken, checked once and then remembered", () => {
 
   it("does not let a token remembered under one key pass under another", async () => {
     const now = new Date("2026-11-22T12:00:00Z");
-    const token = await signAccessToken(SECRET, now, { userId: 9, sessionVersion: 1 });
+    const token = await signAccessToken(SECRET, now, { userId: 9, sessionVersion: 1, sessionId: "s-9" });
     await verifyAccessToken(SECRET, now, token);
     expect((await refusal(verifyAccessToken(OTHER, now, token))).status).toBe(401);
   });
 
   it("never remembers a token that failed", async () => {
     const now = new Date("2026-11-22T13:00:00Z");
-    const token = await signAccessToken(OTHER, now, { userId: 5, sessionVersion: 1 });
+    const token = await signAccessToken(OTHER, now, { userId: 5, sessionVersion: 1, sessionId: "s-5" });
     expect((await refusal(verifyAccessToken(SECRET, now, token))).status).toBe(401);
     expect((await refusal(verifyAccessToken(SECRET, now, token))).status).toBe(401);
   });

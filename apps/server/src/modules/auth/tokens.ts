@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { unauthenticated } from "../../lib/errors.js";
@@ -9,16 +9,22 @@ const AUDIENCE = "tally";
 export interface AccessClaims {
   userId: number;
   sessionVersion: number;
+  /** The sign-in (refresh token family) this token belongs to: signing out ends it. */
+  sessionId: string;
 }
+
+// Instances sharing one PostgreSQL may disagree on the time by a little: a token issued "in the
+// future" by up to this much is still accepted.
+const CLOCK_SKEW_SECONDS = 30;
 
 function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-/** A short-lived HS256 access token carrying the user id (sub) and session version (sv). */
+/** A short-lived HS256 access token carrying the user id (sub), session version (sv) and sign-in (sid). */
 export async function signAccessToken(secret: string, now: Date, claims: AccessClaims): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ sv: claims.sessionVersion })
+  return new SignJWT({ sv: claims.sessionVersion, sid: claims.sessionId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(claims.userId))
     .setIssuer(ISSUER)
@@ -37,8 +43,7 @@ export async function signAccessToken(secret: string, now: Date, claims: AccessC
 const verified = new Map<string, { secret: string; claims: AccessClaims; exp: number }>();
 const VERIFIED_CAPACITY = 5000;
 
-function rememberVerified(token: string, secret: string, claims: AccessClaims, exp: number | undefined): void {
-  if (exp === undefined) return;
+function rememberVerified(token: string, secret: string, claims: AccessClaims, exp: number): void {
   if (verified.size >= VERIFIED_CAPACITY) {
     const oldest = verified.keys().next().value;
     if (oldest !== undefined) verified.delete(oldest);
@@ -46,7 +51,10 @@ function rememberVerified(token: string, secret: string, claims: AccessClaims, e
   verified.set(token, { secret, claims, exp });
 }
 
-/** Checks signature, algorithm, issuer, audience and expiry against `now`; throws a 401 AppError. */
+/**
+ * Checks signature, algorithm, issuer, audience, the required claims (exp, iat, sub, sv, sid) and
+ * expiry and age against `now`; throws a 401 AppError.
+ */
 export async function verifyAccessToken(secret: string, now: Date, token: string): Promise<AccessClaims> {
   const known = verified.get(token);
   if (known && known.secret === secret && known.exp > now.getTime() / 1000) return known.claims;
@@ -59,14 +67,27 @@ export async function verifyAccessToken(secret: string, now: Date, token: string
       issuer: ISSUER,
       audience: AUDIENCE,
       currentDate: now,
+      requiredClaims: ["exp", "iat", "sub"],
     });
-    const userId = Number(payload.sub);
-    const sessionVersion = payload.sv;
-    if (!Number.isSafeInteger(userId) || userId <= 0 || typeof sessionVersion !== "number") {
+    // A token may not claim a longer life than we give, nor to come from the future: `exp`
+    // years ahead, or an `iat` moved forward, would otherwise outlive every sign-out.
+    const { exp = 0, iat = 0 } = payload;
+    if (exp - iat > LIMITS.accessTokenTtlSeconds || iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) {
       throw unauthenticated();
     }
-    const claims = { userId, sessionVersion };
-    rememberVerified(token, secret, claims, payload.exp);
+    const userId = Number(payload.sub);
+    const { sv: sessionVersion, sid: sessionId } = payload;
+    if (
+      !Number.isSafeInteger(userId) ||
+      userId <= 0 ||
+      typeof sessionVersion !== "number" ||
+      typeof sessionId !== "string" ||
+      sessionId.length === 0
+    ) {
+      throw unauthenticated();
+    }
+    const claims = { userId, sessionVersion, sessionId };
+    rememberVerified(token, secret, claims, exp);
     return claims;
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
@@ -77,6 +98,15 @@ export async function verifyAccessToken(secret: string, now: Date, token: string
 /** 32 random bytes, base64url: refresh tokens and e-mailed one-time tokens. */
 export function randomToken(): string {
   return randomBytes(32).toString("base64url");
+}
+
+/**
+ * The refresh token that rotation hands out for `presented`. Derived rather than random, so a
+ * second tab presenting the same token moments later can be given the very same successor
+ * without the server ever storing a refresh token itself.
+ */
+export function successorRefreshToken(secret: string, presented: string): string {
+  return createHmac("sha256", secret).update(`refresh-successor\0${presented}`).digest("base64url");
 }
 
 /** Only this digest is stored, so a database leak does not hand out live tokens. */
