@@ -41,10 +41,42 @@ describe("a session", () => {
     }
   });
 
+  test("stays signed in when two tabs refresh their token at the same moment", async () => {
+    await page.goto("/dashboard");
+    await expectTitle(page, SUPER_ADMIN.title);
+    const second = await context.newPage();
+    try {
+      await second.goto("/dashboard");
+      await expectTitle(second, SUPER_ADMIN.title);
+      const before = await page.evaluate(() => localStorage.getItem("tally.refreshToken"));
+      // Both tabs wake with a refused access token and the same refresh token, and refresh at once.
+      await page.evaluate(() => localStorage.setItem("tally.token", "refused-access-token"));
+      await Promise.all([page.reload(), second.reload()]);
+      await expectTitle(page, SUPER_ADMIN.title);
+      await expectTitle(second, SUPER_ADMIN.title);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem("tally.token"))).not.toBe("refused-access-token");
+      const after = await page.evaluate(() => localStorage.getItem("tally.refreshToken"));
+      expect(after).not.toBe(before);
+      // Neither refresh was taken for theft: the stored pair still works in both tabs.
+      for (const tab of [page, second]) {
+        await tab.reload();
+        await expectTitle(tab, SUPER_ADMIN.title);
+        expect(new URL(tab.url()).pathname).toBe("/dashboard");
+      }
+      const res = await fetch(`${baseUrl()}/api/auth/profile`, {
+        headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem("tally.token"))}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   test("ends with Logout: back to /login, and /dashboard then asks to sign in", async () => {
     await page.goto("/dashboard");
     await expectTitle(page, SUPER_ADMIN.title);
     const refreshToken = await page.evaluate(() => localStorage.getItem("tally.refreshToken"));
+    const accessToken = await page.evaluate(() => localStorage.getItem("tally.token"));
     expect(refreshToken).toBeTruthy();
     await page.getByRole("button", { name: "Logout" }).click();
     await waitForPath(page, "/login");
@@ -61,5 +93,8 @@ describe("a session", () => {
       body: JSON.stringify({ refreshToken }),
     });
     expect(res.status).toBe(401);
+    // Nor the access token, though it had minutes left.
+    const profile = await fetch(`${baseUrl()}/api/auth/profile`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(profile.status).toBe(401);
   });
 });

@@ -138,6 +138,41 @@ describe("apiRequest", () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
+  it("takes turns with other tabs: a refresh another tab finished meanwhile is used, not repeated", async () => {
+    signIn(buildUser(), "old-token", "refresh-1");
+    // Another tab holds the refresh lock; when it lets go, it has stored a new pair.
+    let otherTabDone!: () => void;
+    const otherTab = new Promise<void>((resolve) => (otherTabDone = resolve));
+    const queued: string[] = [];
+    vi.stubGlobal("navigator", {
+      ...navigator,
+      locks: {
+        request: async (name: string, task: () => Promise<void>) => {
+          queued.push(name);
+          await otherTab;
+          return task();
+        },
+      },
+    });
+    const fetchMock = mockFetch(async (url, init) => {
+      if (url === "/api/auth/refresh") return jsonResponse(200, { token: "mine", refreshToken: "mine-refresh" });
+      return headerOf(init, "Authorization") === "Bearer old-token"
+        ? jsonResponse(401, { error: "Token expired", code: "TOKEN_EXPIRED" })
+        : jsonResponse(200, { auth: headerOf(init, "Authorization") });
+    });
+
+    const request = apiRequest("/things");
+    await vi.waitFor(() => expect(queued).toEqual(["tally-token-refresh"]));
+    localStorage.setItem("tally.token", "other-tab-token");
+    localStorage.setItem("tally.refreshToken", "other-tab-refresh");
+    otherTabDone();
+
+    await expect(request).resolves.toEqual({ auth: "Bearer other-tab-token" });
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/auth/refresh")).toBe(false);
+    expect(authStore.get()).toMatchObject({ token: "other-tab-token", refreshToken: "other-tab-refresh" });
+    vi.unstubAllGlobals();
+  });
+
   it("ends the session on SESSION_VERSION_MISMATCH without refreshing", async () => {
     signIn(buildUser(), "tok", "refresh-1");
     const fetchMock = mockFetch(() =>

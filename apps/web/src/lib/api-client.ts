@@ -99,8 +99,11 @@ export function endSession(message: string): void {
 
 let refreshInFlight: Promise<void> | null = null;
 
-async function doRefresh(): Promise<void> {
-  const { refreshToken } = authStore.get();
+async function doRefresh(staleToken: string | null): Promise<void> {
+  // Another tab may have refreshed while this one waited: its new pair is in storage.
+  authStore.reload();
+  const { token, refreshToken } = authStore.get();
+  if (token && token !== staleToken) return;
   if (!refreshToken) {
     endSession(MESSAGES.sessionExpired);
     throw new ApiError(401, "UNAUTHENTICATED", MESSAGES.sessionExpired);
@@ -131,13 +134,24 @@ async function doRefresh(): Promise<void> {
 }
 
 /**
- * Exchanges the refresh token once; concurrent callers share the same promise. `staleToken`
- * is the access token that was refused: if it has already been replaced, nothing is done.
+ * Tabs of one browser share the stored tokens, so they take turns: a rotated refresh token
+ * presented again by a second tab would look like a stolen copy. Where Web Locks are missing
+ * the server's short grace window for a just-rotated token covers the race.
  */
-export function refreshSession(staleToken?: string): Promise<void> {
+function oneTabAtATime(task: () => Promise<void>): Promise<void> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  return locks ? locks.request("tally-token-refresh", task) : task();
+}
+
+/**
+ * Exchanges the refresh token once; concurrent callers share the same promise. `staleToken`
+ * is the access token that was refused (default: the current one): if it has already been
+ * replaced, here or in another tab, nothing is done.
+ */
+export function refreshSession(staleToken: string | null = authStore.get().token): Promise<void> {
   const { token } = authStore.get();
-  if (staleToken !== undefined && token && token !== staleToken) return Promise.resolve();
-  refreshInFlight ??= doRefresh().finally(() => {
+  if (token && token !== staleToken) return Promise.resolve();
+  refreshInFlight ??= oneTabAtATime(() => doRefresh(staleToken)).finally(() => {
     refreshInFlight = null;
   });
   return refreshInFlight;
