@@ -198,6 +198,14 @@ export interface LoginLogsTable {
   created_at: Timestamp;
 }
 
+/** Sign-in attempts reserved per key in a fixed window (migration 005). */
+export interface LoginThrottleTable {
+  /** "pair|<address>|<account>" or "address|<address>". */
+  key: string;
+  window_started_at: Date;
+  attempts: number;
+}
+
 export interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -267,6 +275,7 @@ export interface Database {
   users: UsersTable;
   user_schools: UserSchoolsTable;
   login_logs: LoginLogsTable;
+  login_throttle: LoginThrottleTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;
