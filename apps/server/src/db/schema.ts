@@ -188,7 +188,7 @@ export interface UserSchoolsTable {
 export interface LoginLogsTable {
   id: Generated<number>;
   user_id: number | null;
-  /** What was typed, lower-cased: failures are counted per account name even when unknown. */
+  /** What was typed, lower-cased: the account name even when no such account exists. */
   login: string;
   login_method: "username" | "email";
   ip_address: string;

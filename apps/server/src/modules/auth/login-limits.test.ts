@@ -96,6 +96,23 @@ describe("sign-in limits under a burst", () => {
 });
 
 describe("sign-in limits keyed by account and address", () => {
+  it("does the same password-hash work for an unknown account, a wrong password and a deactivated account", async () => {
+    const ip = freshAddress();
+    const active = await buildUser(t.db, { role: "admin" });
+    const inactive = await buildUser(t.db, { role: "admin", isActive: false });
+    const replies = [];
+    for (const [login, password] of [
+      ["nobody-at-all", "whatever-1"],
+      [active.username, "not-the-password"],
+      [inactive.username, inactive.password],
+    ] as const) {
+      const before = hashCalls.count;
+      replies.push(await signIn(t, login, password, { ip }));
+      expect(hashCalls.count - before, login).toBe(1);
+    }
+    expect(new Set(replies.map((r) => `${r.statusCode} ${r.body}`)).size).toBe(1);
+  });
+
   it("a stranger's failures from one address do not lock the owner out from another; the stranger's next try is 429 without hashing", async () => {
     const user = await buildUser(t.db, { role: "super_admin", username: `admin-${addressCounter}` });
     const stranger = freshAddress();
