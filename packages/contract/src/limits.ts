@@ -25,10 +25,14 @@ export const LIMITS = {
   refreshTokenTtlDays: 14,
   resetTokenTtlMinutes: 60,
   verifyTokenTtlHours: 48,
-  /** Failed sign-ins allowed per account, and per client address, in the window below. */
+  /** Failed sign-ins per (account, client address) in the window: slows guessing at one account, yet a stranger cannot lock its owner out from elsewhere. */
   loginFailuresPerAccount: 5,
+  /** Failed sign-ins per client address across accounts in the window: slows credential stuffing from one address. */
   loginFailuresPerClient: 20,
+  /** A fixed window from its first failure; refused tries do not extend it. */
   loginFailureWindowMinutes: 15,
+  /** An account that signed in from an address this recently is exempt there from the per-address limit (shared school networks). */
+  loginKnownAddressDays: 30,
 } as const;
 
 /** Ids hidden from admin and super_admin dashboards (spec section 6). */

@@ -3,6 +3,7 @@ import { migrate001 } from "./migrations/001-initial-schema.js";
 import { migrate002 } from "./migrations/002-dashboard-indexes.js";
 import { migrate003 } from "./migrations/003-dashboard-rollups.js";
 import { migrate004 } from "./migrations/004-team-count-rollup.js";
+import { migrate005 } from "./migrations/005-login-throttle.js";
 import { migrate007 } from "./migrations/007-refresh-token-families.js";
 import type { Database } from "./schema.js";
 
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "002-dashboard-indexes": { up: migrate002 },
   "003-dashboard-rollups": { up: migrate003 },
   "004-team-count-rollup": { up: migrate004 },
+  "005-login-throttle": { up: migrate005 },
   "007-refresh-token-families": { up: migrate007 },
 };
 

@@ -188,7 +188,7 @@ export interface UserSchoolsTable {
 export interface LoginLogsTable {
   id: Generated<number>;
   user_id: number | null;
-  /** What was typed, lower-cased: failures are counted per account name even when unknown. */
+  /** What was typed, lower-cased: the account name even when no such account exists. */
   login: string;
   login_method: "username" | "email";
   ip_address: string;
@@ -196,6 +196,14 @@ export interface LoginLogsTable {
   successful: boolean;
   failure_reason: string | null;
   created_at: Timestamp;
+}
+
+/** Sign-in attempts reserved per key in a fixed window (migration 005). */
+export interface LoginThrottleTable {
+  /** "pair|<address>|<account>" or "address|<address>". */
+  key: string;
+  window_started_at: Date;
+  attempts: number;
 }
 
 export interface RefreshTokensTable {
@@ -269,6 +277,7 @@ export interface Database {
   users: UsersTable;
   user_schools: UserSchoolsTable;
   login_logs: LoginLogsTable;
+  login_throttle: LoginThrottleTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

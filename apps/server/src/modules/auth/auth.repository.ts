@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database, LoginLogsTable, NewUser, OneTimeTokenPurpose, User } from "../../db/schema.js";
 import { type VisibilityRow, visibilityRowsJson } from "../scope/scope.repository.js";
 
@@ -180,56 +180,22 @@ export async function insertLoginLog(db: Db, e: LoginLogEntry): Promise<void> {
     .execute();
 }
 
-type LogsEb = ExpressionBuilder<Database, "login_logs">;
-
-// Refused (rate-limited) attempts are not counted, so a lockout ends when its window does
-// instead of being extended by every further try.
-const countedFailure = (eb: LogsEb) =>
-  eb.and([
-    eb("successful", "=", false),
-    eb.or([eb("failure_reason", "is", null), eb("failure_reason", "!=", "rate_limited")]),
-  ]);
-
 /**
- * Failed sign-ins for this account name (or user id) since `since` and since its last
- * successful sign-in: a user who got in is not locked out by earlier typos.
+ * Whether this account signed in successfully from this address since `since`. A null user
+ * (an unknown account name) still makes the round trip and finds nothing, so both cost alike.
  */
-export async function countAccountFailures(
-  db: Db,
-  account: { login: string; userId: number | null },
-  since: Date,
-): Promise<number> {
-  const sameAccount = (eb: ExpressionBuilder<Database, "login_logs">) =>
-    account.userId === null
-      ? eb("login", "=", account.login)
-      : eb.or([eb("login", "=", account.login), eb("user_id", "=", account.userId)]);
-  const lastSuccess = await db
+export async function hasSignedInFrom(db: Db, userId: number | null, ipAddress: string, since: Date): Promise<boolean> {
+  const row = await db
     .selectFrom("login_logs")
-    .select((eb) => eb.fn.max("created_at").as("at"))
+    .select("id")
+    // Not "user_id is null": a deleted account's successes keep their rows with a null user.
+    .where((eb) => (userId === null ? sql<boolean>`false` : eb("user_id", "=", userId)))
     .where("successful", "=", true)
-    .where(sameAccount)
-    .where("created_at", ">", since)
-    .executeTakeFirst();
-  const from = lastSuccess?.at ? new Date(lastSuccess.at) : since;
-  const row = await db
-    .selectFrom("login_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(countedFailure)
-    .where(sameAccount)
-    .where("created_at", ">", from)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export async function countClientFailures(db: Db, ipAddress: string, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom("login_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(countedFailure)
     .where("ip_address", "=", ipAddress)
     .where("created_at", ">", since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 // --- refresh tokens ----------------------------------------------------------------------

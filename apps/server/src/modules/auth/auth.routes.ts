@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       login(ctx, {
         login: request.body.login,
         password: request.body.password,
-        // trustProxy is off: this is the socket address, which X-Forwarded-For cannot change.
+        // The client as the proxies named by TRUST_PROXY report it, else the socket address.
         ipAddress: request.ip,
         userAgent: request.headers["user-agent"] ?? null,
       }),

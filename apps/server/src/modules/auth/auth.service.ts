@@ -16,6 +16,7 @@ import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
 import type { VisibilityRow } from "../scope/scope.repository.js";
 import * as repo from "./auth.repository.js";
 import { schoolScope } from "./auth.policy.js";
+import { reserveSignIn, settleSuccessfulSignIn } from "./login-throttle.js";
 import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./tokens.js";
 
 export { sendPasswordResetLink } from "./password.service.js";
@@ -164,13 +165,10 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
       at: now,
     });
 
-  // Checked before the password, so guessing right during a lockout gains nothing.
-  const since = new Date(now.getTime() - LIMITS.loginFailureWindowMinutes * MINUTE);
-  const [accountFailures, clientFailures] = await Promise.all([
-    repo.countAccountFailures(db, { login: loginKey, userId: user?.id ?? null }, since),
-    repo.countClientFailures(db, attempt.ipAddress, since),
-  ]);
-  if (accountFailures >= LIMITS.loginFailuresPerAccount || clientFailures >= LIMITS.loginFailuresPerClient) {
+  // Reserved before the password is checked, in one statement per counter: a burst of
+  // parallel attempts cannot all reach the hash, and guessing right during a lock gains nothing.
+  const reservation = await reserveSignIn(db, { userId: user?.id ?? null, login: loginKey, address: attempt.ipAddress }, now);
+  if (!reservation) {
     await log(false, "rate_limited");
     throw tooManyRequests(MESSAGES.tooManyAttempts);
   }
@@ -181,6 +179,7 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
     throw invalidCredentials();
   }
 
+  await settleSuccessfulSignIn(db, reservation, now);
   await log(true, null);
   await repo.setLastLogin(db, user.id, now);
   const tokens = await issueTokens(ctx, user);
