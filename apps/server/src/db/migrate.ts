@@ -3,6 +3,7 @@ import { migrate001 } from "./migrations/001-initial-schema.js";
 import { migrate002 } from "./migrations/002-dashboard-indexes.js";
 import { migrate003 } from "./migrations/003-dashboard-rollups.js";
 import { migrate004 } from "./migrations/004-team-count-rollup.js";
+import { migrate006 } from "./migrations/006-outbox-withhold-links.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "002-dashboard-indexes": { up: migrate002 },
   "003-dashboard-rollups": { up: migrate003 },
   "004-team-count-rollup": { up: migrate004 },
+  "006-outbox-withhold-links": { up: migrate006 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */
