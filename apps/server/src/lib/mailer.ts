@@ -39,7 +39,8 @@ export function withholdSecrets(text: string, secrets: readonly string[] = []): 
   return out.replace(ONE_TIME_LINK, WITHHELD_LINK);
 }
 
-const ONE_TIME_LINK = /\S*(?:[?&#]token=)\S*/g;
+// A link holding ?token=, &token= or #token=, up to the end of its base64url (or percent-encoded) token.
+const ONE_TIME_LINK = /[^\s"'<>]*[?&#]token=[\w%-]*/g;
 
 /** SMTP when SMTP_URL is set; otherwise mail is kept in the database outbox, one-time links withheld. */
 export function createMailer(opts: { smtpUrl?: string; from: string; db: Kysely<Database>; log: Log }): Mailer {

@@ -5,8 +5,9 @@ import { type Kysely, sql } from "kysely";
 // marker the mailer now writes in its place (lib/mailer.ts WITHHELD_LINK; copied here so
 // this migration keeps its meaning if that text changes).
 const MARKER = "[one-time link withheld: it is only delivered by e-mail]";
-// A run of non-blanks holding ?token=, &token= or #token= (the set-password and verify links).
-const LINK = String.raw`\S*[?&#]token=\S*`;
+// A link holding ?token=, &token= or #token= (the set-password and verify links), up to the
+// end of its base64url (or percent-encoded) token.
+const LINK = `[^[:space:]"'<>]*[?&#]token=[A-Za-z0-9_%-]*`;
 
 export async function migrate006(db: Kysely<unknown>): Promise<void> {
   await sql`
