@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../../test/test-app.js";
 import type { DatabaseHandle } from "../connection.js";
@@ -37,7 +37,7 @@ describe("migration 006-outbox-withhold-links", () => {
       .returning(["id", "subject"])
       .execute();
 
-    await migrate006(db);
+    await migrate006(db as Kysely<unknown>);
 
     const rows = await db
       .selectFrom("mail_outbox")
