@@ -77,18 +77,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = parsed.data;
-  if (e.NODE_ENV === "production" && !e.SECRET_KEY) {
-    throw new ConfigError(["SECRET_KEY: required when NODE_ENV=production"]);
-  }
+  const productionProblems: string[] = [];
+  if (e.NODE_ENV === "production" && !e.SECRET_KEY) productionProblems.push("SECRET_KEY: required when NODE_ENV=production");
   // Without SMTP nobody receives reset or verification links (the outbox withholds them), so
   // production must either deliver mail or say it knowingly does without.
   if (e.NODE_ENV === "production" && !e.SMTP_URL && !e.MAIL_OUTBOX) {
-    throw new ConfigError([
+    productionProblems.push(
       "SMTP_URL: required when NODE_ENV=production, so that password reset and verification e-mails are delivered. " +
         "To run without e-mail, set MAIL_OUTBOX=on: mail is then kept in the database outbox with its one-time links withheld, " +
         "and first passwords are set with `npm run cli -- create-user` or an administrator's Reset Password.",
-    ]);
+    );
   }
+  if (productionProblems.length > 0) throw new ConfigError(productionProblems);
   const dataDir = resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
