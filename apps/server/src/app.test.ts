@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.js";
 
@@ -53,5 +56,45 @@ describe("the app shell", () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  });
+});
+
+describe("the web app's pages", () => {
+  const INDEX = '<!doctype html><html><head><title>Tally</title></head><body><div id="root"></div></body></html>';
+  let t: TestApp;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = mkdtempSync(join(tmpdir(), "tally-web-dist-"));
+    writeFileSync(join(webDist, "index.html"), INDEX);
+    t = await createTestApp({ webDist });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  test("HEAD of a page route answers as GET does, without the body (uptime monitors)", async () => {
+    for (const url of ["/", "/login", "/dashboard", "/set-password"]) {
+      const page = await t.app.inject({ method: "GET", url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(page.body, url).toBe(INDEX);
+
+      const head = await t.app.inject({ method: "HEAD", url });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.headers["content-type"], url).toBe(page.headers["content-type"]);
+      expect(head.headers["content-length"], url).toBe(page.headers["content-length"]);
+      expect(head.body, url).toBe("");
+    }
+  });
+
+  test("unknown /api paths stay JSON 404s, whatever the method", async () => {
+    for (const method of ["GET", "HEAD", "POST"] as const) {
+      const res = await t.app.inject({ method, url: "/api/no-such-thing" });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.headers["content-type"], method).toMatch(/^application\/json/);
+      if (method !== "HEAD") expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
+    }
+    expect((await t.app.inject({ method: "POST", url: "/login" })).statusCode).toBe(404);
   });
 });

@@ -23,10 +23,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** Folder of the built web app; absent = API only (tests). */
   webDist?: string;
+  /** Told of every route as it is registered (tests walk them). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /** Builds the Fastify app: plugins, then modules. It never listens. */
-export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // Only the proxies named by TRUST_PROXY may tell who the client is; anyone else's
@@ -34,6 +36,7 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -61,10 +64,12 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api") || !webRoot || request.method !== "GET") {
+    const pageRequest = request.method === "GET" || request.method === "HEAD";
+    if (request.url.startsWith("/api") || !webRoot || !pageRequest) {
       return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
     }
-    // Client-side routes: the web app decides what "not found" looks like.
+    // Client-side routes: the web app decides what "not found" looks like. HEAD answers as GET
+    // does, without the body (uptime monitors ask with HEAD).
     return reply.type("text/html").sendFile("index.html");
   });
 

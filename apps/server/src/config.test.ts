@@ -97,7 +97,36 @@ describe("loadConfig", () => {
       "SECRET_KEY: required when NODE_ENV=production",
     );
     const key = "k".repeat(40);
-    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key }).secretKey).toBe(key);
+    const smtp = "smtp://mail.example.org:587";
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key, SMTP_URL: smtp }).secretKey).toBe(key);
+  });
+
+  test("production without SMTP_URL refuses to start unless MAIL_OUTBOX opts in to the outbox", () => {
+    const key = "k".repeat(40);
+    let error: unknown;
+    try {
+      loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/SMTP_URL: required when NODE_ENV=production/);
+    expect((error as ConfigError).message).toContain("MAIL_OUTBOX=on");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key, MAIL_OUTBOX: "off" })).toThrow(
+      ConfigError,
+    );
+    const optedIn = loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: key, MAIL_OUTBOX: "on" });
+    expect(optedIn.smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ DATA_DIR: tempDir(), MAIL_OUTBOX: "perhaps" })).toThrow(/MAIL_OUTBOX: must be one of/);
+    // Development keeps the outbox without being asked.
+    expect(loadConfig({ DATA_DIR: tempDir() }).smtpUrl).toBeUndefined();
+  });
+
+  test("production leaves the demo seed off unless DEMO_SEED asks for it", () => {
+    const prod = { DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: "k".repeat(40), MAIL_OUTBOX: "on" };
+    expect(loadConfig(prod).demoSeed).toBe(false);
+    expect(loadConfig({ ...prod, DEMO_SEED: "true" }).demoSeed).toBe(true);
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "development" }).demoSeed).toBe(true);
   });
 
   test("empty values count as unset", () => {

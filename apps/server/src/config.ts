@@ -24,6 +24,7 @@ const envSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
+  MAIL_OUTBOX: booleanish.optional(),
   MAIL_FROM: z.string().min(3).default("Tally <no-reply@tally.local>"),
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO_SEED: booleanish.optional(),
@@ -76,9 +77,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = parsed.data;
-  if (e.NODE_ENV === "production" && !e.SECRET_KEY) {
-    throw new ConfigError(["SECRET_KEY: required when NODE_ENV=production"]);
+  const productionProblems: string[] = [];
+  if (e.NODE_ENV === "production" && !e.SECRET_KEY) productionProblems.push("SECRET_KEY: required when NODE_ENV=production");
+  // Without SMTP nobody receives reset or verification links (the outbox withholds them), so
+  // production must either deliver mail or say it knowingly does without.
+  if (e.NODE_ENV === "production" && !e.SMTP_URL && !e.MAIL_OUTBOX) {
+    productionProblems.push(
+      "SMTP_URL: required when NODE_ENV=production, so that password reset and verification e-mails are delivered. " +
+        "To run without e-mail, set MAIL_OUTBOX=on: mail is then kept in the database outbox with its one-time links withheld, " +
+        "and first passwords are set with `npm run cli -- create-user` or an administrator's Reset Password.",
+    );
   }
+  if (productionProblems.length > 0) throw new ConfigError(productionProblems);
   const dataDir = resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -90,8 +100,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     secretKey: e.SECRET_KEY ?? generatedSecret(dataDir),
-    // A new embedded database gets demo data unless told otherwise; PostgreSQL only on request.
-    demoSeed: e.DEMO_SEED ?? !e.DATABASE_URL,
+    // A new embedded database gets demo data unless told otherwise; PostgreSQL, or any
+    // production set-up (demo accounts share one password), only on request.
+    demoSeed: e.DEMO_SEED ?? (!e.DATABASE_URL && e.NODE_ENV !== "production"),
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

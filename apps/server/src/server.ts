@@ -5,14 +5,19 @@ import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
 import { systemClock } from "./lib/clock.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
 import { createMailer } from "./lib/mailer.js";
+import { serverLoggerOptions } from "./lib/request-log.js";
+
+const OUTBOX_NOTICE = [
+  "No SMTP_URL set: e-mails are kept in the database outbox (super admins: GET /api/mail/outbox) with their",
+  "one-time links withheld, so reset and verification links reach nobody. To receive them, run a local mail",
+  "catcher (`npm run mail-catcher`) and start with SMTP_URL=smtp://127.0.0.1:1025 npm start; or set a first",
+  "password with `npm run cli -- create-user` or an administrator's Reset Password.",
+];
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const opened = await openConfiguredDatabase(config, "server");
-  const logger = {
-    level: config.logLevel,
-    redact: ["req.headers.authorization", "req.body.password", "req.body.refreshToken"],
-  };
+  const logger = serverLoggerOptions(config.logLevel);
   const mailerLog = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: opened.database.db, log: mailerLog });
   const ctx = { config, database: opened.database, mailer, clock: systemClock };
@@ -37,7 +42,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   console.log(`Tally is running on http://localhost:${config.port} (API: /api, database: ${opened.database.engine})`);
-  if (mailer.kind === "outbox") console.log("No SMTP_URL set: e-mails are kept in the outbox (GET /api/mail/outbox).");
+  if (mailer.kind === "outbox") for (const line of OUTBOX_NOTICE) console.log(line);
 }
 
 main().catch((err) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { buildApp } from "../src/app.js";
 import { type Config, testConfig, testDatabaseUrl } from "../src/config.js";
@@ -15,6 +15,8 @@ export interface TestApp {
   ctx: ServerContext;
   db: Kysely<Database>;
   database: DatabaseHandle;
+  /** Every registered route (HEAD ones included), in the order of registration. */
+  routes: Array<{ method: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,10 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Default: the database outbox (read it from mail_outbox). */
   mailer?: Mailer;
+  /** Default: no logging. */
+  logger?: FastifyServerOptions["logger"];
+  /** Default: none (API only). */
+  webDist?: string;
 }
 
 /**
@@ -49,13 +55,22 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const mailer =
     opts.mailer ?? createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } });
   const ctx: ServerContext = { config, database, mailer, clock: opts.clock ?? systemClock };
-  const app = await buildApp({ ctx, webDist: "" });
+  const routes: TestApp["routes"] = [];
+  const app = await buildApp({
+    ctx,
+    logger: opts.logger,
+    webDist: opts.webDist ?? "",
+    onRoute: (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    },
+  });
   await app.ready();
   return {
     app,
     ctx,
     db: database.db,
     database,
+    routes,
     async close() {
       await app.close();
       await drop();

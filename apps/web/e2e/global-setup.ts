@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     mailFile: string;
+    /** Everything the server wrote to stdout and stderr, appended as it comes. */
+    serverLogFile: string;
     demoPassword: string;
   }
 }
@@ -48,6 +50,8 @@ export default async function setup(project: TestProject) {
   const root = new URL("../../..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "tally-e2e-"));
   const mailFile = join(dir, "mail.json");
+  const serverLogFile = join(dir, "server.log");
+  writeFileSync(serverLogFile, "");
   const messages: Array<{ to: string; raw: string }> = [];
   writeFileSync(mailFile, "[]");
 
@@ -84,18 +88,19 @@ export default async function setup(project: TestProject) {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       DEMO_SEED: "true",
       DEMO_PASSWORD,
-      LOG_LEVEL: "warn",
+      // Every request is logged, as in production, so journeys can check what the log keeps.
+      LOG_LEVEL: "info",
       DATABASE_URL: "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  server.stdout?.on("data", (d) => {
+  const capture = (d: Buffer | string) => {
     output += d;
-  });
-  server.stderr?.on("data", (d) => {
-    output += d;
-  });
+    appendFileSync(serverLogFile, d);
+  };
+  server.stdout?.on("data", capture);
+  server.stderr?.on("data", capture);
 
   const stop = async () => {
     if (server.exitCode === null && server.signalCode === null) {
@@ -117,6 +122,7 @@ export default async function setup(project: TestProject) {
 
   project.provide("baseUrl", baseUrl);
   project.provide("mailFile", mailFile);
+  project.provide("serverLogFile", serverLogFile);
   project.provide("demoPassword", DEMO_PASSWORD);
 
   return async () => {

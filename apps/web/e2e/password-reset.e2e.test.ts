@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import {
   expectTitle,
   launchBrowser,
@@ -40,7 +41,9 @@ describe("forgot password", () => {
   test("the dialog's request sends an e-mail with a reset link", async () => {
     resetLink = await requestResetLink(page, SCHOOL_2.email);
     expect(new URL(resetLink).origin).toBe(new URL(page.url()).origin);
-    expect(new URL(resetLink).searchParams.get("token")).toMatch(/.{20,}/);
+    // The token rides in the fragment, which the browser never sends to the server.
+    expect(new URL(resetLink).search).toBe("");
+    expect(new URLSearchParams(new URL(resetLink).hash.slice(1)).get("token")).toMatch(/.{20,}/);
   });
 
   test("Cancel closes the dialog", async () => {
@@ -54,6 +57,9 @@ describe("forgot password", () => {
   test("the link opens the form; a weak password is refused with a red meter", async () => {
     await page.goto(resetLink);
     await expectTitle(page, "Set New Password");
+    await visible(page.getByLabel("New password"));
+    // The page took the token out of the address bar.
+    expect(page.url()).toBe(new URL("/set-password", resetLink).href);
     const meter = page.getByTestId("password-strength");
     await page.getByLabel("New password").fill("password");
     await page.getByLabel("Confirm password").fill("password");
@@ -101,5 +107,19 @@ describe("forgot password", () => {
     } finally {
       await fresh.context().close();
     }
+  });
+
+  test("the server's log holds no token, password or reset link", async () => {
+    const log = readFileSync(inject("serverLogFile"), "utf8");
+    const token = new URLSearchParams(new URL(resetLink).hash.slice(1)).get("token")!;
+    // The journey's requests were logged (by path), so the log's silence means something.
+    expect(log).toContain('"url":"/set-password"');
+    expect(log).toContain('"url":"/api/auth/verify-reset-token"');
+    expect(log).toContain('"url":"/api/auth/set-password"');
+    expect(log).toContain('"url":"/api/auth/login"');
+    for (const secret of [token, encodeURIComponent(token), resetLink, NEW_PASSWORD, inject("demoPassword")]) {
+      expect(log.includes(secret), `the server log holds ${secret}`).toBe(false);
+    }
+    expect(log).not.toMatch(/token=/);
   });
 });

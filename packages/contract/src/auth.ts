@@ -32,15 +32,23 @@ export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
 export const tokenQuerySchema = z.object({ token: z.string().min(1).max(512) });
 
-/** GET /auth/verify-reset-token: a missing token gets the reset page's own text. */
-export const resetTokenQuerySchema = z.object({
-  token: z.string({ error: MESSAGES.resetNoToken }).min(1, MESSAGES.resetNoToken).max(512),
-});
+// A missing token gets the page's own text.
+const resetToken = z.string({ error: MESSAGES.resetNoToken }).min(1, MESSAGES.resetNoToken).max(512);
+const verifyToken = z.string({ error: MESSAGES.verifyNoToken }).min(1, MESSAGES.verifyNoToken).max(512);
 
-/** GET /auth/verify: a missing token gets the verification page's own text. */
-export const verifyEmailQuerySchema = z.object({
-  token: z.string({ error: MESSAGES.verifyNoToken }).min(1, MESSAGES.verifyNoToken).max(512),
-});
+/** POST /auth/verify-reset-token: the token travels in the body, where no request log sees it. */
+export const verifyResetTokenRequestSchema = z.object({ token: resetToken });
+export type VerifyResetTokenRequest = z.infer<typeof verifyResetTokenRequestSchema>;
+
+/** POST /auth/verify: the token travels in the body, where no request log sees it. */
+export const verifyEmailRequestSchema = z.object({ token: verifyToken });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
+
+/** GET /auth/verify-reset-token?token=: kept for older clients; the web app posts. */
+export const resetTokenQuerySchema = z.object({ token: resetToken });
+
+/** GET /auth/verify?token=: kept for older clients; the web app posts. */
+export const verifyEmailQuerySchema = z.object({ token: verifyToken });
 
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
 

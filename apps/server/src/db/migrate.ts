@@ -4,6 +4,7 @@ import { migrate002 } from "./migrations/002-dashboard-indexes.js";
 import { migrate003 } from "./migrations/003-dashboard-rollups.js";
 import { migrate004 } from "./migrations/004-team-count-rollup.js";
 import { migrate005 } from "./migrations/005-login-throttle.js";
+import { migrate006 } from "./migrations/006-outbox-withhold-links.js";
 import { migrate007 } from "./migrations/007-refresh-token-families.js";
 import type { Database } from "./schema.js";
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "003-dashboard-rollups": { up: migrate003 },
   "004-team-count-rollup": { up: migrate004 },
   "005-login-throttle": { up: migrate005 },
+  "006-outbox-withhold-links": { up: migrate006 },
   "007-refresh-token-families": { up: migrate007 },
 };
 

@@ -7,6 +7,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * The one-time links the message carries. Only the recipient may read them: SMTP delivers
+   * them, the outbox keeps the message with each replaced by WITHHELD_LINK.
+   */
+  secrets?: string[];
 }
 
 export interface Mailer {
@@ -18,7 +23,26 @@ interface Log {
   info(obj: object, msg: string): void;
 }
 
-/** SMTP when SMTP_URL is set; otherwise mail is kept in the database outbox for admins. */
+/** What the outbox shows where a mail carried a one-time link. */
+export const WITHHELD_LINK = "[one-time link withheld: it is only delivered by e-mail]";
+
+/**
+ * Replaces every secret in `text` by the marker, and, should a caller forget to name one,
+ * anything shaped like a one-time link (`…/set-password?token=…`, `…#token=…`).
+ */
+export function withholdSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  // Longest first, so a secret that contains another is replaced whole.
+  for (const secret of [...secrets].filter(Boolean).sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join(WITHHELD_LINK);
+  }
+  return out.replace(ONE_TIME_LINK, WITHHELD_LINK);
+}
+
+// A link holding ?token=, &token= or #token=, up to the end of its base64url (or percent-encoded) token.
+const ONE_TIME_LINK = /[^\s"'<>]*[?&#]token=[\w%-]*/g;
+
+/** SMTP when SMTP_URL is set; otherwise mail is kept in the database outbox, one-time links withheld. */
 export function createMailer(opts: { smtpUrl?: string; from: string; db: Kysely<Database>; log: Log }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
@@ -34,12 +58,17 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Kysely<
     async send(m) {
       const row = await opts.db
         .insertInto("mail_outbox")
-        .values({ to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html ?? null })
+        .values({
+          to_address: m.to,
+          subject: m.subject,
+          text_body: withholdSecrets(m.text, m.secrets),
+          html_body: m.html === undefined ? null : withholdSecrets(m.html, m.secrets),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       opts.log.info(
         { outboxId: row.id, to: m.to, subject: m.subject },
-        "No SMTP_URL set: e-mail kept in the outbox (admins: GET /api/mail/outbox)",
+        "No SMTP_URL set: e-mail kept in the outbox with its one-time links withheld",
       );
     },
   };

@@ -7,6 +7,8 @@ import type { ServerContext } from "../../context.js";
 import type { Database } from "../schema.js";
 import { type DemoSeedResult, isDatabaseEmpty, seedDemo } from "./demo-seed.js";
 
+const CREATE_FIRST_ADMIN = "npm run cli -- create-user --username NAME --email ADDRESS --role super_admin";
+
 // Any fixed number: instances starting together on one PostgreSQL seed only once.
 const DEMO_SEED_LOCK = 74_110_123;
 
@@ -35,7 +37,10 @@ export async function seedDemoOnFirstRun(ctx: ServerContext, print: (line: strin
     if (existsSync(file)) print(`Demo sign-ins: see ${file}`);
     return;
   }
-  if (!config.demoSeed) return;
+  if (!config.demoSeed) {
+    print(`No accounts yet. Create the first super admin with: ${CREATE_FIRST_ADMIN}`);
+    return;
+  }
   const loaded = await loadDemoIntoEmptyDatabase(db, config);
   if (!loaded) {
     print("Demo data not loaded: the database has schools or students but no users. Create an account with: npm run cli -- create-user --help");

@@ -3,10 +3,19 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { MailMessage } from "../../lib/mailer.js";
 
+/**
+ * A page link with the token in the fragment: the browser never sends a fragment to the
+ * server, so opening the link cannot write the token into a request log (ours or a proxy's).
+ */
+export function oneTimeLink(appUrl: string, page: "/set-password" | "/verify", token: string): string {
+  return `${appUrl}${page}#token=${encodeURIComponent(token)}`;
+}
+
 export function passwordResetMail(appUrl: string, to: string, username: string, token: string): MailMessage {
-  const link = `${appUrl}/set-password?token=${encodeURIComponent(token)}`;
+  const link = oneTimeLink(appUrl, "/set-password", token);
   return {
     to,
+    secrets: [link],
     subject: "Reset your Tally password",
     text: [
       `Hello ${username},`,
@@ -22,9 +31,10 @@ export function passwordResetMail(appUrl: string, to: string, username: string, 
 }
 
 export function emailVerificationMail(appUrl: string, to: string, username: string, token: string): MailMessage {
-  const link = `${appUrl}/verify?token=${encodeURIComponent(token)}`;
+  const link = oneTimeLink(appUrl, "/verify", token);
   return {
     to,
+    secrets: [link],
     subject: "Verify your Tally e-mail address",
     text: [
       `Hello ${username},`,

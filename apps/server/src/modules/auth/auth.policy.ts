@@ -1,6 +1,6 @@
 import { isAdminRole, type Role } from "@tally/contract";
 
-/** Roles that manage accounts (register users, send reset links, read the mail outbox). */
+/** Roles that manage accounts (register users, send reset links). */
 export const USER_ADMIN_ROLES = ["admin", "super_admin"] as const satisfies readonly Role[];
 
 /**

@@ -14,7 +14,9 @@ import {
   resetTokenQuerySchema,
   setPasswordRequestSchema,
   verifyEmailQuerySchema,
+  verifyEmailRequestSchema,
   verifyEmailResponseSchema,
+  verifyResetTokenRequestSchema,
   verifyResetTokenResponseSchema,
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -80,6 +82,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     },
   );
 
+  // The token checks take the token in a POST body; the GET forms stay for links and clients
+  // made before, and the request log drops their query string.
+  app.post(
+    "/auth/verify-reset-token",
+    { schema: { tags, body: verifyResetTokenRequestSchema, response: { 200: verifyResetTokenResponseSchema, ...errors } } },
+    async (request) => ({ valid: await verifyResetToken(ctx, request.body.token) }),
+  );
+
   app.get(
     "/auth/verify-reset-token",
     { schema: { tags, querystring: resetTokenQuerySchema, response: { 200: verifyResetTokenResponseSchema, ...errors } } },
@@ -92,6 +102,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     async (request) => {
       await setPasswordWithToken(ctx, request.body.token, request.body.password);
       return { message: MESSAGES.resetSuccess };
+    },
+  );
+
+  app.post(
+    "/auth/verify",
+    { schema: { tags, body: verifyEmailRequestSchema, response: { 200: verifyEmailResponseSchema, ...errors } } },
+    async (request) => {
+      await verifyEmail(ctx, request.body.token);
+      return { message: MESSAGES.verifySuccess };
     },
   );
 

@@ -20,6 +20,9 @@ afterAll(async () => {
 const forgot = (email: unknown) =>
   t.app.inject({ method: "POST", url: "/api/auth/forgot-password", payload: { email } });
 const verifyReset = (token: string) =>
+  t.app.inject({ method: "POST", url: "/api/auth/verify-reset-token", payload: { token } });
+/** The GET form, kept for older clients. */
+const verifyResetByQuery = (token: string) =>
   t.app.inject({ method: "GET", url: `/api/auth/verify-reset-token?token=${encodeURIComponent(token)}` });
 const setPassword = (token: string, password: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/set-password", payload: { token, password } });
@@ -27,7 +30,8 @@ const login = (name: string, password: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/login", payload: { login: name, password } });
 
 function resetTokenIn(mail: ReceivedMail): string {
-  const match = /https:\/\/tally\.example\.org\/set-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  // The token rides in the fragment, which browsers never send to the server.
+  const match = /https:\/\/tally\.example\.org\/set-password#token=([A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no reset link in: ${mail.text}`);
   return match[1];
 }
@@ -55,6 +59,7 @@ describe("password reset by e-mail", () => {
     expect(stored[0]?.purpose).toBe("password_reset");
 
     expect((await verifyReset(token)).json()).toEqual({ valid: true });
+    expect((await verifyResetByQuery(token)).json()).toEqual({ valid: true });
 
     const weak = await setPassword(token, "password");
     expect(weak.statusCode).toBe(400);
@@ -70,6 +75,7 @@ describe("password reset by e-mail", () => {
 
     // Single use: the link is dead now.
     expect((await verifyReset(token)).json()).toEqual({ valid: false });
+    expect((await verifyResetByQuery(token)).json()).toEqual({ valid: false });
     const again = await setPassword(token, "Another-Secret-43");
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ error: MESSAGES.resetInvalidLink, code: "INVALID_TOKEN" });
@@ -147,7 +153,13 @@ describe("password reset by e-mail", () => {
     const noToken = await t.app.inject({ method: "GET", url: "/api/auth/verify-reset-token" });
     expect(noToken.statusCode).toBe(400);
     expect(noToken.json().error).toBe(MESSAGES.resetNoToken);
+    for (const payload of [{}, { token: "" }]) {
+      const res = await t.app.inject({ method: "POST", url: "/api/auth/verify-reset-token", payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(MESSAGES.resetNoToken);
+    }
     expect((await verifyReset("garbage")).json()).toEqual({ valid: false });
+    expect((await verifyResetByQuery("garbage")).json()).toEqual({ valid: false });
     expect((await setPassword("garbage", "Strong-Enough-1")).json().code).toBe("INVALID_TOKEN");
     const missing = await t.app.inject({ method: "POST", url: "/api/auth/set-password", payload: { token: "x" } });
     expect(missing.statusCode).toBe(400);

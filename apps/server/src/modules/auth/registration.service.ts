@@ -71,7 +71,7 @@ export async function registerUser(
   return created;
 }
 
-/** GET /auth/verify: marks the address verified; the link works once. */
+/** POST (or GET) /auth/verify: marks the address verified; the link works once. */
 export async function verifyEmail(ctx: ServerContext, token: string): Promise<void> {
   const db = ctx.database.db;
   const now = ctx.clock.now();

@@ -1,15 +1,15 @@
 import { outboxQuerySchema, outboxResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
-import { USER_ADMIN_ROLES } from "../auth/auth.policy.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { OUTBOX_READER_ROLES } from "./mail.policy.js";
 import { readOutbox } from "./mail.service.js";
 
 export const mailRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
     "/mail/outbox",
     {
-      onRequest: app.requireRoles(...USER_ADMIN_ROLES),
+      onRequest: app.requireRoles(...OUTBOX_READER_ROLES),
       schema: {
         tags: ["mail"],
         querystring: outboxQuerySchema,

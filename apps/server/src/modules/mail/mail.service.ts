@@ -1,7 +1,7 @@
 import type { ServerContext } from "../../context.js";
 import { listOutbox } from "./mail.repository.js";
 
-/** The mail kept in the database when no SMTP server is configured, so admins can still read it. */
+/** The mail kept in the database when no SMTP server is configured, with its one-time links withheld. */
 export async function readOutbox(ctx: ServerContext, page: { limit: number; offset: number }) {
   const { rows, total } = await listOutbox(ctx.database.db, page);
   return {

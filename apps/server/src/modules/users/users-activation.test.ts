@@ -33,7 +33,7 @@ const login = (name: string, password: string) =>
 const profile = (session: LoggedIn) => call("GET", "/api/auth/profile", session.headers);
 
 function resetTokenIn(mail: ReceivedMail): string {
-  const match = /https:\/\/tally\.example\.org\/set-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  const match = /https:\/\/tally\.example\.org\/set-password#token=([A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no reset link in: ${mail.text}`);
   return match[1];
 }

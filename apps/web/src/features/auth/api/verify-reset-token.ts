@@ -1,8 +1,11 @@
+import type { VerifyResetTokenRequest } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
+// POST, so the token travels in the body and stays out of request logs.
 export function verifyResetToken(token: string, signal?: AbortSignal): Promise<{ valid: boolean }> {
-  return apiRequest<{ valid: boolean }>("/auth/verify-reset-token", { query: { token }, auth: false, signal });
+  const body: VerifyResetTokenRequest = { token };
+  return apiRequest<{ valid: boolean }>("/auth/verify-reset-token", { method: "POST", body, auth: false, signal });
 }
 
 export function verifyResetTokenQuery(token: string) {

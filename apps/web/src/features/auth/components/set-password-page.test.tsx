@@ -30,26 +30,53 @@ describe("password reset page", () => {
 
   it("shows the invalid-link text when the server says the token is not valid", async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, { valid: false }));
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     expect(await screen.findByText("This password reset link is invalid or has expired.")).toBeTruthy();
-    expect(fetchMock.mock.calls[0]![0]).toBe("/api/auth/verify-reset-token?token=abc");
+    expect(fetchMock.mock.calls[0]![0]).toBe("/api/auth/verify-reset-token");
+  });
+
+  it("takes the token from the link's fragment, checks it in a POST body and clears it from the address bar", async () => {
+    const fetchMock = validTokenServer();
+    const { router } = renderApp("/set-password#token=frag-token_1");
+    await screen.findByLabelText("New password");
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe("/api/auth/verify-reset-token");
+    expect(init?.method).toBe("POST");
+    expect(JSON.parse(String(init?.body))).toEqual({ token: "frag-token_1" });
+    expect(router.state.location.pathname).toBe("/set-password");
+    expect(router.state.location.hash).toBe("");
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("still reads ?token= from older links, and clears it too", async () => {
+    const fetchMock = validTokenServer();
+    const { router } = renderApp("/set-password?token=old-link");
+    await screen.findByLabelText("New password");
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({ token: "old-link" });
+    expect(router.state.location.search).toBe("");
+    type("New password", "Str0ng!pass");
+    type("Confirm password", "Str0ng!pass");
+    fireEvent.click(screen.getByRole("button", { name: "Update Password" }));
+    expect(await screen.findByText("Password updated successfully! Redirecting to login...")).toBeTruthy();
+    const call = fetchMock.mock.calls.find(([u]) => u === "/api/auth/set-password")!;
+    expect(JSON.parse(String(call[1]?.body))).toEqual({ token: "old-link", password: "Str0ng!pass" });
   });
 
   it("shows the invalid-link text when verification fails", async () => {
     mockFetch(() => jsonResponse(400, { error: "Invalid token", code: "INVALID_TOKEN" }));
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     expect(await screen.findByText(MESSAGES.resetInvalidLink)).toBeTruthy();
   });
 
   it("shows a verifying state first", async () => {
     mockFetch(() => new Promise<Response>(() => {}));
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     expect(await screen.findByText("Verifying your reset link...", { selector: "p" })).toBeTruthy();
   });
 
   it("colours the strength meter red, yellow, green and names the level", async () => {
     validTokenServer();
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     await screen.findByLabelText("New password");
     type("New password", "abc");
     expect(meter().dataset.strengthColor).toBe("red");
@@ -64,7 +91,7 @@ describe("password reset page", () => {
 
   it("validates strength and confirmation before calling the server", async () => {
     const fetchMock = validTokenServer();
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     await screen.findByLabelText("New password");
     type("New password", "abc");
     type("Confirm password", "abd");
@@ -77,7 +104,7 @@ describe("password reset page", () => {
   it("posts the new password, shows success and goes to /login after 3 s", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const fetchMock = validTokenServer();
-    const { router } = renderApp("/set-password?token=abc");
+    const { router } = renderApp("/set-password#token=abc");
     await screen.findByLabelText("New password");
     type("New password", "Str0ng!pass");
     type("Confirm password", "Str0ng!pass");
@@ -94,7 +121,7 @@ describe("password reset page", () => {
 
   it("shows the server's text, or the fallback, when the update fails", async () => {
     validTokenServer(() => jsonResponse(400, { error: "Token already used", code: "INVALID_TOKEN" }));
-    const first = renderApp("/set-password?token=abc");
+    const first = renderApp("/set-password#token=abc");
     await screen.findByLabelText("New password");
     type("New password", "Str0ng!pass");
     type("Confirm password", "Str0ng!pass");
@@ -103,7 +130,7 @@ describe("password reset page", () => {
     first.unmount();
 
     validTokenServer(() => new Response("", { status: 500 }));
-    renderApp("/set-password?token=abc");
+    renderApp("/set-password#token=abc");
     await screen.findByLabelText("New password");
     type("New password", "Str0ng!pass");
     type("Confirm password", "Str0ng!pass");

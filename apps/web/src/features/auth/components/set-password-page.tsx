@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, Title } from "@mantine/core";
 import { LIMITS, MESSAGES, passwordStrength } from "@tally/contract";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { PageLoader } from "../../../components/page-loader";
+import { useLinkToken } from "../lib/link-token";
 import { errorText } from "../../../lib/api-error";
 import { useSetPassword } from "../api/set-password";
 import { useVerifyResetToken } from "../api/verify-reset-token";
@@ -29,10 +30,9 @@ function BackToLogin() {
   );
 }
 
-/** /set-password?token=…: verifying → invalid link or form → success → /login after 3 s. */
+/** /set-password#token=… (or ?token=…): verifying → invalid link or form → success → /login after 3 s. */
 export function SetPasswordPage() {
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get("token");
+  const token = useLinkToken();
   const verification = useVerifyResetToken(token);
 
   if (!token) {

@@ -1,13 +1,13 @@
 import { Alert, Button, Paper, Stack, Title } from "@mantine/core";
 import { MESSAGES } from "@tally/contract";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { PageLoader } from "../../../components/page-loader";
+import { useLinkToken } from "../lib/link-token";
 import { useVerifyEmail } from "../api/verify-email";
 
-/** /verify?token=…: loading → success or error. */
+/** /verify#token=… (or ?token=…): loading → success or error. */
 export function VerifyEmailPage() {
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get("token");
+  const token = useLinkToken();
   const verification = useVerifyEmail(token);
 
   let body;

@@ -1,0 +1,108 @@
+import { Writable } from "node:stream";
+import { MESSAGES } from "@tally/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
+import { type ReceivedMail, startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
+import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { serverLoggerOptions } from "../../lib/request-log.js";
+
+// Issue 16, point 4: opening a reset link, and the page's token checks, wrote one-time tokens
+// into the server log. The auth flows run here through the server's own logger options at
+// trace level, with the log captured; no token, password or link may appear in it.
+
+let smtp: SmtpTestServer;
+let t: TestApp;
+let admin: LoggedIn;
+let log = "";
+
+beforeAll(async () => {
+  smtp = await startSmtpTestServer();
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      log += String(chunk);
+      done();
+    },
+  });
+  t = await createTestApp({
+    mailer: smtp.mailer,
+    config: { appUrl: "https://tally.example.org" },
+    logger: serverLoggerOptions("trace", stream),
+  });
+  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+function linkIn(mail: ReceivedMail, page: string): { link: string; token: string } {
+  const match = new RegExp(`https://tally\\.example\\.org${page}#token=([A-Za-z0-9_-]+)`).exec(mail.text);
+  if (!match?.[1]) throw new Error(`no ${page} link in: ${mail.text}`);
+  return { link: match[0], token: match[1] };
+}
+
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "POST", url, payload, headers });
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
+
+describe("the server log", () => {
+  it("holds no token, password or one-time link after the auth flows", async () => {
+    const secrets: string[] = [];
+    const user = await buildUser(t.db, { role: "school_user" });
+    secrets.push(user.password);
+
+    // Forgot password, mailed over SMTP; the token checked by GET (older clients) and POST.
+    expect((await post("/api/auth/forgot-password", { email: user.email })).statusCode).toBe(200);
+    const reset = linkIn(await smtp.waitForMessage((m) => m.to.includes(user.email)), "/set-password");
+    secrets.push(reset.token, reset.link);
+    expect((await get(`/api/auth/verify-reset-token?token=${reset.token}`)).json()).toEqual({ valid: true });
+    expect((await post("/api/auth/verify-reset-token", { token: reset.token })).json()).toEqual({ valid: true });
+    // An older e-mail's page link reaches the server with the token in the query.
+    await get(`/set-password?token=${reset.token}`);
+
+    const newPassword = "Fresh-Lantern-Password-77";
+    secrets.push(newPassword);
+    expect((await post("/api/auth/set-password", { token: reset.token, password: newPassword })).statusCode).toBe(200);
+    const session = await post("/api/auth/login", { login: user.username, password: newPassword });
+    expect(session.statusCode).toBe(200);
+    const { token: accessToken, refreshToken } = session.json<{ token: string; refreshToken: string }>();
+    secrets.push(accessToken, refreshToken);
+    expect((await get("/api/auth/profile", { authorization: `Bearer ${accessToken}` })).statusCode).toBe(200);
+    const refreshed = await post("/api/auth/refresh", { refreshToken });
+    expect(refreshed.statusCode).toBe(200);
+    secrets.push(refreshed.json<{ refreshToken: string }>().refreshToken);
+    expect((await post("/api/auth/login", { login: user.username, password: "Wrong-Guess-Password-1" })).statusCode).toBe(401);
+    secrets.push("Wrong-Guess-Password-1");
+
+    // Two new accounts, verified by POST and by the older GET form.
+    for (const [i, how] of (["post", "get"] as const).entries()) {
+      const email = `logged-${i}@example.test`;
+      const password = `Registered-Pass-${i}-42`;
+      secrets.push(password);
+      const created = await post(
+        "/api/auth/register",
+        { username: `logged${i}`, email, role: "admin", password },
+        admin.headers,
+      );
+      expect(created.statusCode).toBe(201);
+      const verify = linkIn(await smtp.waitForMessage((m) => m.to.includes(email)), "/verify");
+      secrets.push(verify.token, verify.link);
+      const res =
+        how === "post"
+          ? await post("/api/auth/verify", { token: verify.token })
+          : await get(`/api/auth/verify?token=${encodeURIComponent(verify.token)}`);
+      expect(res.json()).toEqual({ message: MESSAGES.verifySuccess });
+    }
+
+    // The log did record these requests (by path), so its silence about the secrets means something.
+    expect(log).toContain('"url":"/api/auth/verify-reset-token"');
+    expect(log).toContain('"url":"/api/auth/verify"');
+    expect(log).toContain('"url":"/set-password"');
+    expect(log).toContain('"url":"/api/auth/set-password"');
+    expect(log).toContain('"url":"/api/auth/login"');
+
+    for (const secret of secrets) expect(log, `the log holds ${secret}`).not.toContain(secret);
+    expect(log).not.toMatch(/token=/);
+    expect(log).not.toMatch(/set-password[?#]/);
+  });
+});
