@@ -66,13 +66,13 @@ describe("public pages have no serious accessibility violations", () => {
   });
 
   test("password reset page with an invalid link", async () => {
-    await page.goto("/set-password?token=not-a-real-token");
+    await page.goto("/set-password#token=not-a-real-token");
     await visible(page.getByText("This password reset link is invalid or has expired."));
     await expectNoSeriousA11yViolations(page, "the password reset page with a bad link");
   });
 
   test("e-mail verification page", async () => {
-    await page.goto("/verify?token=not-a-real-token");
+    await page.goto("/verify#token=not-a-real-token");
     await expectTitle(page, "Email Verification");
     await visible(page.getByRole("link", { name: "Return to Login" }));
     await expectNoSeriousA11yViolations(page, "the verification page (failed)");
