@@ -60,6 +60,13 @@ describe("password reset by e-mail", () => {
     expect(weak.statusCode).toBe(400);
     expect(weak.json().error).toBe(MESSAGES.passwordTooWeak);
     expect((await verifyReset(token)).json()).toEqual({ valid: true });
+    // Strong by the meter's rules, but on every attacker's list.
+    for (const common of ["Password123!", "Qwertyuiop1!"]) {
+      const refused = await setPassword(token, common);
+      expect(refused.statusCode, common).toBe(400);
+      expect(refused.json().error, common).toBe(MESSAGES.passwordTooCommon);
+    }
+    expect((await verifyReset(token)).json()).toEqual({ valid: true });
 
     const ok = await setPassword(token, "New-Secret-42");
     expect(ok.statusCode).toBe(200);

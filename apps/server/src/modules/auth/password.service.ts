@@ -2,7 +2,8 @@ import { LIMITS, MESSAGES, type Role } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { OneTimeTokenPurpose } from "../../db/schema.js";
-import { AppError, badRequest, forbidden, notFound } from "../../lib/errors.js";
+import { isCommonPassword } from "../../lib/common-passwords.js";
+import { AppError, badRequest, commonPassword, forbidden, notFound } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { passwordResetMail, sendInBackground } from "./auth-mail.js";
 import { canManageAccount } from "./auth.policy.js";
@@ -104,6 +105,7 @@ class TokenAlreadyUsed extends Error {}
 export async function setPasswordWithToken(ctx: ServerContext, token: string, password: string): Promise<void> {
   const row = await usableResetToken(ctx, token);
   if (!row) throw invalidToken(MESSAGES.resetInvalidLink);
+  if (isCommonPassword(password)) throw commonPassword();
   // Hash outside the transaction: it is slow and must not hold a connection.
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
