@@ -56,6 +56,10 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
   );
 
   const webRoot = webDist ?? defaultWebDist();
+  // Source maps would publish the web app's source: builds make none, and any left over stay unserved.
+  app.addHook("onRequest", async (request, reply) => {
+    if (isSourceMapPath(request.url)) return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
+  });
   if (webRoot && existsSync(join(webRoot, "index.html"))) {
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
   }
@@ -76,6 +80,17 @@ function trustProxyOption(setting: number | string[] | undefined): string[] | fa
   if (setting === undefined) return false;
   if (typeof setting === "number") return (_address, hop) => hop < setting;
   return setting;
+}
+
+function isSourceMapPath(url: string): boolean {
+  const path = url.split("?")[0] ?? "";
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the static files will not match it either.
+  }
+  return /\.map$/i.test(decoded);
 }
 
 function defaultWebDist(): string | undefined {
