@@ -15,6 +15,7 @@ import type { ServerContext } from "./context.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
 
@@ -39,6 +40,7 @@ export async function buildApp({ ctx, logger = false, webDist }: BuildAppOptions
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Tally API", version: "0.1.0" }, servers: [{ url: "/" }] },
     transform: jsonSchemaTransform,
