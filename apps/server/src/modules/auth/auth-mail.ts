@@ -70,5 +70,7 @@ export function sendInBackground(ctx: ServerContext, message: MailMessage, log: 
 /** Waits for every background job, including those started by jobs that were running. */
 export async function settleBackgroundMail(ctx: ServerContext): Promise<void> {
   const set = pending.get(ctx);
-  while (set && set.size > 0) await Promise.allSettled([...set]);
+  if (!set) return;
+  // A job may start another (the forgot-password work sends its mail in the background too).
+  for (let size = set.size; size > 0; size = set.size) await Promise.allSettled(set);
 }
