@@ -15,6 +15,7 @@ import type { ServerContext } from "./context.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
 
@@ -42,6 +43,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildA
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Tally API", version: "0.1.0" }, servers: [{ url: "/" }] },
     transform: jsonSchemaTransform,
@@ -59,6 +61,10 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildA
   );
 
   const webRoot = webDist ?? defaultWebDist();
+  // Source maps would publish the web app's source: builds make none, and any left over stay unserved.
+  app.addHook("onRequest", async (request, reply) => {
+    if (isSourceMapPath(request.url)) return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
+  });
   if (webRoot && existsSync(join(webRoot, "index.html"))) {
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
   }
@@ -81,6 +87,17 @@ function trustProxyOption(setting: number | string[] | undefined): string[] | fa
   if (setting === undefined) return false;
   if (typeof setting === "number") return (_address, hop) => hop < setting;
   return setting;
+}
+
+function isSourceMapPath(url: string): boolean {
+  const path = url.split("?")[0] ?? "";
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the static files will not match it either.
+  }
+  return /\.map$/i.test(decoded);
 }
 
 function defaultWebDist(): string | undefined {

@@ -52,11 +52,17 @@ export const verifyEmailQuerySchema = z.object({ token: verifyToken });
 
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
 
-export const forgotPasswordRequestSchema = z.object({
-  email: z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(320),
-});
-
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+// Every check names its own message: zod 4 would otherwise give the schema's "required" text to all.
+export const forgotPasswordRequestSchema = z.object({
+  email: z
+    .string({ error: MESSAGES.emailRequired })
+    .trim()
+    .min(1, MESSAGES.emailRequired)
+    .max(320, MESSAGES.invalidEmail)
+    .regex(emailPattern, MESSAGES.invalidEmail),
+});
 
 export const strongPasswordSchema = z
   .string()

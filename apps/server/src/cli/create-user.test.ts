@@ -88,6 +88,8 @@ describe("cli create-user", () => {
     [["--username", "ab", "--email", "ab@example.org", "--role", "admin", "--password", "Str0ng!Pass"], `--username: ${MESSAGES.usernameTooShort}`],
     [["--username", "abc", "--email", "not-an-email", "--role", "admin", "--password", "Str0ng!Pass"], `--email: ${MESSAGES.invalidEmail}`],
     [["--username", "abc", "--email", "abc@example.org", "--role", "admin", "--password", "short"], `--password: ${MESSAGES.passwordTooShort}`],
+    [["--username", "abc", "--email", "abc@example.org", "--role", "admin", "--password", "Password123!"], `--password: ${MESSAGES.passwordTooCommon}`],
+    [["--username", "abc", "--email", "abc@example.org", "--role", "admin", "--password", "qwertyuiop"], `--password: ${MESSAGES.passwordTooCommon}`],
     [["--username", "abc", "--email", "abc@example.org", "--role", "owner", "--password", "Str0ng!Pass"], "--role must be one of super_admin, admin, district_user, school_user"],
     [["--username", "abc", "--email", "abc@example.org", "--role", "school_user", "--password", "Str0ng!Pass"], `--school-id: ${MESSAGES.selectSchool}`],
     [["--username", "abc", "--email", "abc@example.org", "--role", "district_user", "--password", "Str0ng!Pass"], `--school-ids: ${MESSAGES.selectSchools}`],

@@ -1,4 +1,5 @@
 import { LIMITS, MESSAGES, passwordStrength, type RegisterRequest, registerRequestSchema, ROLES, type Role } from "@tally/contract";
+import { isCommonPassword } from "../lib/common-passwords.js";
 import { hashPassword } from "../lib/password-hash.js";
 import { CliError, UsageError } from "./cli-errors.js";
 import type { CliCommand, CliIo } from "./cli-io.js";
@@ -42,6 +43,7 @@ export async function prepareCreateUser(args: string[], io: CliIo): Promise<Regi
   validate({ ...draft, password: "x".repeat(LIMITS.minPasswordLength) });
   const password = o.password ?? (await askPassword(io));
   const request = validate({ ...draft, password });
+  if (isCommonPassword(password)) throw new UsageError(`--password: ${MESSAGES.passwordTooCommon}`, NAME);
   if (passwordStrength(password) < LIMITS.passwordStrengthPass) {
     io.err("Warning: this password is weak; mix upper and lower case, digits and symbols.");
   }

@@ -15,6 +15,9 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, details?: AppError["details"]) =>
   new AppError(400, "VALIDATION_ERROR", message, details);
+/** A password from the common-password list, refused wherever a password is set. */
+export const commonPassword = () =>
+  badRequest(MESSAGES.passwordTooCommon, [{ path: "body.password", message: MESSAGES.passwordTooCommon }]);
 export const unauthenticated = (message: string = MESSAGES.unauthenticated, code: ErrorCode = "UNAUTHENTICATED") =>
   new AppError(401, code, message);
 export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, "FORBIDDEN", message);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openTestDatabase } from "../../../test/test-app.js";
 import { verifyPassword } from "../../lib/password-hash.js";
 import type { DatabaseHandle } from "../connection.js";
-import { DatabaseNotEmptyError, type DemoSeedResult, seedDemo } from "./demo-seed.js";
+import { DatabaseNotEmptyError, type DemoSeedResult, isDatabaseEmpty, seedDemo } from "./demo-seed.js";
 import { contentChecksum, statusShares, summaryMismatches } from "./seed-checks.test-helpers.js";
 
 const PASSWORD = "Demo-Pass-2026!";
@@ -182,6 +182,11 @@ describe("seedDemo", () => {
   test("is deterministic: a second fresh database gets the same content", async () => {
     const other = await openTestDatabase();
     try {
+      // A common password is refused before anything is written.
+      await expect(other.database.db.transaction().execute((trx) => seedDemo(trx, { password: "Password123!" }))).rejects.toThrow(
+        /too common/,
+      );
+      expect(await isDatabaseEmpty(other.database.db)).toBe(true);
       await other.database.db.transaction().execute((trx) => seedDemo(trx, { password: "Another-Pass-1!" }));
       const [a, b] = [await contentChecksum(database.db), await contentChecksum(other.database.db)];
       expect(a).toMatch(/^[0-9a-f]{32}$/);

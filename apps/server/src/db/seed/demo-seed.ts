@@ -1,5 +1,6 @@
 import type { Role } from "@tally/contract";
 import { type Insertable, type Kysely, sql } from "kysely";
+import { isCommonPassword } from "../../lib/common-passwords.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import type { Database, UsersTable } from "../schema.js";
 import { buildDemoData, type DemoData } from "./demo-data.js";
@@ -53,6 +54,8 @@ export async function isDatabaseEmpty(db: Kysely<Database>): Promise<boolean> {
  */
 export async function seedDemo(db: Kysely<Database>, opts: { password: string }): Promise<DemoSeedResult> {
   if (!(await isDatabaseEmpty(db))) throw new DatabaseNotEmptyError();
+  // Seven accounts share it, an admin and a super admin among them.
+  if (isCommonPassword(opts.password)) throw new Error("The demo password (DEMO_PASSWORD) is too common. Please choose another.");
   const passwordHash = await hashPassword(opts.password);
   const data = buildDemoData();
 

@@ -26,7 +26,7 @@ import { unauthenticated } from "../../lib/errors.js";
 import { settleBackgroundMail } from "./auth-mail.js";
 import { USER_ADMIN_ROLES } from "./auth.policy.js";
 import { loadSessionUser, login, logout, refresh } from "./auth.service.js";
-import { forgotPassword, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
+import { forgotPasswordInBackground, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
 import { registerUser, verifyEmail } from "./registration.service.js";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
@@ -77,7 +77,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     "/auth/forgot-password",
     { schema: { tags, body: forgotPasswordRequestSchema, response: { 200: messageSchema, ...errors } } },
     async (request) => {
-      await forgotPassword(ctx, request.body.email, request.log);
+      forgotPasswordInBackground(ctx, request.body.email, request.log);
       return { message: MESSAGES.resetRequestSuccess };
     },
   );

@@ -2,9 +2,10 @@ import { LIMITS, MESSAGES, type Role } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { OneTimeTokenPurpose } from "../../db/schema.js";
-import { AppError, badRequest, forbidden, notFound } from "../../lib/errors.js";
+import { isCommonPassword } from "../../lib/common-passwords.js";
+import { AppError, badRequest, commonPassword, forbidden, notFound } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
-import { passwordResetMail, sendInBackground } from "./auth-mail.js";
+import { passwordResetMail, runInBackground, sendInBackground } from "./auth-mail.js";
 import { canManageAccount } from "./auth.policy.js";
 import * as repo from "./auth.repository.js";
 import { hashToken, randomToken } from "./tokens.js";
@@ -67,9 +68,18 @@ export async function requestResetFor(
 }
 
 /**
- * Always the same answer, and the mail goes out in the background, so neither the text nor
- * the timing tells whether the address has an account.
+ * POST /auth/forgot-password: the lookup, the token and the mail all run after the reply, so
+ * neither its text nor its timing tells whether the address has an account.
  */
+export function forgotPasswordInBackground(ctx: ServerContext, email: string, log: FastifyBaseLogger): void {
+  runInBackground(
+    ctx,
+    () => forgotPassword(ctx, email, log),
+    (err) => log.error({ err }, "handling a password reset request failed"),
+  );
+}
+
+/** The work behind forgot-password; run it through forgotPasswordInBackground. */
 export async function forgotPassword(ctx: ServerContext, email: string, log: FastifyBaseLogger): Promise<void> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
@@ -104,6 +114,7 @@ class TokenAlreadyUsed extends Error {}
 export async function setPasswordWithToken(ctx: ServerContext, token: string, password: string): Promise<void> {
   const row = await usableResetToken(ctx, token);
   if (!row) throw invalidToken(MESSAGES.resetInvalidLink);
+  if (isCommonPassword(password)) throw commonPassword();
   // Hash outside the transaction: it is slow and must not hold a connection.
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();

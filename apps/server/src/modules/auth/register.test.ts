@@ -22,7 +22,7 @@ afterAll(async () => {
 let n = 0;
 const fresh = (extra: Record<string, unknown> = {}) => {
   n++;
-  return { username: `newuser${n}`, email: `new.user${n}@example.test`, password: "Welcome-2026", ...extra };
+  return { username: `newuser${n}`, email: `new.user${n}@example.test`, password: "Welcome-Ferry-2026", ...extra };
 };
 const register = (payload: unknown, session: LoggedIn | undefined = admin) =>
   t.app.inject({ method: "POST", url: "/api/auth/register", payload: payload as object, headers: session?.headers });
@@ -133,6 +133,16 @@ describe("POST /api/auth/register", () => {
     expect(existing.id).toBeGreaterThan(0);
   });
 
+  it("refuses a common password, also capitalised or with digits and symbols added", async () => {
+    for (const password of ["password", "12345678", "Password1", "Password123!", "qwertyuiop"]) {
+      const body = fresh({ role: "admin", password });
+      const res = await register(body);
+      expect(res.statusCode, password).toBe(400);
+      expect(res.json(), password).toMatchObject({ error: MESSAGES.passwordTooCommon, code: "VALIDATION_ERROR" });
+      expect(await usersNamed(body.username)).toEqual([]);
+    }
+  });
+
   it("answers invalid input with 400 and the spec's messages", async () => {
     const school = await buildSchool(t.db);
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -144,7 +154,7 @@ describe("POST /api/auth/register", () => {
       [fresh({ role: "school_user" }), MESSAGES.selectSchool],
       [fresh({ role: "district_user", school_ids: [] }), MESSAGES.selectSchools],
       [fresh({ role: "district_user" }), MESSAGES.selectSchools],
-      [{ role: "admin", email: "x@example.test", password: "Welcome-2026" }, MESSAGES.usernameTooShort],
+      [{ role: "admin", email: "x@example.test", password: "Welcome-Ferry-2026" }, MESSAGES.usernameTooShort],
     ];
     for (const [payload, message] of cases) {
       const res = await register(payload);

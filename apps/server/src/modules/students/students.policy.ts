@@ -25,6 +25,14 @@ export function isStudentEditingEnabled(features: FeatureSettings, schoolId: num
 }
 
 /**
+ * The e-mail is the import's identity of a student, and a 409 for a taken address would tell
+ * anyone who tries whether it belongs to a student of any school: admins only.
+ */
+export function canChangeStudentEmail(role: Role): boolean {
+  return isAdminRole(role);
+}
+
+/**
  * Who may edit a student the caller can already see: admins always; school and district
  * users only where editing is enabled, for the student's school and the school it moves to.
  */

@@ -7,14 +7,14 @@ import type {
   StudentsSummary,
   UpdateStudentRequest,
 } from "@tally/contract";
-import { isAdminRole } from "@tally/contract";
+import { isAdminRole, MESSAGES } from "@tally/contract";
 import type { Kysely, Transaction } from "kysely";
 import type { ServerContext } from "../../context.js";
 import type { Database } from "../../db/schema.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
 import { type DataScope, isSchoolInScope, resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { scopeForFilters } from "../scope/scope-request.js";
-import { canEditStudent, parseFeatureSettings } from "./students.policy.js";
+import { canChangeStudentEmail, canEditStudent, parseFeatureSettings } from "./students.policy.js";
 import * as repo from "./students.repository.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -107,6 +107,8 @@ export async function updateStudent(
   id: number,
   body: UpdateStudentRequest,
 ): Promise<StudentDetail> {
+  // Before any lookup, so the refusal says nothing about the address or the student.
+  if (body.email !== undefined && !canChangeStudentEmail(user.role)) throw forbidden(MESSAGES.studentEmailAdminOnly);
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {

@@ -145,15 +145,20 @@ describe("POST /api/users/:id/reset-password", () => {
       expect(weak.json().error).toBe(MESSAGES.passwordTooShort);
     }
     expect((await call("POST", url, admin.headers, { password: 12345678 })).statusCode).toBe(400);
+    for (const password of ["12345678", "Password1", "password"]) {
+      const common = await call("POST", url, admin.headers, { password });
+      expect(common.statusCode, password).toBe(400);
+      expect(common.json().error).toBe(MESSAGES.passwordTooCommon);
+    }
     expect(await sessionVersionOf(t.db, user.id)).toBe(version);
 
-    const res = await call("POST", url, admin.headers, { password: "simple12" });
+    const res = await call("POST", url, admin.headers, { password: "quietriver8" });
     expect(res.statusCode).toBe(200);
     expect(await sessionVersionOf(t.db, user.id)).toBe(version + 1);
     expect((await userRow(t.db, user.id)).password_hash).toMatch(/^\$argon2id\$/);
     expect((await profile(session)).json().code).toBe("SESSION_VERSION_MISMATCH");
     expect((await login(user.username, user.password)).statusCode).toBe(401);
-    expect((await login(user.username, "simple12")).statusCode).toBe(200);
+    expect((await login(user.username, "quietriver8")).statusCode).toBe(200);
   });
 
   it("without a password: mails a reset link (and refuses deactivated accounts)", async () => {

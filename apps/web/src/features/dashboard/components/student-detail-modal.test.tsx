@@ -1,4 +1,4 @@
-import type { AttendanceRecordItem, StudentDetail, WeeklyDataItem } from "@tally/contract";
+import { type AttendanceRecordItem, MESSAGES, type StudentDetail, type WeeklyDataItem } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
@@ -192,6 +192,7 @@ describe("editing a student", () => {
     });
     fireEvent.click(await within(dialog).findByRole("button", { name: "Edit Student" }, SLOW));
     expect(within(dialog).getByRole("combobox", { name: "School" })).toBeTruthy();
+    expect((within(dialog).getByLabelText(/E-mail/) as HTMLInputElement).disabled).toBe(false);
     fireEvent.change(within(dialog).getByLabelText(/First name/), { target: { value: "Stu" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Save Changes" }));
     expect(await within(dialog).findByText("A student with this e-mail address already exists")).toBeTruthy();
@@ -204,11 +205,20 @@ describe("editing a student", () => {
     await waitFor(() => expect(callsTo(fetchMock, "/students").length).toBeGreaterThan(before));
   });
 
-  it("gives a school user no school choice", async () => {
-    const first = await openModal({ details: { 1: detail() } }, "school_user");
+  it("gives a school user no school choice and a read-only e-mail, never sent", async () => {
+    const first = await openModal({ details: { 1: detail() }, onUpdate: () => jsonResponse(200, detail({ first_name: "Stu" })) }, "school_user");
     fireEvent.click(await within(first.dialog).findByRole("button", { name: "Edit Student" }, SLOW));
     expect(within(first.dialog).getByRole("combobox", { name: "Team" })).toBeTruthy();
     expect(within(first.dialog).queryByRole("combobox", { name: "School" })).toBeNull();
+    const email = within(first.dialog).getByLabelText(/E-mail/) as HTMLInputElement;
+    expect(email.disabled).toBe(true);
+    expect(email.value).toBe("s1@example.org");
+    expect(within(first.dialog).getByText(MESSAGES.studentEmailAdminOnly)).toBeTruthy();
+    fireEvent.change(within(first.dialog).getByLabelText(/First name/), { target: { value: "Stu" } });
+    fireEvent.click(within(first.dialog).getByRole("button", { name: "Save Changes" }));
+    await within(first.dialog).findByRole("button", { name: "Edit Student" });
+    const puts = first.fetchMock.mock.calls.filter((c) => c[1]?.method === "PUT");
+    expect(JSON.parse(String(puts.at(-1)![1]!.body))).toEqual({ first_name: "Stu" });
   });
 
   it("hides editing from a school user when enableStudentEditing is off", async () => {

@@ -69,6 +69,7 @@ function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }
       <StudentEditForm
         student={student.data}
         canChooseSchool={user.role !== "school_user"}
+        canChangeEmail={isAdminRole(user.role)}
         onDone={() => setEditing(false)}
       />
     );

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import type { StudentDetail, UpdateStudentRequest } from "@tally/contract";
+import { MESSAGES, type StudentDetail, type UpdateStudentRequest } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useSchools } from "../api/get-schools";
@@ -10,11 +10,13 @@ interface Props {
   student: StudentDetail;
   /** False for school users: they stay within their own school. */
   canChooseSchool: boolean;
+  /** Admins only: the e-mail identifies the student in imports (mirrors the server's rule). */
+  canChangeEmail: boolean;
   onDone: () => void;
 }
 
 /** Corrects a student's name, e-mail, school and team; only changed fields are sent. */
-export function StudentEditForm({ student, canChooseSchool, onDone }: Props) {
+export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDone }: Props) {
   const [firstName, setFirstName] = useState(student.first_name);
   const [lastName, setLastName] = useState(student.last_name);
   const [email, setEmail] = useState(student.email ?? "");
@@ -29,7 +31,7 @@ export function StudentEditForm({ student, canChooseSchool, onDone }: Props) {
     const body: UpdateStudentRequest = {};
     if (firstName.trim() !== student.first_name) body.first_name = firstName;
     if (lastName.trim() !== student.last_name) body.last_name = lastName;
-    if (email.trim() !== (student.email ?? "")) body.email = email.trim() === "" ? null : email;
+    if (canChangeEmail && email.trim() !== (student.email ?? "")) body.email = email.trim() === "" ? null : email;
     if (canChooseSchool && schoolId !== null && schoolId !== student.school_id) body.school_id = schoolId;
     if (teamId !== null && teamId !== (student.activeTeam?.id ?? null)) body.team_id = teamId;
     if (Object.keys(body).length === 0) {
@@ -55,7 +57,15 @@ export function StudentEditForm({ student, canChooseSchool, onDone }: Props) {
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <TextInput label="First name" value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} required maxLength={100} />
           <TextInput label="Last name" value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} required maxLength={100} />
-          <TextInput label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} maxLength={320} />
+          <TextInput
+            label="E-mail"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            maxLength={320}
+            disabled={!canChangeEmail}
+            description={canChangeEmail ? undefined : MESSAGES.studentEmailAdminOnly}
+          />
           {canChooseSchool ? (
             <Select
               label="School"

@@ -1,0 +1,45 @@
+import { MESSAGES } from "@tally/contract";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { badRequest } from "../lib/errors.js";
+
+/** Where the first NUL is in a parsed value (a string, or a key or string inside objects and arrays), or undefined. */
+export function findNul(value: unknown, root: string): string | undefined {
+  // A stack, not recursion: a megabyte of JSON can nest deeper than the call stack.
+  const stack: Array<[unknown, string]> = [[value, root]];
+  // Multipart parts point back at each other.
+  const seen = new WeakSet<object>();
+  while (stack.length > 0) {
+    const [item, path] = stack.pop() as [unknown, string];
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return path;
+    } else if (isContainer(item) && !seen.has(item)) {
+      seen.add(item);
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes("\u0000")) return path;
+        stack.push([child, `${path}.${key}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+// Parsed JSON, query and params (fastify's have a prototype-less class of their own). Bytes
+// and streams (uploads) are not text the database stores as it comes: left alone.
+function isContainer(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
+  return typeof (value as { pipe?: unknown }).pipe !== "function";
+}
+
+/**
+ * PostgreSQL refuses NUL in text, so a NUL anywhere in a body, query or path would end as a
+ * 500 on whichever route stores or looks it up: every route refuses it first, with a 400.
+ */
+export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook("preValidation", async (request) => {
+    const where =
+      findNul(request.params, "params") ?? findNul(request.query, "querystring") ?? findNul(request.body, "body");
+    if (where) throw badRequest(MESSAGES.textHasNul, [{ path: where, message: MESSAGES.textHasNul }]);
+  });
+});
