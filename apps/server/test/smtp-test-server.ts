@@ -1,7 +1,6 @@
-import type { AddressInfo } from "node:net";
 import type { Kysely } from "kysely";
-import { SMTPServer } from "smtp-server";
 import type { Database } from "../src/db/schema.js";
+import { listenForMail } from "../src/dev/mail-catcher.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
 import { parseMessage } from "../src/lib/mime-text.js";
 
@@ -29,26 +28,11 @@ export interface SmtpTestServer {
 export async function startSmtpTestServer(): Promise<SmtpTestServer> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        messages.push({ ...parseMessage(raw), to: session.envelope.rcptTo.map((r) => r.address), raw });
-        for (const wake of waiters.splice(0)) wake();
-        callback();
-      });
-    },
+  const server = await listenForMail(0, (raw, to) => {
+    messages.push({ ...parseMessage(raw), to, raw });
+    for (const wake of waiters.splice(0)) wake();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.server.address() as AddressInfo).port;
+  const port = server.port;
   const smtpUrl = `smtp://127.0.0.1:${port}`;
   // In SMTP mode the mailer never touches the database.
   const mailer = createMailer({
@@ -81,6 +65,6 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
     messages,
     mailer,
     waitForMessage,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 }

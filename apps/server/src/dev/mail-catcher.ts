@@ -12,7 +12,11 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
-export async function startMailCatcher(opts: { port: number; print: (line: string) => void }): Promise<MailCatcher> {
+/** A local SMTP server on 127.0.0.1 that hands each received message to `onMail`. */
+export async function listenForMail(
+  port: number,
+  onMail: (raw: string, to: string[]) => void,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -21,30 +25,30 @@ export async function startMailCatcher(opts: { port: number; print: (line: strin
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        const mail = parseMessage(Buffer.concat(chunks).toString("utf8"));
-        const to = session.envelope.rcptTo.map((r) => r.address).join(", ");
-        opts.print(
-          [
-            `──── mail ${new Date().toISOString()} ────`,
-            `To:      ${to}`,
-            `Subject: ${mail.subject}`,
-            "",
-            mail.text,
-            "",
-          ].join("\n"),
-        );
+        onMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address));
         callback();
       });
     },
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port, "127.0.0.1", () => resolve());
+    server.listen(port, "127.0.0.1", () => resolve());
   });
   return {
     port: (server.server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export function startMailCatcher(opts: { port: number; print: (line: string) => void }): Promise<MailCatcher> {
+  return listenForMail(opts.port, (raw, to) => {
+    const mail = parseMessage(raw);
+    opts.print(
+      [`──── mail ${new Date().toISOString()} ────`, `To:      ${to.join(", ")}`, `Subject: ${mail.subject}`, "", mail.text, ""].join(
+        "\n",
+      ),
+    );
+  });
 }
 
 /** `npm run mail-catcher [-- --port N]` */

@@ -20,6 +20,8 @@ const refresh = (refreshToken: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/refresh", payload: { refreshToken } });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+const liveRefreshTokens = (userId: number) =>
+  t.db.selectFrom("refresh_tokens").select("id").where("user_id", "=", userId).where("revoked_at", "is", null).execute();
 const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string };
 
@@ -68,12 +70,7 @@ describe("POST /api/auth/refresh", () => {
     const replies = await Promise.all([refresh(session.refreshToken), refresh(session.refreshToken), refresh(session.refreshToken)]);
     expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(replies.map((r) => r.json().refreshToken)).size).toBe(1);
-    const live = await t.db
-      .selectFrom("refresh_tokens")
-      .select("id")
-      .where("user_id", "=", user.id)
-      .where("revoked_at", "is", null)
-      .execute();
+    const live = await liveRefreshTokens(user.id);
     expect(live).toHaveLength(1);
   });
 
@@ -99,12 +96,7 @@ describe("POST /api/auth/refresh", () => {
 
     expect((await refresh(second.refreshToken)).statusCode).toBe(401);
     expect((await refresh(otherDevice.refreshToken)).statusCode).toBe(401);
-    const live = await t.db
-      .selectFrom("refresh_tokens")
-      .select("id")
-      .where("user_id", "=", user.id)
-      .where("revoked_at", "is", null)
-      .execute();
+    const live = await liveRefreshTokens(user.id);
     expect(live).toEqual([]);
     // The access tokens of those sign-ins end with them.
     expect((await profile(bearer(second.token))).statusCode).toBe(401);

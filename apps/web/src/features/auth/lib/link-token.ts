@@ -12,13 +12,16 @@ export function tokenFromLink(hash: string, search: string): string | null {
 
 /**
  * Reads the link's token once, then takes it out of the address bar (a replace, so neither
- * history, a bookmark nor a shared screen keeps it). The page keeps the token it read.
+ * history, a bookmark nor a shared screen keeps it). The page keeps the token it read until
+ * another link is opened in the same tab.
  */
 export function useLinkToken(): string | null {
   const location = useLocation();
   const navigate = useNavigate();
-  const [token] = useState(() => tokenFromLink(location.hash, location.search));
-  const inAddressBar = tokenFromLink(location.hash, location.search) !== null;
+  const inLink = tokenFromLink(location.hash, location.search);
+  const [token, setToken] = useState(inLink);
+  if (inLink !== null && inLink !== token) setToken(inLink);
+  const inAddressBar = inLink !== null;
 
   useEffect(() => {
     if (inAddressBar) void navigate({ pathname: location.pathname }, { replace: true });
