@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
+import { dbIdSchema, MAX_DB_ID } from "./common.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 
 // Request and response shapes of the dashboard data calls (spec section 7, "Data").
 // Dates travel as YYYY-MM-DD strings, timestamps as ISO strings.
 
-const id = z.coerce.number({ error: "must be a positive whole number" }).int().positive().max(2_147_483_647);
+const id = dbIdSchema;
 const dateOnly = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
@@ -23,7 +24,7 @@ export const schoolIdListSchema = z
     const ids: number[] = [];
     for (const part of parts) {
       const n = Number(part);
-      if (!/^\d+$/.test(part) || !Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) {
+      if (!/^\d+$/.test(part) || !Number.isSafeInteger(n) || n < 1 || n > MAX_DB_ID) {
         ctx.addIssue({ code: "custom", message: "schoolIds must be a comma-separated list of school ids" });
         return z.NEVER;
       }
@@ -180,8 +181,8 @@ export const updateStudentRequestSchema = z
       .refine((v) => v === "" || emailPattern.test(v), MESSAGES.invalidEmail)
       .nullable()
       .optional(),
-    school_id: z.number({ error: "school_id must be a school id" }).int().positive().max(2_147_483_647).optional(),
-    team_id: z.number({ error: "team_id must be a team id" }).int().positive().max(2_147_483_647).optional(),
+    school_id: z.number({ error: "school_id must be a school id" }).int().positive().max(MAX_DB_ID).optional(),
+    team_id: z.number({ error: "team_id must be a team id" }).int().positive().max(MAX_DB_ID).optional(),
   })
   .strict();
 export type UpdateStudentRequest = z.infer<typeof updateStudentRequestSchema>;

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MAX_DB_ID } from "./common.js";
 
 /** GET /mail/outbox (super admins): mail kept in the database when no SMTP server is configured, one-time links withheld. */
 export const outboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_DB_ID).default(0),
 });
 
 export const outboxResponseSchema = z.object({

@@ -1,18 +1,17 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
-import { schoolRefSchema } from "./common.js";
+import { MAX_DB_ID, schoolRefSchema } from "./common.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 import { ROLES, roleSchema } from "./roles.js";
 
 // User administration (spec sections 2, 5 and 7 "Users"): GET/PUT/DELETE /users/:id and friends.
 
-const MAX_INT4 = 2_147_483_647;
 /** A database id: anything larger would overflow the integer column (a 500, not a 400). */
-const dbId = z.number({ error: "must be a school id" }).int().positive().max(MAX_INT4);
+const dbId = z.number({ error: "must be a school id" }).int().positive().max(MAX_DB_ID);
 
 export const userIdParamSchema = z.object({
-  id: z.coerce.number({ error: "The user id must be a positive whole number" }).int().positive().max(MAX_INT4),
+  id: z.coerce.number({ error: "The user id must be a positive whole number" }).int().positive().max(MAX_DB_ID),
 });
 
 export const usernameFieldSchema = z
@@ -117,7 +116,7 @@ export const adminResetPasswordResponseSchema = z.object({ message: z.string() }
 
 /** PUT /users/:id/school: a school user's one school. */
 export const setUserSchoolRequestSchema = z.object({
-  school_id: z.number({ error: MESSAGES.selectSchool }).int().positive(MESSAGES.selectSchool).max(MAX_INT4),
+  school_id: z.number({ error: MESSAGES.selectSchool }).int().positive(MESSAGES.selectSchool).max(MAX_DB_ID),
 });
 export type SetUserSchoolRequest = z.infer<typeof setUserSchoolRequestSchema>;
 
@@ -155,7 +154,7 @@ export const loginLogsQuerySchema = z
       .number({ error: "offset must be a whole number of 0 or more" })
       .int("offset must be a whole number of 0 or more")
       .min(0, "offset must be a whole number of 0 or more")
-      .max(MAX_INT4, "offset is too large")
+      .max(MAX_DB_ID, "offset is too large")
       .default(0),
     successful: z
       .enum(["true", "false"], { error: "successful must be true or false" })

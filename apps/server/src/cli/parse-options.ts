@@ -1,3 +1,4 @@
+import { MAX_DB_ID } from "@tally/contract";
 import { parseArgs } from "node:util";
 import { UsageError } from "./cli-errors.js";
 
@@ -23,7 +24,7 @@ export function parseOptions<const N extends string>(
 }
 
 /** A positive whole number option. */
-export function positiveInt(command: string, option: string, value: string, max = 2_147_483_647): number {
+export function positiveInt(command: string, option: string, value: string, max = MAX_DB_ID): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > max) {
     throw new UsageError(`--${option} must be a whole number from 1 to ${max} (got "${value}").`, command);

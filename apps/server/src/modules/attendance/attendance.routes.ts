@@ -1,16 +1,15 @@
 import {
+  idParamSchema,
   cohortTrendsQuerySchema,
   cohortTrendsResponseSchema,
   studentAttendanceQuerySchema,
   studentAttendanceResponseSchema,
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getCohortTrends, getStudentAttendance } from "./attendance.service.js";
 
-const paramsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
@@ -19,7 +18,7 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
       onRequest: app.authenticate,
       schema: {
         tags: ["attendance"],
-        params: paramsSchema,
+        params: idParamSchema,
         querystring: studentAttendanceQuerySchema,
         response: { 200: studentAttendanceResponseSchema, ...scopedErrorResponses },
       },

@@ -1,4 +1,5 @@
 import {
+  idParamSchema,
   errorBodySchema,
   studentDetailSchema,
   studentsQuerySchema,
@@ -8,12 +9,10 @@ import {
   updateStudentRequestSchema,
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getStudentDetail, listStudents, summarizeStudents, updateStudent } from "./students.service.js";
 
-const paramsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const tags = ["students"];
 
 export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -42,7 +41,7 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
     "/students/:id",
     {
       onRequest: app.authenticate,
-      schema: { tags, params: paramsSchema, response: { 200: studentDetailSchema, ...scopedErrorResponses } },
+      schema: { tags, params: idParamSchema, response: { 200: studentDetailSchema, ...scopedErrorResponses } },
     },
     async (request) => getStudentDetail(db, request.user, request.params.id),
   );
@@ -52,7 +51,7 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.authenticate,
       schema: {
         tags,
-        params: paramsSchema,
+        params: idParamSchema,
         body: updateStudentRequestSchema,
         response: { 200: studentDetailSchema, ...scopedErrorResponses, 409: errorBodySchema },
       },

@@ -1,11 +1,11 @@
-import { weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
+import { dbIdSchema, weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getWeeklyData } from "./weekly-data.service.js";
 
-const paramsSchema = z.object({ studentId: z.coerce.number().int().positive().max(2_147_483_647) });
+const paramsSchema = z.object({ studentId: dbIdSchema });
 
 export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
