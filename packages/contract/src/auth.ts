@@ -30,8 +30,6 @@ export const logoutRequestSchema = z.object({ refreshToken: z.string().max(512).
 export const profileResponseSchema = z.object({ user: sessionUserSchema });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
-export const tokenQuerySchema = z.object({ token: z.string().min(1).max(512) });
-
 // A missing token gets the page's own text.
 const resetToken = z.string({ error: MESSAGES.resetNoToken }).min(1, MESSAGES.resetNoToken).max(512);
 const verifyToken = z.string({ error: MESSAGES.verifyNoToken }).min(1, MESSAGES.verifyNoToken).max(512);
@@ -51,6 +49,7 @@ export const resetTokenQuerySchema = z.object({ token: resetToken });
 export const verifyEmailQuerySchema = z.object({ token: verifyToken });
 
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
+export type VerifyResetTokenResponse = z.infer<typeof verifyResetTokenResponseSchema>;
 
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,4 +1,5 @@
 import { dictionary } from "@zxcvbn-ts/language-common";
+import { commonPassword } from "./errors.js";
 
 let common: Set<string> | undefined;
 
@@ -11,4 +12,9 @@ export function isCommonPassword(password: string): boolean {
   const lower = password.toLowerCase();
   const word = lower.replace(/[^\p{L}]+$/u, "");
   return common.has(lower) || (word.length > 0 && common.has(word));
+}
+
+/** Throws the 400 every route gives for a common password (register, reset link, admin reset). */
+export function refuseCommonPassword(password: string): void {
+  if (isCommonPassword(password)) throw commonPassword();
 }

@@ -52,7 +52,7 @@ const pending = new WeakMap<ServerContext, Set<Promise<void>>>();
 
 /**
  * Runs work without making the caller wait: failures go to onError (to be logged), never to
- * the client, and settleBackgroundMail waits for the work on shutdown.
+ * the client, and settleBackgroundWork waits for the work on shutdown.
  */
 export function runInBackground(ctx: ServerContext, work: () => Promise<unknown>, onError: (err: unknown) => void): void {
   const set = pending.get(ctx) ?? new Set<Promise<void>>();
@@ -67,7 +67,7 @@ export function runInBackground(ctx: ServerContext, work: () => Promise<unknown>
 
 /**
  * Sends without making the caller wait: the reply must not reveal, by its timing, whether a
- * mail went out. Failures are logged; settleBackgroundMail waits for the rest on shutdown.
+ * mail went out. Failures are logged; settleBackgroundWork waits for the rest on shutdown.
  */
 export function sendInBackground(ctx: ServerContext, message: MailMessage, log: FastifyBaseLogger): void {
   runInBackground(
@@ -78,7 +78,7 @@ export function sendInBackground(ctx: ServerContext, message: MailMessage, log: 
 }
 
 /** Waits for every background job, including those started by jobs that were running. */
-export async function settleBackgroundMail(ctx: ServerContext): Promise<void> {
+export async function settleBackgroundWork(ctx: ServerContext): Promise<void> {
   const set = pending.get(ctx);
   if (!set) return;
   // A job may start another (the forgot-password work sends its mail in the background too).

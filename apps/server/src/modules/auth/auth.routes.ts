@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { unauthenticated } from "../../lib/errors.js";
-import { settleBackgroundMail } from "./auth-mail.js";
+import { settleBackgroundWork } from "./auth-mail.js";
 import { USER_ADMIN_ROLES } from "./auth.policy.js";
 import { loadSessionUser, login, logout, refresh } from "./auth.service.js";
 import { forgotPasswordInBackground, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
@@ -32,7 +32,7 @@ import { registerUser, verifyEmail } from "./registration.service.js";
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
-  app.addHook("onClose", () => settleBackgroundMail(ctx));
+  app.addHook("onClose", () => settleBackgroundWork(ctx));
   const tags = ["auth"];
 
   app.post(

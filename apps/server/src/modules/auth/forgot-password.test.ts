@@ -11,7 +11,7 @@ import type { ServerContext } from "../../context.js";
 import type { DatabaseHandle } from "../../db/connection.js";
 import { systemClock } from "../../lib/clock.js";
 import type { MailMessage } from "../../lib/mailer.js";
-import { settleBackgroundMail } from "./auth-mail.js";
+import { settleBackgroundWork } from "./auth-mail.js";
 
 /** Holds every query result the app's database returns while closed: a lookup that never ends. */
 class DatabaseGate implements KyselyPlugin {
@@ -96,7 +96,7 @@ describe("POST /api/auth/forgot-password does its work after answering", () => {
     } finally {
       gate.open();
     }
-    await settleBackgroundMail(ctx);
+    await settleBackgroundWork(ctx);
     expect(await resetTokensOf(user.id)).toHaveLength(1);
     expect(sent.map((m) => m.to)).toEqual([user.email]);
   });
@@ -108,7 +108,7 @@ describe("POST /api/auth/forgot-password does its work after answering", () => {
       const res = await forgot(user.email);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: MESSAGES.resetRequestSuccess });
-      await settleBackgroundMail(ctx);
+      await settleBackgroundWork(ctx);
     } finally {
       failMail = false;
     }

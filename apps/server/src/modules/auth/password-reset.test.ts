@@ -4,7 +4,7 @@ import { buildUser, loginAs } from "../../../test/factories.js";
 import { type ReceivedMail, startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
 import { createTestApp, type TestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
-import { settleBackgroundMail } from "./auth-mail.js";
+import { settleBackgroundWork } from "./auth-mail.js";
 
 const clock = manualClock(new Date("2026-04-06T08:00:00Z"));
 let smtp: SmtpTestServer;
@@ -21,7 +21,7 @@ afterAll(async () => {
 /** The reply comes before the work; this waits for the work too, so the test can look at its result. */
 async function forgot(email: unknown) {
   const res = await t.app.inject({ method: "POST", url: "/api/auth/forgot-password", payload: { email } });
-  await settleBackgroundMail(t.ctx);
+  await settleBackgroundWork(t.ctx);
   return res;
 }
 const verifyReset = (token: string) =>

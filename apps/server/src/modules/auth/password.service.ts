@@ -2,8 +2,8 @@ import { LIMITS, MESSAGES, type Role } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { OneTimeTokenPurpose } from "../../db/schema.js";
-import { isCommonPassword } from "../../lib/common-passwords.js";
-import { AppError, badRequest, commonPassword, forbidden, notFound } from "../../lib/errors.js";
+import { refuseCommonPassword } from "../../lib/common-passwords.js";
+import { AppError, badRequest, forbidden, notFound } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { passwordResetMail, runInBackground, sendInBackground } from "./auth-mail.js";
 import { canManageAccount } from "./auth.policy.js";
@@ -79,8 +79,8 @@ export function forgotPasswordInBackground(ctx: ServerContext, email: string, lo
   );
 }
 
-/** The work behind forgot-password; run it through forgotPasswordInBackground. */
-export async function forgotPassword(ctx: ServerContext, email: string, log: FastifyBaseLogger): Promise<void> {
+/** The work behind forgot-password, run after the reply. */
+async function forgotPassword(ctx: ServerContext, email: string, log: FastifyBaseLogger): Promise<void> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const user = await repo.findUserByEmail(db, email.trim());
@@ -114,7 +114,7 @@ class TokenAlreadyUsed extends Error {}
 export async function setPasswordWithToken(ctx: ServerContext, token: string, password: string): Promise<void> {
   const row = await usableResetToken(ctx, token);
   if (!row) throw invalidToken(MESSAGES.resetInvalidLink);
-  if (isCommonPassword(password)) throw commonPassword();
+  refuseCommonPassword(password);
   // Hash outside the transaction: it is slow and must not hold a connection.
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();

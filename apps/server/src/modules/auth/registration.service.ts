@@ -1,8 +1,8 @@
 import { LIMITS, MESSAGES, type RegisterRequest, type Role, type SessionUser } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
-import { isCommonPassword } from "../../lib/common-passwords.js";
-import { badRequest, commonPassword, conflict, forbidden } from "../../lib/errors.js";
+import { refuseCommonPassword } from "../../lib/common-passwords.js";
+import { badRequest, conflict, forbidden } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { emailVerificationMail, sendInBackground } from "./auth-mail.js";
 import { canCreateRole } from "./auth.policy.js";
@@ -26,7 +26,7 @@ export async function registerUser(
   log: FastifyBaseLogger,
 ): Promise<SessionUser> {
   if (!canCreateRole(actorRole, input.role)) throw forbidden("Only a super admin can create a super admin");
-  if (isCommonPassword(input.password)) throw commonPassword();
+  refuseCommonPassword(input.password);
   const db = ctx.database.db;
   const taken = await repo.findLoginConflicts(db, input.username, input.email);
   if (taken.usernameTaken) throw conflict(USERNAME_TAKEN);

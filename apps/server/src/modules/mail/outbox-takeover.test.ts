@@ -3,7 +3,7 @@ import { buildCohort, buildStudent, buildTeam } from "../../../test/data-factori
 import { type BuiltUser, buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/test-app.js";
 import { type MailMessage, WITHHELD_LINK } from "../../lib/mailer.js";
-import { settleBackgroundMail } from "../auth/auth-mail.js";
+import { settleBackgroundWork } from "../auth/auth-mail.js";
 
 // Issue 16, point 1: with no SMTP server the reset mail of the super admin landed in the
 // outbox, which an admin could read, link and all. Here an admin walks every GET route and
@@ -54,7 +54,7 @@ beforeAll(async () => {
     payload: { username: "newcomer", email: "newcomer@example.test", role: "admin", password: "Newcomer-Pass-42" },
   });
   expect(registered.statusCode).toBe(201);
-  await settleBackgroundMail(t.ctx);
+  await settleBackgroundWork(t.ctx);
 });
 afterAll(async () => {
   await t?.close();

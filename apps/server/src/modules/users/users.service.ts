@@ -10,8 +10,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { ServerContext } from "../../context.js";
 import type { Database, User, UserUpdate } from "../../db/schema.js";
-import { isCommonPassword } from "../../lib/common-passwords.js";
-import { badRequest, commonPassword, conflict, notFound } from "../../lib/errors.js";
+import { refuseCommonPassword } from "../../lib/common-passwords.js";
+import { badRequest, conflict, notFound } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { bumpSessionVersion, sendPasswordResetLink } from "../auth/auth.service.js";
 import { type Actor, assertCanChange, assertCanManage } from "./users.policy.js";
@@ -222,7 +222,7 @@ export async function resetPassword(
     await sendPasswordResetLink(ctx, id, log);
     return MESSAGES.passwordResetSent;
   }
-  if (isCommonPassword(password)) throw commonPassword();
+  refuseCommonPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   await db.transaction().execute(async (trx) => {

@@ -1,11 +1,11 @@
-import type { VerifyResetTokenRequest } from "@tally/contract";
+import type { VerifyResetTokenRequest, VerifyResetTokenResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 // POST, so the token travels in the body and stays out of request logs.
-export function verifyResetToken(token: string, signal?: AbortSignal): Promise<{ valid: boolean }> {
+export function verifyResetToken(token: string, signal?: AbortSignal): Promise<VerifyResetTokenResponse> {
   const body: VerifyResetTokenRequest = { token };
-  return apiRequest<{ valid: boolean }>("/auth/verify-reset-token", { method: "POST", body, auth: false, signal });
+  return apiRequest<VerifyResetTokenResponse>("/auth/verify-reset-token", { method: "POST", body, auth: false, signal });
 }
 
 export function verifyResetTokenQuery(token: string) {

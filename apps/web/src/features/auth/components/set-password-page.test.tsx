@@ -48,6 +48,16 @@ describe("password reset page", () => {
     expect(router.state.location.search).toBe("");
   });
 
+  it("checks a second link opened in the same tab, not the first one's token", async () => {
+    const fetchMock = validTokenServer();
+    const { router } = renderApp("/set-password#token=first-link");
+    await screen.findByLabelText("New password");
+    await act(() => router.navigate("/set-password#token=second-link"));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(JSON.parse(String(fetchMock.mock.calls[1]![1]?.body))).toEqual({ token: "second-link" });
+    expect(router.state.location.hash).toBe("");
+  });
+
   it("still reads ?token= from older links, and clears it too", async () => {
     const fetchMock = validTokenServer();
     const { router } = renderApp("/set-password?token=old-link");
