@@ -2,14 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestApp, type TestApp } from "../test/test-app.js";
+import { useTestApp } from "../test/test-app.js";
 
 describe("the app shell", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t?.close());
+  const t = useTestApp();
 
   test("health check answers with the engine in use", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health-check" });
@@ -61,17 +57,16 @@ describe("the app shell", () => {
 
 describe("the web app's pages", () => {
   const INDEX = '<!doctype html><html><head><title>Tally</title></head><body><div id="root"></div></body></html>';
-  let t: TestApp;
   let webDist: string;
-  beforeAll(async () => {
+  beforeAll(() => {
     webDist = mkdtempSync(join(tmpdir(), "tally-web-dist-"));
     writeFileSync(join(webDist, "index.html"), INDEX);
-    t = await createTestApp({ webDist });
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     rmSync(webDist, { recursive: true, force: true });
   });
+  // Registered after the folder's hooks: built once the folder exists, closed before it goes.
+  const t = useTestApp(() => ({ webDist }));
 
   test("HEAD of a page route answers as GET does, without the body (uptime monitors)", async () => {
     for (const url of ["/", "/login", "/dashboard", "/set-password"]) {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { recordingIo } from "../test/recording-io.js";
 import { openTestDatabase } from "../test/test-app.js";
-import { recordingIo } from "./cli/cli.test-helpers.js";
 import { main } from "./cli.js";
 import type { DatabaseHandle } from "./db/connection.js";
 

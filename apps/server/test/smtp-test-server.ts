@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
+import { afterAll } from "vitest";
 import type { Database } from "../src/db/schema.js";
 import { listenForMail } from "../src/dev/mail-catcher.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
 import { parseMessage } from "../src/lib/mime-text.js";
+import { filledBeforeAll } from "./filled-before-all.js";
 
 export interface ReceivedMail {
   /** RCPT TO addresses from the SMTP envelope. */
@@ -67,4 +69,11 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
     waitForMessage,
     close: () => server.close(),
   };
+}
+
+/** The SMTP server of one test file: started in beforeAll, closed in afterAll. */
+export function useSmtpTestServer(): SmtpTestServer {
+  const smtp = filledBeforeAll(startSmtpTestServer);
+  afterAll(() => smtp.close?.());
+  return smtp;
 }

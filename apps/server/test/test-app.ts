@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { LoginResponse } from "@tally/contract";
+import type { FastifyInstance, FastifyServerOptions, InjectOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
+import { afterAll } from "vitest";
 import { buildApp } from "../src/app.js";
 import { type Config, testConfig, testDatabaseUrl } from "../src/config.js";
 import type { ServerContext } from "../src/context.js";
@@ -9,6 +11,8 @@ import { migrateToLatest } from "../src/db/migrate.js";
 import type { Database } from "../src/db/schema.js";
 import { type Clock, systemClock } from "../src/lib/clock.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
+import { type BuildUserOptions, buildUser } from "./factories.js";
+import { filledBeforeAll } from "./filled-before-all.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -75,5 +79,71 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await app.close();
       await drop();
     },
+  };
+}
+
+/**
+ * The app of one test file: built in beforeAll (options may be a function, to use what an earlier
+ * hook set up, such as an SMTP server), closed in afterAll.
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
+  const t = filledBeforeAll(() => createTestApp(typeof options === "function" ? options() : options));
+  afterAll(() => t.close?.());
+  return t;
+}
+
+/** The migrated database of one test file, without an app: opened in beforeAll, dropped in afterAll. */
+export function useTestDatabase(): DatabaseHandle {
+  let drop: (() => Promise<void>) | undefined;
+  const database = filledBeforeAll(async () => {
+    const opened = await openTestDatabase();
+    drop = opened.drop;
+    return opened.database;
+  });
+  afterAll(() => drop?.());
+  return database;
+}
+
+export interface LoggedIn extends LoginResponse {
+  /** Ready to spread into inject({ headers }). */
+  headers: { authorization: string };
+}
+
+/** Signs in through POST /api/auth/login, as the web app does. */
+export async function loginAs(
+  app: FastifyInstance,
+  user: { username: string; password: string },
+): Promise<LoggedIn> {
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    payload: { login: user.username, password: user.password },
+  });
+  if (res.statusCode !== 200) throw new Error(`loginAs(${user.username}) failed: ${res.statusCode} ${res.body}`);
+  const body = res.json<LoginResponse>();
+  return { ...body, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+/**
+ * A new user of the file's app, signed in by a beforeAll. Its `headers` object is there from the
+ * start, so `const { headers } = useSignedIn(...)` works at the top of a file.
+ */
+export function useSignedIn(t: TestApp, options: BuildUserOptions): LoggedIn {
+  const session = { headers: { authorization: "" } } as LoggedIn;
+  return filledBeforeAll(async () => {
+    const { headers, ...rest } = await loginAs(t.app, await buildUser(t.db, options));
+    Object.assign(session.headers, headers);
+    return rest;
+  }, session);
+}
+
+type Method = "GET" | "PUT" | "POST" | "DELETE";
+
+/** `call(method, url, headers, payload?)` against the file's app, as the web client would. */
+export function caller(t: Pick<TestApp, "app">) {
+  return (method: Method, url: string, headers: Record<string, string> = {}, payload?: unknown) => {
+    const options: InjectOptions = { method, url, headers };
+    if (payload !== undefined) options.payload = payload as InjectOptions["payload"];
+    return t.app.inject(options);
   };
 }

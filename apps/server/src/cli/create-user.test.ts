@@ -3,20 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MESSAGES } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openTestDatabase } from "../../test/test-app.js";
+import { recordingIo } from "../../test/recording-io.js";
+import { useTestDatabase } from "../../test/test-app.js";
 import { main } from "../cli.js";
-import type { DatabaseHandle } from "../db/connection.js";
 import { verifyPassword } from "../lib/password-hash.js";
-import { recordingIo } from "./cli.test-helpers.js";
 
 describe("cli create-user", () => {
-  let database: DatabaseHandle;
-  let drop: () => Promise<void>;
+  const database = useTestDatabase();
   let dataDir: string;
   let schoolIds: number[];
 
   beforeAll(async () => {
-    ({ database, drop } = await openTestDatabase());
     dataDir = mkdtempSync(join(tmpdir(), "tally-cli-user-"));
     const schools = await database.db
       .insertInto("schools")
@@ -28,8 +25,7 @@ describe("cli create-user", () => {
       .execute();
     schoolIds = schools.map((s) => s.id);
   });
-  afterAll(async () => {
-    await drop();
+  afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openTestDatabase } from "../../test/test-app.js";
-import type { DatabaseHandle } from "./connection.js";
+import { describe, expect, test } from "vitest";
+import { useTestDatabase } from "../../test/test-app.js";
 
 describe("database connection and schema", () => {
-  let database: DatabaseHandle;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, drop } = await openTestDatabase());
-  });
-  afterAll(async () => drop());
+  const database = useTestDatabase();
 
   test("dates come back as YYYY-MM-DD strings and counts as numbers", async () => {
     const c = await database.db

@@ -1,17 +1,11 @@
 import { Readable } from "node:stream";
 import { MESSAGES } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type LoggedIn, loginAs } from "../../test/factories.js";
-import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { useSignedIn, useTestApp } from "../../test/test-app.js";
 import { findNul } from "./input-guard.js";
 
-let t: TestApp;
-let admin: LoggedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
-});
-afterAll(() => t?.close());
+const t = useTestApp();
+const admin = useSignedIn(t, { role: "admin" });
 
 const NUL = "\u0000";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/test-app.js";
+import { useTestApp } from "../../test/test-app.js";
 import { buildApp } from "../app.js";
 
 const HSTS = "max-age=31536000; includeSubDomains";
@@ -20,14 +20,12 @@ const EXPECTED_PAGE_CSP = [
   "form-action 'self'",
 ];
 
-let direct: TestApp;
-let proxied: TestApp;
+const direct = useTestApp();
+const proxied = useTestApp({ config: { trustProxy: 1 } });
 let web: FastifyInstance;
 let webDist: string;
 
 beforeAll(async () => {
-  direct = await createTestApp();
-  proxied = await createTestApp({ config: { trustProxy: 1 } });
   webDist = mkdtempSync(join(tmpdir(), "tally-web-"));
   writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Tally</title>");
   writeFileSync(join(webDist, "app.js"), "console.log('app')\n//# sourceMappingURL=app.js.map");
@@ -37,8 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await web?.close();
-  await direct?.close();
-  await proxied?.close();
   rmSync(webDist, { recursive: true, force: true });
 });
 

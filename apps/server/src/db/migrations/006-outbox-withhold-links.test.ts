@@ -1,18 +1,10 @@
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../../test/test-app.js";
-import type { DatabaseHandle } from "../connection.js";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../../../test/test-app.js";
 import { WITHHELD_LINK } from "../../lib/mailer.js";
 import { migrate006 } from "./006-outbox-withhold-links.js";
 
-let database: DatabaseHandle;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-});
-afterAll(async () => {
-  await drop?.();
-});
+const database = useTestDatabase();
 
 describe("migration 006-outbox-withhold-links", () => {
   it("is applied by migrateToLatest", async () => {

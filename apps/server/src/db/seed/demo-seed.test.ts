@@ -1,24 +1,20 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openTestDatabase } from "../../../test/test-app.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { contentChecksum, statusShares, summaryMismatches } from "../../../test/seed-checks.js";
+import { openTestDatabase, useTestDatabase } from "../../../test/test-app.js";
 import { verifyPassword } from "../../lib/password-hash.js";
-import type { DatabaseHandle } from "../connection.js";
 import { DatabaseNotEmptyError, type DemoSeedResult, isDatabaseEmpty, seedDemo } from "./demo-seed.js";
-import { contentChecksum, statusShares, summaryMismatches } from "./seed-checks.test-helpers.js";
 
 const PASSWORD = "Demo-Pass-2026!";
 
 describe("seedDemo", () => {
-  let database: DatabaseHandle;
-  let drop: () => Promise<void>;
+  const database = useTestDatabase();
   let result: DemoSeedResult;
   const count = async (query: string) => Number((await sql.raw<{ n: number }>(query).execute(database.db)).rows[0]?.n);
 
   beforeAll(async () => {
-    ({ database, drop } = await openTestDatabase());
     result = await database.db.transaction().execute((trx) => seedDemo(trx, { password: PASSWORD }));
   });
-  afterAll(async () => drop());
 
   test("has about twelve schools in three districts plus the demo school 123", async () => {
     const schools = await database.db.selectFrom("schools").select(["id", "name", "district"]).orderBy("id").execute();

@@ -1,23 +1,19 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openTestDatabase } from "../../../test/test-app.js";
-import type { DatabaseHandle } from "../connection.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { contentChecksum, statusShares, summaryMismatches } from "../../../test/seed-checks.js";
+import { openTestDatabase, useTestDatabase } from "../../../test/test-app.js";
 import { seedDemo } from "./demo-seed.js";
 import { LargeSeedExistsError, type LargeSeedSummary, seedLarge } from "./large-seed.js";
-import { contentChecksum, statusShares, summaryMismatches } from "./seed-checks.test-helpers.js";
 
 describe("seedLarge", () => {
-  let database: DatabaseHandle;
-  let drop: () => Promise<void>;
+  const database = useTestDatabase();
   let summary: LargeSeedSummary;
   const steps: string[] = [];
   const count = async (query: string) => Number((await sql.raw<{ n: number }>(query).execute(database.db)).rows[0]?.n);
 
   beforeAll(async () => {
-    ({ database, drop } = await openTestDatabase());
     summary = await seedLarge(database.db, { students: 500, onProgress: (s) => steps.push(s) });
   });
-  afterAll(async () => drop());
 
   test("creates the requested students with ten weeks of both meetings and weekly data", async () => {
     expect(summary).toMatchObject({ schools: 5, cohorts: 4, students: 500, attendanceRecords: 10_000, weeklyData: 5_000 });

@@ -1,7 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { createTestApp, type TestApp, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 
 // Every call of the password check is counted: a refused attempt must never reach argon2.
@@ -20,13 +20,7 @@ vi.mock("../../lib/password-hash.js", async (importOriginal) => {
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 beforeEach(() => {
   hashCalls.count = 0;
 });

@@ -1,15 +1,9 @@
 import { LIMITS, MESSAGES, sessionUserSchema } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSchool, buildUser, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildSchool, buildUser } from "../../../test/factories.js";
+import { loginAs, useTestApp } from "../../../test/test-app.js";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 let ipCounter = 0;
 /** Each test signs in from its own address so the per-client limit of one test cannot leak into another. */

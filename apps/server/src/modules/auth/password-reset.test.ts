@@ -1,22 +1,14 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, loginAs } from "../../../test/factories.js";
-import { type ReceivedMail, startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../../../test/factories.js";
+import { type ReceivedMail, useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { settleBackgroundWork } from "./auth-mail.js";
 
 const clock = manualClock(new Date("2026-04-06T08:00:00Z"));
-let smtp: SmtpTestServer;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await startSmtpTestServer();
-  t = await createTestApp({ clock, mailer: smtp.mailer, config: { appUrl: "https://tally.example.org" } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+const smtp = useSmtpTestServer();
+const t = useTestApp(() => ({ clock, mailer: smtp.mailer, config: { appUrl: "https://tally.example.org" } }));
 
 /** The reply comes before the work; this waits for the work too, so the test can look at its result. */
 async function forgot(email: unknown) {

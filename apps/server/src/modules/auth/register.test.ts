@@ -1,23 +1,13 @@
 import { MESSAGES, registerResponseSchema } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildSchool, buildUser } from "../../../test/factories.js";
+import { useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import { type LoggedIn, loginAs, useSignedIn, useTestApp } from "../../../test/test-app.js";
 
-let smtp: SmtpTestServer;
-let t: TestApp;
-let admin: LoggedIn;
-let superAdmin: LoggedIn;
-beforeAll(async () => {
-  smtp = await startSmtpTestServer();
-  t = await createTestApp({ mailer: smtp.mailer });
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
-  superAdmin = await loginAs(t.app, await buildUser(t.db, { role: "super_admin" }));
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+const smtp = useSmtpTestServer();
+const t = useTestApp(() => ({ mailer: smtp.mailer }));
+const admin = useSignedIn(t, { role: "admin" });
+const superAdmin = useSignedIn(t, { role: "super_admin" });
 
 let n = 0;
 const fresh = (extra: Record<string, unknown> = {}) => {

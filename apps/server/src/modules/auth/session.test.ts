@@ -1,19 +1,13 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../../../test/factories.js";
+import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { bumpSessionVersion } from "./auth.service.js";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ clock });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp({ clock });
 
 const profile = (headers: Record<string, string>) => t.app.inject({ method: "GET", url: "/api/auth/profile", headers });
 const refresh = (refreshToken: string) =>

@@ -1,39 +1,30 @@
 import { Writable } from "node:stream";
 import { MESSAGES } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { type ReceivedMail, startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../../../test/factories.js";
+import { type ReceivedMail, useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { serverLoggerOptions } from "../../lib/request-log.js";
 
 // Issue 16, point 4: opening a reset link, and the page's token checks, wrote one-time tokens
 // into the server log. The auth flows run here through the server's own logger options at
 // trace level, with the log captured; no token, password or link may appear in it.
 
-let smtp: SmtpTestServer;
-let t: TestApp;
-let admin: LoggedIn;
 let log = "";
+const stream = new Writable({
+  write(chunk, _encoding, done) {
+    log += String(chunk);
+    done();
+  },
+});
 
-beforeAll(async () => {
-  smtp = await startSmtpTestServer();
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      log += String(chunk);
-      done();
-    },
-  });
-  t = await createTestApp({
-    mailer: smtp.mailer,
-    config: { appUrl: "https://tally.example.org" },
-    logger: serverLoggerOptions("trace", stream),
-  });
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+const smtp = useSmtpTestServer();
+const t = useTestApp(() => ({
+  mailer: smtp.mailer,
+  config: { appUrl: "https://tally.example.org" },
+  logger: serverLoggerOptions("trace", stream),
+}));
+const admin = useSignedIn(t, { role: "admin" });
 
 function linkIn(mail: ReceivedMail, page: string): { link: string; token: string } {
   const match = new RegExp(`https://tally\\.example\\.org${page}#token=([A-Za-z0-9_-]+)`).exec(mail.text);

@@ -1,17 +1,9 @@
 import type { CohortItem } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
 import { manualClock } from "../../lib/clock.js";
-import type { TestApp } from "../../../test/test-app.js";
-import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
 
-let t: TestApp;
-let w: DashboardWorld;
-let as: WorldHeaders;
-
-beforeAll(async () => {
-  ({ t, w, as } = await openDashboardWorld({ clock: manualClock(new Date("2025-02-10T12:00:00Z")) }));
-});
-afterAll(() => t?.close());
+const { t, w, as } = useDashboardWorld({ clock: manualClock(new Date("2025-02-10T12:00:00Z")) });
 
 const names = async (user: WorldUserKey, url: string) => {
   const res = await t.app.inject({ method: "GET", url, headers: as[user] });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCohort, buildStudent, buildTeam } from "../../../test/data-factories.js";
-import { type BuiltUser, buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser, type BuiltUser } from "../../../test/factories.js";
+import { type LoggedIn, loginAs, useTestApp } from "../../../test/test-app.js";
 import { type MailMessage, WITHHELD_LINK } from "../../lib/mailer.js";
 import { settleBackgroundWork } from "../auth/auth-mail.js";
 
@@ -9,14 +8,13 @@ import { settleBackgroundWork } from "../auth/auth-mail.js";
 // outbox, which an admin could read, link and all. Here an admin walks every GET route and
 // tries every token-shaped string it was shown; none may set a password.
 
-let t: TestApp;
+const t = useTestApp({ config: { appUrl: "https://tally.example.org" } });
 let superAdmin: BuiltUser;
 let admin: LoggedIn;
 /** What the recipients would have received by e-mail (the real links). */
 const delivered: MailMessage[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { appUrl: "https://tally.example.org" } });
   const outbox = t.ctx.mailer;
   t.ctx.mailer = {
     kind: outbox.kind,

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../../../test/factories.js";
+import { loginAs, useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { WITHHELD_LINK } from "../../lib/mailer.js";
 
-let t: TestApp;
-let superAdmin: LoggedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  superAdmin = await loginAs(t.app, await buildUser(t.db, { role: "super_admin" }));
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
+const superAdmin = useSignedIn(t, { role: "super_admin" });
 
 const outbox = (query: string, headers: Record<string, string> = superAdmin.headers) =>
   t.app.inject({ method: "GET", url: `/api/mail/outbox${query}`, headers });

@@ -1,16 +1,8 @@
 import type { SchoolItem } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestApp } from "../../../test/test-app.js";
-import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { describe, expect, it } from "vitest";
+import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
 
-let t: TestApp;
-let w: DashboardWorld;
-let as: WorldHeaders;
-
-beforeAll(async () => {
-  ({ t, w, as } = await openDashboardWorld());
-});
-afterAll(() => t?.close());
+const { t, w, as } = useDashboardWorld();
 
 describe("GET /api/schools", () => {
   it("needs a signed-in user", async () => {

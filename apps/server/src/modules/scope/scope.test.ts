@@ -1,19 +1,11 @@
 import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "@tally/contract";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCohort, buildSchoolWithId, setCohortVisibility } from "../../../test/data-factories.js";
-import { buildSchool } from "../../../test/factories.js";
-import { openTestDatabase } from "../../../test/test-app.js";
-import type { DatabaseHandle } from "../../db/connection.js";
+import { describe, expect, it } from "vitest";
+import { buildCohort, buildSchool, buildSchoolWithId, setCohortVisibility } from "../../../test/factories.js";
+import { useTestDatabase } from "../../../test/test-app.js";
 import { cohortVisible, type DataScope, isCohortVisible, isSchoolInScope, resolveScope, schoolInScope } from "./scope.js";
 
-let database: DatabaseHandle;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
-});
-afterAll(() => drop?.());
+const database = useTestDatabase();
 
 describe("resolveScope", () => {
   it("gives admins every school but the demo school, and narrows to requested ids", async () => {

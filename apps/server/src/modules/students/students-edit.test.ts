@@ -1,18 +1,10 @@
 import { MESSAGES, type StudentDetail } from "@tally/contract";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { setSetting } from "../../../test/data-factories.js";
-import type { TestApp } from "../../../test/test-app.js";
-import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
+import { setSetting } from "../../../test/factories.js";
 import { isStudentEditingEnabled, parseFeatureSettings } from "./students.policy.js";
 
-let t: TestApp;
-let w: DashboardWorld;
-let as: WorldHeaders;
-
-beforeAll(async () => {
-  ({ t, w, as } = await openDashboardWorld());
-});
-afterAll(() => t?.close());
+const { t, w, as } = useDashboardWorld();
 beforeEach(async () => {
   await t.db.deleteFrom("settings").where("key", "=", "features").execute();
 });

@@ -1,10 +1,9 @@
 import type { StudentsResponse, StudentsSummary } from "@tally/contract";
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAttendance, buildStudent, buildTeam, dateOfWeek, setCohortVisibility } from "../../../test/data-factories.js";
-import type { TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
+import { buildAttendance, buildStudent, buildTeam, dateOfWeek, setCohortVisibility } from "../../../test/factories.js";
 import type { Database } from "../../db/schema.js";
-import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { summarizeStudentsByScan } from "./students.repository.js";
 
@@ -12,14 +11,7 @@ import { summarizeStudentsByScan } from "./students.repository.js";
 // kind of write they must equal a recount from the source tables, and the API's answers must
 // equal the exact scan.
 
-let t: TestApp;
-let w: DashboardWorld;
-let headers: WorldHeaders;
-
-beforeAll(async () => {
-  ({ t, w, as: headers } = await openDashboardWorld());
-});
-afterAll(() => t.close());
+const { t, w, as: headers } = useDashboardWorld();
 
 /** Rows of `actual` missing from `expected` and the other way round: both empty when in step. */
 async function diff(db: Kysely<Database>, expected: string, actual: string): Promise<unknown[]> {

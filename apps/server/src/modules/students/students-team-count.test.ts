@@ -1,8 +1,7 @@
 import type { StudentsSummary } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCohort, buildStudent, buildTeam } from "../../../test/data-factories.js";
-import { buildSchool, buildUser, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildCohort, buildSchool, buildStudent, buildTeam } from "../../../test/factories.js";
+import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { resolveScope } from "../scope/scope.js";
 import { summarizeStudentsByScan } from "./students.repository.js";
 
@@ -10,15 +9,8 @@ import { summarizeStudentsByScan } from "./students.repository.js";
 // no student is hidden and no newest team lies outside the scope: a world with neither, where
 // that path decides the answer, unlike the dashboard world of students-rollups.test.ts.
 
-let t: TestApp;
-let headers: { authorization: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  const admin = await buildUser(t.db, { role: "admin" });
-  headers = (await loginAs(t.app, admin)).headers;
-});
-afterAll(() => t.close());
+const t = useTestApp();
+const { headers } = useSignedIn(t, { role: "admin" });
 
 async function summary(query = ""): Promise<StudentsSummary> {
   const res = await t.app.inject({ method: "GET", url: `/api/students/summary${query}`, headers });

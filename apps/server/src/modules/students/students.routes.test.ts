@@ -1,16 +1,8 @@
 import type { StudentDetail, StudentsResponse, StudentsSummary } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestApp } from "../../../test/test-app.js";
-import { type DashboardWorld, expectedVisible, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
+import { describe, expect, it } from "vitest";
+import { expectedVisible, useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
 
-let t: TestApp;
-let w: DashboardWorld;
-let as: WorldHeaders;
-
-beforeAll(async () => {
-  ({ t, w, as } = await openDashboardWorld());
-});
-afterAll(() => t?.close());
+const { t, w, as } = useDashboardWorld();
 
 const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
 const names = (body: StudentsResponse) => body.data.map((s) => `${s.first_name} ${s.last_name}`);

@@ -1,12 +1,11 @@
 import { loginLogsResponseSchema } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type BuiltUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
-import { caller } from "./users.test-helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildUser, type BuiltUser } from "../../../test/factories.js";
+import { caller, useSignedIn, useTestApp } from "../../../test/test-app.js";
 
-let t: TestApp;
-let call: ReturnType<typeof caller>;
-let admin: LoggedIn;
+const t = useTestApp();
+const call = caller(t);
+const admin = useSignedIn(t, { role: "admin" });
 let user: BuiltUser;
 
 /** [created_at, successful] for the user's history; ids ascend with time. */
@@ -33,17 +32,11 @@ function logRow(userId: number, at: string, successful: boolean) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  call = caller(t.app);
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
   user = await buildUser(t.db, { role: "school_user" });
   const other = await buildUser(t.db, { role: "school_user" });
   await t.db.insertInto("login_logs").values(HISTORY.map(([at, ok]) => logRow(user.id, at, ok))).execute();
   // Someone else's attempts never show up in this user's history.
   await t.db.insertInto("login_logs").values([logRow(other.id, "2026-03-02T11:00:00Z", true)]).execute();
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function history(query = "") {

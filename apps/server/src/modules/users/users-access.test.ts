@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSchool, buildUser, type BuiltUser, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildSchool, buildUser, type BuiltUser } from "../../../test/factories.js";
+import { caller, loginAs, useTestApp } from "../../../test/test-app.js";
+import { sessionVersionOf, userRow } from "../../../test/user-rows.js";
 import { POLICY_MESSAGES } from "./users.policy.js";
-import { caller, sessionVersionOf, userRow } from "./users.test-helpers.js";
 
-let t: TestApp;
-let call: ReturnType<typeof caller>;
-beforeAll(async () => {
-  t = await createTestApp();
-  call = caller(t.app);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
+const call = caller(t);
 
 /** Every /users route with a body that would be valid, so only the caller's rights decide. */
 function everyRoute(targetId: number, schoolId: number) {

@@ -1,32 +1,22 @@
 import { MESSAGES } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { type ReceivedMail, startSmtpTestServer, type SmtpTestServer } from "../../../test/smtp-test-server.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
+import { describe, expect, it } from "vitest";
+import { buildSchool, buildUser } from "../../../test/factories.js";
+import { type ReceivedMail, useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import { caller, type LoggedIn, loginAs, useSignedIn, useTestApp } from "../../../test/test-app.js";
+import { sessionVersionOf, userRow, userSchoolIds } from "../../../test/user-rows.js";
 import type { Mailer } from "../../lib/mailer.js";
-import { caller, sessionVersionOf, userRow, userSchoolIds } from "./users.test-helpers.js";
 
-let smtp: SmtpTestServer;
-let t: TestApp;
-let call: ReturnType<typeof caller>;
-let admin: LoggedIn;
 /** Set to make the next mails fail, as an unreachable mail server would. */
 let mailDown = false;
 
-beforeAll(async () => {
-  smtp = await startSmtpTestServer();
-  const mailer: Mailer = {
-    kind: "smtp",
-    send: (m) => (mailDown ? Promise.reject(new Error("connection refused")) : smtp.mailer.send(m)),
-  };
-  t = await createTestApp({ mailer, config: { appUrl: "https://tally.example.org" } });
-  call = caller(t.app);
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+const smtp = useSmtpTestServer();
+const mailer: Mailer = {
+  kind: "smtp",
+  send: (m) => (mailDown ? Promise.reject(new Error("connection refused")) : smtp.mailer.send(m)),
+};
+const t = useTestApp({ mailer, config: { appUrl: "https://tally.example.org" } });
+const call = caller(t);
+const admin = useSignedIn(t, { role: "admin" });
 
 const login = (name: string, password: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/login", payload: { login: name, password } });

@@ -1,20 +1,12 @@
 import { MESSAGES, usersListResponseSchema } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
-import { caller, sessionVersionOf, userRow, userSchoolIds } from "./users.test-helpers.js";
+import { describe, expect, it } from "vitest";
+import { buildSchool, buildUser } from "../../../test/factories.js";
+import { caller, loginAs, useSignedIn, useTestApp } from "../../../test/test-app.js";
+import { sessionVersionOf, userRow, userSchoolIds } from "../../../test/user-rows.js";
 
-let t: TestApp;
-let call: ReturnType<typeof caller>;
-let admin: LoggedIn;
-beforeAll(async () => {
-  t = await createTestApp();
-  call = caller(t.app);
-  admin = await loginAs(t.app, await buildUser(t.db, { role: "admin" }));
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
+const call = caller(t);
+const admin = useSignedIn(t, { role: "admin" });
 
 const put = (id: number, body: unknown) => call("PUT", `/api/users/${id}`, admin.headers, body);
 

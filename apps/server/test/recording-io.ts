@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from "../db/connection.js";
-import type { CliIo } from "./cli-io.js";
+import type { DatabaseHandle } from "../src/db/connection.js";
+import type { CliIo } from "../src/cli/cli-io.js";
 
 export interface RecordingIo extends CliIo {
   lines: string[];

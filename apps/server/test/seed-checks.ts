@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../src/db/schema.js";
 
 /** The attendance summary rows that attendance_records implies, next to the stored ones. */
 export async function summaryMismatches(db: Kysely<Database>): Promise<number> {

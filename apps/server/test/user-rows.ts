@@ -1,17 +1,7 @@
-import type { FastifyInstance, InjectOptions } from "fastify";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Database } from "../src/db/schema.js";
 
-type Method = "GET" | "PUT" | "POST" | "DELETE";
-
-/** `call(method, url, headers, payload?)` against the app, as the web client would. */
-export function caller(app: FastifyInstance) {
-  return (method: Method, url: string, headers: Record<string, string> = {}, payload?: unknown) => {
-    const options: InjectOptions = { method, url, headers };
-    if (payload !== undefined) options.payload = payload as InjectOptions["payload"];
-    return app.inject(options);
-  };
-}
+// Reads of the users tables for expectations, written apart from the repositories under test.
 
 export async function sessionVersionOf(db: Kysely<Database>, userId: number): Promise<number> {
   const row = await db.selectFrom("users").select("session_version").where("id", "=", userId).executeTakeFirstOrThrow();

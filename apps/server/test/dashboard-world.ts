@@ -1,10 +1,22 @@
 import { DEMO_COHORT_ID, DEMO_SCHOOL_ID, type Role } from "@tally/contract";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
-import { type AttendanceInput, buildAttendance, buildCohort, buildSchoolWithId, buildStudent, buildTeam, buildWeeklyData, setCohortVisibility } from "../../../test/data-factories.js";
-import { buildSchool, buildUser, loginAs } from "../../../test/factories.js";
-import { createTestApp, type TestApp } from "../../../test/test-app.js";
-import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
+import { afterAll } from "vitest";
+import type { AttendanceStatus, Database, MeetingType } from "../src/db/schema.js";
+import {
+  type AttendanceInput,
+  buildAttendance,
+  buildCohort,
+  buildSchool,
+  buildSchoolWithId,
+  buildStudent,
+  buildTeam,
+  buildUser,
+  buildWeeklyData,
+  setCohortVisibility,
+} from "./factories.js";
+import { filledBeforeAll } from "./filled-before-all.js";
+import { createTestApp, loginAs, type TestApp, type TestAppOptions } from "./test-app.js";
 
 /**
  * A small multi-school world for the dashboard API tests:
@@ -15,7 +27,7 @@ import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js
  *   one without a school, one in the demo school and one only in the demo cohort;
  * - users of every role; attendance over four weeks for both meeting types.
  */
-export async function buildDashboardWorld(db: Kysely<Database>) {
+async function buildDashboardWorld(db: Kysely<Database>) {
   const schoolA = await buildSchool(db, { name: "Alder High" });
   const schoolB = await buildSchool(db, { name: "Birch Academy" });
   const schoolC = await buildSchool(db, { name: "Cedar College" });
@@ -156,24 +168,26 @@ function dateFor(cohortId: number, week: number, type: MeetingType): string {
 export type DashboardWorld = Awaited<ReturnType<typeof buildDashboardWorld>>;
 export type WorldUserKey = keyof DashboardWorld["users"];
 
-/** Authorization headers for every user of the world, signed in through the API. */
 /** Each world user's bearer header. */
 export type WorldHeaders = Record<WorldUserKey, { authorization: string }>;
 
-export async function signInWorld(app: FastifyInstance, world: DashboardWorld): Promise<WorldHeaders> {
+async function signInWorld(app: FastifyInstance, world: DashboardWorld): Promise<WorldHeaders> {
   const entries = await Promise.all(
     Object.entries(world.users).map(async ([key, u]) => [key, (await loginAs(app, u)).headers] as const),
   );
   return Object.fromEntries(entries) as WorldHeaders;
 }
 
-/** A migrated test app holding the dashboard world, every world user signed in (for beforeAll). */
-export async function openDashboardWorld(
-  options?: Parameters<typeof createTestApp>[0],
-): Promise<{ t: TestApp; w: DashboardWorld; as: WorldHeaders }> {
-  const t = await createTestApp(options);
-  const w = await buildDashboardWorld(t.db);
-  return { t, w, as: await signInWorld(t.app, w) };
+/**
+ * For the dashboard API tests: a migrated app holding the dashboard world, every world user
+ * signed in, all built in beforeAll and closed in afterAll.
+ */
+export function useDashboardWorld(options?: TestAppOptions): { t: TestApp; w: DashboardWorld; as: WorldHeaders } {
+  const t = filledBeforeAll(() => createTestApp(options));
+  const w = filledBeforeAll(() => buildDashboardWorld(t.db));
+  const as = filledBeforeAll(() => signInWorld(t.app, w));
+  afterAll(() => t.close?.());
+  return { t, w, as };
 }
 
 /**
