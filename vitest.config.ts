@@ -12,6 +12,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: "tools", include: ["tools/**/*.test.mjs"], environment: "node" },
+      },
+      {
+        extends: true,
         test: {
           name: "server",
           include: ["apps/server/src/**/*.test.ts", "apps/server/test/**/*.test.ts"],

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchBrowser } from "../../tools/chromium.mjs";
 import { BENCH_PASSWORD, BENCH_USERS } from "./dataset.js";
 import { summarize } from "./stats.js";
 
@@ -22,19 +22,7 @@ export async function runBrowserBench(opts: { dataDir: string; log: (line: strin
   execFileSync("npm", ["run", "build", "-w", "@tally/web"], { cwd: root, stdio: "ignore" });
   const port = await freePort();
   const server = await startServer(opts.dataDir, port);
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await launchBrowser();
   const samples: number[] = [];
   try {
     for (let run = 0; run < RUNS; run++) {

@@ -1,38 +1,15 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Locator,
-  type Page,
-  type Request,
-} from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Request } from "playwright-core";
 import { expect, inject } from "vitest";
+
+export { launchBrowser } from "../../../tools/chromium.mjs";
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /** How long one step (a click's target appearing, a redirect) may take before it counts as broken. */
 export const STEP_TIMEOUT_MS = 15_000;
-
-/** Debian's Chromium, with the flags this closed network needs. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
 
 export const baseUrl = () => inject("baseUrl");
 export const demoPassword = () => inject("demoPassword");

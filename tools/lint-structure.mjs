@@ -1,0 +1,160 @@
+// Structure guards that oxlint has no rule for (run by `npm run lint` after oxlint):
+// - kebab-case: folder names, and the names of files oxlint does not read (css, json, md,
+//   images…); oxlint's unicorn/filename-case checks the JavaScript and TypeScript file names.
+// - no-cross-feature-import: apps/web/src/features/X never imports apps/web/src/features/Y.
+// - no-foreign-repository: on the server only module Y imports modules/Y/*.repository; other
+//   modules and cli, db, lib, plugins go through Y's service. Tests follow the same rule (a
+//   module's tests may use its own repository; other data comes from test/factories.ts).
+// oxlint's no-restricted-imports matches the written specifier only, so it cannot tell
+// "../users/users.repository.js" from a module's own "./users.repository.js" without one
+// override per module; these checks resolve each relative import to the file it names.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, posix, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The workspaces whose names and imports are checked. */
+export const ROOTS = ["apps", "packages", "bench", "tools"];
+/** Build output, dependencies and local data: not part of the source tree. */
+const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "data", "coverage", "test-results"]);
+/** Names the ecosystem fixes: tools look for them as they are. */
+const ALLOWED_NAMES = new Set(["README.md", "LICENSE", "CHANGELOG.md", "Dockerfile", "__snapshots__"]);
+/** Files oxlint reads; their names are unicorn/filename-case's to check. */
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?)$/;
+const KEBAB_PART = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Every file below the roots, as a path relative to `root` with "/" separators. */
+export function listFiles(root) {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".")) walk(path);
+      } else if (entry.isFile()) {
+        files.push(path);
+      }
+    }
+  };
+  for (const top of ROOTS) {
+    try {
+      walk(top);
+    } catch (error) {
+      if (error.code !== "ENOENT") throw error;
+    }
+  }
+  return files.sort();
+}
+
+/** True for "trend-chart", "students.routes.test", "vite.config", ".gitignore", "README.md". */
+export function isKebabName(name) {
+  if (name.startsWith(".") || ALLOWED_NAMES.has(name)) return true;
+  return name.split(".").every((part) => KEBAB_PART.test(part));
+}
+
+/** Folders and non-source files whose names are not kebab-case. */
+export function checkNames(files) {
+  const problems = [];
+  const seenFolders = new Set();
+  for (const file of files) {
+    const parts = file.split("/");
+    parts.slice(0, -1).forEach((folder, i) => {
+      const path = parts.slice(0, i + 1).join("/");
+      if (seenFolders.has(path)) return;
+      seenFolders.add(path);
+      if (!isKebabName(folder)) {
+        problems.push({ file: path, rule: "kebab-case", message: `folder "${folder}" is not kebab-case (lower-case words joined by "-")` });
+      }
+    });
+    const name = parts.at(-1);
+    if (!SOURCE_FILE.test(name) && !isKebabName(name)) {
+      problems.push({ file, rule: "kebab-case", message: `file name "${name}" is not kebab-case (lower-case words joined by "-")` });
+    }
+  }
+  return problems;
+}
+
+const IMPORT_PATTERNS = [
+  /\b(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']/g, // import … from, export … from (from its first line)
+  /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, // import("…"), typeof import("…")
+  /^\s*import\s*["']([^"']+)["']/gm, // import "…" for its side effects
+  /\bvi\.(?:mock|doMock|importActual)\(\s*["']([^"']+)["']/g, // vitest module mocks
+];
+
+/** The relative imports of a source file: the file each names (from the root) and its line. */
+export function relativeImports(file, text) {
+  const found = [];
+  for (const pattern of IMPORT_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const specifier = match[1];
+      if (!specifier.startsWith(".")) continue;
+      const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+      const line = text.slice(0, match.index).split("\n").length;
+      found.push({ specifier, target, line });
+    }
+  }
+  return found.sort((a, b) => a.line - b.line);
+}
+
+const FEATURE = /^apps\/web\/src\/features\/([^/]+)\//;
+
+/** Imports from one web feature into another. */
+export function checkFeatureImports(files, read) {
+  const problems = [];
+  for (const file of files) {
+    const own = FEATURE.exec(file)?.[1];
+    if (!own || !SOURCE_FILE.test(file)) continue;
+    for (const { specifier, target, line } of relativeImports(file, read(file))) {
+      const other = FEATURE.exec(`${target}/`)?.[1];
+      if (other && other !== own) {
+        problems.push({
+          file: `${file}:${line}`,
+          rule: "no-cross-feature-import",
+          message: `features/${own} imports features/${other} ("${specifier}"); web features do not import each other: move what both need to src/components or src/lib`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+const SERVER = /^apps\/server\/(?:src|test)\//;
+const MODULE = /^apps\/server\/src\/modules\/([^/]+)\//;
+const REPOSITORY = /^apps\/server\/src\/modules\/([^/]+)\/[^/]+\.repository(?:\.[cm]?[jt]s)?$/;
+
+/** Server code (tests included) importing a repository of a module other than its own. */
+export function checkRepositoryImports(files, read) {
+  const problems = [];
+  for (const file of files) {
+    if (!SERVER.test(file) || !SOURCE_FILE.test(file)) continue;
+    const own = MODULE.exec(file)?.[1];
+    for (const { specifier, target, line } of relativeImports(file, read(file))) {
+      const owner = REPOSITORY.exec(target)?.[1];
+      if (owner && owner !== own) {
+        problems.push({
+          file: `${file}:${line}`,
+          rule: "no-foreign-repository",
+          message: `${own ? `module ${own}` : "code outside modules/"} imports the ${owner} repository ("${specifier}"); only module ${owner} reads its tables: call its service`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** All three guards over the tree at `root`. */
+export function lintStructure(root) {
+  const files = listFiles(root);
+  const read = (file) => readFileSync(join(root, file), "utf8");
+  return [...checkNames(files), ...checkFeatureImports(files, read), ...checkRepositoryImports(files, read)];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const root = process.argv[2] ? resolve(process.argv[2]) : dirname(dirname(fileURLToPath(import.meta.url)));
+  const problems = lintStructure(root);
+  for (const p of problems) console.error(`${p.file}  ${p.rule}  ${p.message}`);
+  if (problems.length > 0) {
+    console.error(`\nlint-structure: ${problems.length} problem(s) in ${relative(process.cwd(), root) || "."}`);
+    process.exit(1);
+  }
+  console.log("lint-structure: names and imports ok");
+}
