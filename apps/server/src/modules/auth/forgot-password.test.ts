@@ -4,11 +4,10 @@ import type { FastifyInstance } from "fastify";
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { openTestDatabase } from "../../../test/test-app.js";
+import { useTestDatabase } from "../../../test/test-app.js";
 import { buildApp } from "../../app.js";
 import { testConfig, testDatabaseUrl } from "../../config.js";
 import type { ServerContext } from "../../context.js";
-import type { DatabaseHandle } from "../../db/connection.js";
 import { systemClock } from "../../lib/clock.js";
 import type { MailMessage } from "../../lib/mailer.js";
 import { settleBackgroundWork } from "./auth-mail.js";
@@ -43,13 +42,11 @@ const gate = new DatabaseGate();
 const sent: MailMessage[] = [];
 let failMail = false;
 const logLines: string[] = [];
-let database: DatabaseHandle;
-let drop: () => Promise<void>;
+const database = useTestDatabase();
 let app: FastifyInstance;
 let ctx: ServerContext;
 
 beforeAll(async () => {
-  ({ database, drop } = await openTestDatabase());
   ctx = {
     config: testConfig({ databaseUrl: testDatabaseUrl() }),
     database: { ...database, db: database.db.withPlugin(gate) },
@@ -74,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   gate.open();
   await app?.close();
-  await drop?.();
 });
 
 const forgot = (email: string) => app.inject({ method: "POST", url: "/api/auth/forgot-password", payload: { email } });

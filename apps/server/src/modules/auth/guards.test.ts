@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchool, buildUser } from "../../../test/factories.js";
-import { openTestDatabase } from "../../../test/test-app.js";
+import { useTestDatabase } from "../../../test/test-app.js";
 import { testConfig } from "../../config.js";
 import type { ServerContext } from "../../context.js";
 import { systemClock } from "../../lib/clock.js";
@@ -16,18 +16,16 @@ import { hashToken, randomToken, signAccessToken } from "./tokens.js";
 
 let app: FastifyInstance;
 let ctx: ServerContext;
-let drop: () => Promise<void>;
+const database = useTestDatabase();
 
 // A small app of its own, so the guards are tested apart from any module's routes.
 beforeAll(async () => {
-  const opened = await openTestDatabase();
-  drop = opened.drop;
   const config = testConfig();
   ctx = {
     config,
-    database: opened.database,
+    database,
     clock: systemClock,
-    mailer: createMailer({ from: config.mailFrom, db: opened.database.db, log: { info: () => {} } }),
+    mailer: createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } }),
   };
   app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
@@ -41,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  await drop?.();
 });
 
 /** An access token for a sign-in of the user's (a live refresh token family). */
