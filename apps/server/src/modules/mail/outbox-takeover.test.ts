@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser, type BuiltUser } from "../../../test/factories.js";
 import { type LoggedIn, loginAs, useTestApp } from "../../../test/test-app.js";
 import { type MailMessage, WITHHELD_LINK } from "../../lib/mailer.js";
@@ -53,9 +53,6 @@ beforeAll(async () => {
   });
   expect(registered.statusCode).toBe(201);
   await settleBackgroundWork(t.ctx);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const BASE64URL_43 = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
