@@ -12,9 +12,9 @@ import { useCreateUser } from "../api/create-user";
 import { useSchoolOptions } from "../api/get-schools";
 import { assignableRoles } from "../lib/user-rules";
 import { CreatedUserPanel } from "./created-user-panel";
-import { fieldErrors } from "./form-errors";
+import { fieldErrors } from "../../../lib/form-errors";
 import { SchoolFields } from "./school-fields";
-import { UserModal } from "./user-modal";
+import { ModalShell } from "../../../components/modal-shell";
 
 interface Props {
   viewer: SessionUser;
@@ -91,14 +91,14 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
 
   if (create.isSuccess) {
     return (
-      <UserModal title="Create New User" onClose={onCreated}>
+      <ModalShell title="Create New User" onClose={onCreated}>
         <CreatedUserPanel username={username.trim()} email={email.trim()} password={password} onContinue={onCreated} />
-      </UserModal>
+      </ModalShell>
     );
   }
 
   return (
-    <UserModal title="Create New User" onClose={onClose}>
+    <ModalShell title="Create New User" onClose={onClose}>
       <form onSubmit={submit} noValidate aria-label="Create New User">
         <Stack gap="sm">
           {create.isError ? (
@@ -183,6 +183,6 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
           </Group>
         </Stack>
       </form>
-    </UserModal>
+    </ModalShell>
   );
 }

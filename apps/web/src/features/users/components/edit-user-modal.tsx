@@ -5,9 +5,9 @@ import { errorText } from "../../../lib/api-error";
 import { useSchoolOptions } from "../api/get-schools";
 import { useUpdateUser } from "../api/update-user";
 import { assignableRoles } from "../lib/user-rules";
-import { fieldErrors } from "./form-errors";
+import { fieldErrors } from "../../../lib/form-errors";
 import { SchoolFields } from "./school-fields";
-import { UserModal } from "./user-modal";
+import { ModalShell } from "../../../components/modal-shell";
 
 interface Props {
   user: UserListItem;
@@ -74,7 +74,7 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
   };
 
   return (
-    <UserModal title="Edit User" onClose={onClose}>
+    <ModalShell title="Edit User" onClose={onClose}>
       <form onSubmit={submit} noValidate aria-label="Edit User">
         <Stack gap="sm">
           {update.isSuccess ? (
@@ -138,6 +138,6 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
           </Group>
         </Stack>
       </form>
-    </UserModal>
+    </ModalShell>
   );
 }

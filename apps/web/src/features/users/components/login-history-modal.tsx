@@ -5,10 +5,11 @@ import { EmptyState } from "../../../components/empty-state";
 import { getAllLoginLogs, type LoginLogFilters, type LoginStatusFilter, useLoginLogs } from "../api/get-login-logs";
 import { browserLabel } from "../lib/browser-label";
 import { DARK_SHADES } from "../lib/user-rules";
-import { downloadCsv, loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
+import { downloadCsv } from "../../../lib/csv";
+import { loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { formatDateTime } from "./user-details";
-import { PageButtons } from "./page-buttons";
-import { UserModal } from "./user-modal";
+import { PageButtons } from "../../../components/page-buttons";
+import { ModalShell } from "../../../components/modal-shell";
 
 const LOAD_FAILED = "Failed to load login history. Please try again.";
 
@@ -46,7 +47,7 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
   const from = rows.length > 0 ? (page - 1) * size + 1 : 0;
 
   return (
-    <UserModal title={`Login History: ${user.username}`} onClose={onClose} size="80rem">
+    <ModalShell title={`Login History: ${user.username}`} onClose={onClose} size="80rem">
       <Stack gap="sm">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <NativeSelect
@@ -138,6 +139,6 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
           </Group>
         ) : null}
       </Stack>
-    </UserModal>
+    </ModalShell>
   );
 }

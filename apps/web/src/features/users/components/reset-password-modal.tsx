@@ -3,8 +3,8 @@ import { adminResetPasswordFormSchema, type UserListItem } from "@tally/contract
 import { type FormEvent, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useResetUserPassword } from "../api/reset-user-password";
-import { fieldErrors } from "./form-errors";
-import { UserModal } from "./user-modal";
+import { fieldErrors } from "../../../lib/form-errors";
+import { ModalShell } from "../../../components/modal-shell";
 
 const FAILED = "Failed to reset password. Please try again.";
 
@@ -23,7 +23,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
   };
 
   return (
-    <UserModal title="Reset Password" onClose={onClose}>
+    <ModalShell title="Reset Password" onClose={onClose}>
       <Stack gap="sm">
         {reset.isSuccess ? (
           <Alert color="green" role="status">
@@ -81,6 +81,6 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
           </Button>
         </Group>
       </Stack>
-    </UserModal>
+    </ModalShell>
   );
 }

@@ -5,8 +5,8 @@ import { errorText } from "../../../lib/api-error";
 import { useSchoolOptions } from "../api/get-schools";
 import { useUserSchools } from "../api/get-user-schools";
 import { useSetUserSchools } from "../api/set-user-schools";
-import { BannerAlert } from "./banner-alert";
-import { useBanner } from "./use-banner";
+import { BannerAlert } from "../../../components/banner-alert";
+import { useBanner } from "../../../lib/use-banner";
 
 interface Props {
   user: UserListItem;

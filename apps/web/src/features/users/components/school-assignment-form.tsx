@@ -4,8 +4,8 @@ import { useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useSchoolOptions } from "../api/get-schools";
 import { useSetUserSchool } from "../api/set-user-school";
-import { BannerAlert } from "./banner-alert";
-import { useBanner } from "./use-banner";
+import { BannerAlert } from "../../../components/banner-alert";
+import { useBanner } from "../../../lib/use-banner";
 
 /** A school user's one school. */
 export function SchoolAssignmentForm({ user, onCancel }: { user: UserListItem; onCancel: () => void }) {

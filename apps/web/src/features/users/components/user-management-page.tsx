@@ -7,11 +7,11 @@ import { useCurrentUser } from "../../../lib/auth-store";
 import { useUsers } from "../api/get-users";
 import { useRequestPasswordReset } from "../api/request-password-reset";
 import { matchesSearch } from "../lib/user-rules";
-import { BannerAlert } from "./banner-alert";
+import { BannerAlert } from "../../../components/banner-alert";
 import { ConfirmStatusModal } from "./confirm-status-modal";
 import { CreateUserModal } from "./create-user-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
-import { useBanner } from "./use-banner";
+import { useBanner } from "../../../lib/use-banner";
 import { UsersTable } from "./users-table";
 import { useStatusChange } from "./use-status-change";
 
