@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
-import { DARK_SHADES } from "../lib/user-rules";
 import { ModalShell } from "../../../components/modal-shell";
+import { DARK_SHADES } from "../lib/user-rules";
 
 interface Props {
   user: UserListItem;

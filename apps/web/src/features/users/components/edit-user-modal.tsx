@@ -1,13 +1,15 @@
-import { Alert, Button, Group, NativeSelect, Stack, TextInput } from "@mantine/core";
-import { editUserFormSchema, LIMITS, MESSAGES, type Role, type SessionUser, type UserListItem } from "@tally/contract";
+import { Alert, Stack } from "@mantine/core";
+import { editUserFormSchema, LIMITS, MESSAGES, type SessionUser, type UserListItem } from "@tally/contract";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { FormActions } from "../../../components/form-actions";
+import { ModalShell } from "../../../components/modal-shell";
 import { errorText } from "../../../lib/api-error";
+import { fieldErrors } from "../../../lib/form-errors";
 import { useSchoolOptions } from "../api/get-schools";
 import { useUpdateUser } from "../api/update-user";
+import { type AccountDraft, changeDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
 import { assignableRoles } from "../lib/user-rules";
-import { fieldErrors } from "../../../lib/form-errors";
-import { SchoolFields } from "./school-fields";
-import { ModalShell } from "../../../components/modal-shell";
+import { AccountFields } from "./account-fields";
 
 interface Props {
   user: UserListItem;
@@ -17,11 +19,13 @@ interface Props {
 
 /** Edit User: username, e-mail, role and school(s); closes 2 s after a successful save. */
 export function EditUserModal({ user, viewer, onClose }: Props) {
-  const [username, setUsername] = useState(user.username);
-  const [email, setEmail] = useState(user.email);
-  const [role, setRole] = useState<Role>(user.role);
-  const [schoolId, setSchoolId] = useState<number | null>(user.role === "school_user" ? user.school_id : null);
-  const [schoolIds, setSchoolIds] = useState<number[]>(user.role === "district_user" ? user.school_ids : []);
+  const [draft, setDraft] = useState<AccountDraft>(() => ({
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    schoolId: user.role === "school_user" ? user.school_id : null,
+    schoolIds: user.role === "district_user" ? user.school_ids : [],
+  }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const schools = useSchoolOptions();
   const update = useUpdateUser(user.id);
@@ -42,25 +46,10 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
   const roles = assignableRoles(viewer);
   if (!roles.some((r) => r.value === user.role)) roles.push({ value: user.role, label: user.role });
 
-  const changeRole = (next: Role) => {
-    setRole(next);
-    if (next !== "school_user") setSchoolId(null);
-    if (next !== "district_user") setSchoolIds([]);
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const form = {
-      username,
-      email,
-      role,
-      school_id: role === "school_user" ? schoolId : null,
-      school_ids: role === "district_user" ? schoolIds : null,
-    };
-    const parsed = editUserFormSchema.safeParse(form);
-    const found = parsed.success ? {} : fieldErrors(parsed.error);
-    if (role === "school_user" && schoolId === null) found.school_id ??= MESSAGES.selectSchool;
-    if (role === "district_user" && schoolIds.length === 0) found.school_ids ??= MESSAGES.selectSchools;
+    const parsed = editUserFormSchema.safeParse({ username: draft.username, email: draft.email, role: draft.role, ...schoolChoice(draft) });
+    const found = withSchoolErrors(draft, parsed.success ? {} : fieldErrors(parsed.error));
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
     update.mutate({
@@ -69,7 +58,7 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
       // Sending an unchanged role of one's own account is allowed; the field is locked anyway.
       role: parsed.data.role,
       school_id: parsed.data.school_id ?? null,
-      school_ids: role === "district_user" ? (parsed.data.school_ids ?? []) : null,
+      school_ids: draft.role === "district_user" ? (parsed.data.school_ids ?? []) : null,
     });
   };
 
@@ -92,50 +81,15 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
               Failed to load schools. Please try again.
             </Alert>
           ) : null}
-          <TextInput
-            label="Username"
-            value={username}
-            onChange={(e) => setUsername(e.currentTarget.value)}
-            error={errors.username}
-            maxLength={64}
-            required
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errors.email}
-            maxLength={320}
-            required
-          />
-          <NativeSelect
-            label="Role"
-            data={roles}
-            value={role}
-            onChange={(e) => changeRole(e.currentTarget.value as Role)}
-            error={errors.role}
-            disabled={ownAccount}
-            description={ownAccount ? "You cannot change your own role" : undefined}
-            required
-          />
-          <SchoolFields
-            role={role}
-            schools={schools.data ?? []}
-            schoolId={schoolId}
-            schoolIds={schoolIds}
-            onSchoolId={setSchoolId}
-            onSchoolIds={setSchoolIds}
+          <AccountFields
+            draft={draft}
+            onChange={(patch) => setDraft((d) => changeDraft(d, patch))}
             errors={errors}
+            roles={roles}
+            schools={schools.data ?? []}
+            roleLockedNote={ownAccount ? "You cannot change your own role" : undefined}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending} disabled={update.isSuccess}>
-              Save Changes
-            </Button>
-          </Group>
+          <FormActions label="Save Changes" onCancel={onClose} pending={update.isPending} disabled={update.isSuccess} />
         </Stack>
       </form>
     </ModalShell>

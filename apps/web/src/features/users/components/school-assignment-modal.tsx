@@ -1,7 +1,7 @@
 import type { UserListItem } from "@tally/contract";
+import { ModalShell } from "../../../components/modal-shell";
 import { SchoolAccessPanel } from "./school-access-panel";
 import { SchoolAssignmentForm } from "./school-assignment-form";
-import { ModalShell } from "../../../components/modal-shell";
 
 interface Props {
   user: UserListItem;

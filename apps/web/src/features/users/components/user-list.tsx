@@ -1,16 +1,17 @@
-import { ActionIcon, Alert, Button, Collapse, Group, Loader, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Alert, Button, Collapse, Group, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { LIMITS, type SessionUser, type UserListItem } from "@tally/contract";
 import { useCallback, useId, useState } from "react";
-import { EmptyState } from "../../../components/empty-state";
-import { useUsers } from "../api/get-users";
-import { pageOf } from "../../../lib/paging";
-import { matchesSearch } from "../lib/user-rules";
 import { BannerAlert } from "../../../components/banner-alert";
+import { EmptyState } from "../../../components/empty-state";
 import { PageButtons } from "../../../components/page-buttons";
+import { SectionLoader } from "../../../components/section-loader";
+import { pageOf } from "../../../lib/paging";
 import { useBanner } from "../../../lib/use-banner";
+import { useUsers } from "../api/get-users";
+import { matchesSearch } from "../lib/user-rules";
+import { useStatusChange } from "./use-status-change";
 import { type ListDialog, UserListDialogs } from "./user-list-dialogs";
 import { type RowAction, UserListRow } from "./user-list-row";
-import { useStatusChange } from "./use-status-change";
 
 function Rows({ users, viewer, onAction }: { users: UserListItem[]; viewer: SessionUser; onAction: (a: RowAction, u: UserListItem) => void }) {
   return (
@@ -75,9 +76,7 @@ export function UserList({ viewer }: { viewer: SessionUser }) {
         </Alert>
       ) : null}
       {users.isPending ? (
-        <Group justify="center" py="lg">
-          <Loader size="sm" aria-label="Loading users" />
-        </Group>
+        <SectionLoader label="Loading users" />
       ) : users.data ? (
         <>
           <Group justify="space-between" wrap="wrap" gap="xs">

@@ -1,19 +1,20 @@
-import { Alert, Button, Group, Loader, Stack, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Stack, TextInput, Title } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
 import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
 import { useCurrentUser } from "../../../lib/auth-store";
+import { useBanner } from "../../../lib/use-banner";
 import { useUsers } from "../api/get-users";
 import { useRequestPasswordReset } from "../api/request-password-reset";
 import { matchesSearch } from "../lib/user-rules";
-import { BannerAlert } from "../../../components/banner-alert";
 import { ConfirmStatusModal } from "./confirm-status-modal";
 import { CreateUserModal } from "./create-user-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
-import { useBanner } from "../../../lib/use-banner";
-import { UsersTable } from "./users-table";
 import { useStatusChange } from "./use-status-change";
+import { UsersTable } from "./users-table";
 
 type Dialog =
   | { kind: "create" }
@@ -64,9 +65,7 @@ export function UserManagementPage() {
         maw={480}
       />
       {users.isPending ? (
-        <Group justify="center" py="xl">
-          <Loader aria-label="Loading users" />
-        </Group>
+        <SectionLoader label="Loading users" py="xl" size="md" />
       ) : users.data && visible.length === 0 ? (
         <EmptyState message="No users found matching your search" />
       ) : users.data ? (

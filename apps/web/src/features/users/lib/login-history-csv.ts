@@ -1,6 +1,6 @@
 import type { LoginLogRow } from "@tally/contract";
-import { browserLabel } from "./browser-label";
 import { toCsv } from "../../../lib/csv";
+import { browserLabel } from "./browser-label";
 
 export const LOGIN_HISTORY_CSV_HEADER = [
   "ID",
