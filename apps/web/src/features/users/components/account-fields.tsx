@@ -1,14 +1,17 @@
-import { NativeSelect, TextInput } from "@mantine/core";
-import type { Role, SchoolItem } from "@tally/contract";
-import type { AccountDraft } from "../lib/account-draft";
+import { Alert, NativeSelect, TextInput } from "@mantine/core";
+import type { Role } from "@tally/contract";
+import type { Dispatch, SetStateAction } from "react";
+import { useSchoolOptions } from "../api/get-schools";
+import { type AccountDraft, changeDraft } from "../lib/account-draft";
 import { SchoolFields } from "./school-fields";
 
 interface Props {
   draft: AccountDraft;
-  onChange: (patch: Partial<AccountDraft>) => void;
+  setDraft: Dispatch<SetStateAction<AccountDraft>>;
   errors: Record<string, string>;
   roles: Array<{ value: string; label: string }>;
-  schools: SchoolItem[];
+  /** The dialog's own text when the school list cannot be read (the spec words them differently). */
+  schoolsError: string;
   /** Create User's hint under the username. */
   usernameHint?: string;
   /** The dialog opens with the cursor in the username. */
@@ -18,14 +21,21 @@ interface Props {
 }
 
 /** Username, e-mail, role and the role's school(s): the fields the Create and Edit User dialogs share. */
-export function AccountFields({ draft, onChange, errors, roles, schools, usernameHint, focusUsername, roleLockedNote }: Props) {
+export function AccountFields({ draft, setDraft, errors, roles, schoolsError, usernameHint, focusUsername, roleLockedNote }: Props) {
+  const schools = useSchoolOptions();
+  const change = (patch: Partial<AccountDraft>) => setDraft((d) => changeDraft(d, patch));
   return (
     <>
+      {schools.isError ? (
+        <Alert color="red" role="alert">
+          {schoolsError}
+        </Alert>
+      ) : null}
       <TextInput
         label="Username"
         description={usernameHint}
         value={draft.username}
-        onChange={(e) => onChange({ username: e.currentTarget.value })}
+        onChange={(e) => change({ username: e.currentTarget.value })}
         error={errors.username}
         autoComplete="off"
         maxLength={64}
@@ -36,7 +46,7 @@ export function AccountFields({ draft, onChange, errors, roles, schools, usernam
         label="Email"
         type="email"
         value={draft.email}
-        onChange={(e) => onChange({ email: e.currentTarget.value })}
+        onChange={(e) => change({ email: e.currentTarget.value })}
         error={errors.email}
         autoComplete="off"
         maxLength={320}
@@ -46,7 +56,7 @@ export function AccountFields({ draft, onChange, errors, roles, schools, usernam
         label="Role"
         data={roles}
         value={draft.role ?? ""}
-        onChange={(e) => onChange({ role: (e.currentTarget.value || null) as Role | null })}
+        onChange={(e) => change({ role: (e.currentTarget.value || null) as Role | null })}
         error={errors.role}
         disabled={roleLockedNote !== undefined}
         description={roleLockedNote}
@@ -54,11 +64,11 @@ export function AccountFields({ draft, onChange, errors, roles, schools, usernam
       />
       <SchoolFields
         role={draft.role}
-        schools={schools}
+        schools={schools.data ?? []}
         schoolId={draft.schoolId}
         schoolIds={draft.schoolIds}
-        onSchoolId={(schoolId) => onChange({ schoolId })}
-        onSchoolIds={(schoolIds) => onChange({ schoolIds })}
+        onSchoolId={(schoolId) => change({ schoolId })}
+        onSchoolIds={(schoolIds) => change({ schoolIds })}
         errors={errors}
       />
     </>

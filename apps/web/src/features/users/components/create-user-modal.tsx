@@ -6,8 +6,7 @@ import { ModalShell } from "../../../components/modal-shell";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { useCreateUser } from "../api/create-user";
-import { useSchoolOptions } from "../api/get-schools";
-import { type AccountDraft, changeDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
+import { type AccountDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
 import { assignableRoles } from "../lib/user-rules";
 import { AccountFields } from "./account-fields";
 import { CreatedUserPanel } from "./created-user-panel";
@@ -41,7 +40,6 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
   const [password, setPassword] = useState(() => generatePassword());
   const [confirmPassword, setConfirmPassword] = useState(password);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const schools = useSchoolOptions();
   const create = useCreateUser();
   const { role } = draft;
 
@@ -88,17 +86,12 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
               {errorText(create.error, MESSAGES.createUserFailed)}
             </Alert>
           ) : null}
-          {schools.isError ? (
-            <Alert color="red" role="alert">
-              Could not fetch schools. Please try again.
-            </Alert>
-          ) : null}
           <AccountFields
             draft={draft}
-            onChange={(patch) => setDraft((d) => changeDraft(d, patch))}
+            setDraft={setDraft}
             errors={errors}
             roles={[{ value: "", label: "Select a role" }, ...assignableRoles(viewer)]}
-            schools={schools.data ?? []}
+            schoolsError="Could not fetch schools. Please try again."
             usernameHint="Letters and numbers only, at least 3 characters"
             focusUsername
           />

@@ -5,9 +5,8 @@ import { FormActions } from "../../../components/form-actions";
 import { ModalShell } from "../../../components/modal-shell";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
-import { useSchoolOptions } from "../api/get-schools";
 import { useUpdateUser } from "../api/update-user";
-import { type AccountDraft, changeDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
+import { type AccountDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
 import { assignableRoles } from "../lib/user-rules";
 import { AccountFields } from "./account-fields";
 
@@ -27,7 +26,6 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
     schoolIds: user.role === "district_user" ? user.school_ids : [],
   }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const schools = useSchoolOptions();
   const update = useUpdateUser(user.id);
   const ownAccount = viewer.id === user.id;
 
@@ -76,17 +74,12 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
               {errorText(update.error, "Failed to update user. Please try again.")}
             </Alert>
           ) : null}
-          {schools.isError ? (
-            <Alert color="red" role="alert">
-              Failed to load schools. Please try again.
-            </Alert>
-          ) : null}
           <AccountFields
             draft={draft}
-            onChange={(patch) => setDraft((d) => changeDraft(d, patch))}
+            setDraft={setDraft}
             errors={errors}
             roles={roles}
-            schools={schools.data ?? []}
+            schoolsError="Failed to load schools. Please try again."
             roleLockedNote={ownAccount ? "You cannot change your own role" : undefined}
           />
           <FormActions label="Save Changes" onCancel={onClose} pending={update.isPending} disabled={update.isSuccess} />

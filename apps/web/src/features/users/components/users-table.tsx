@@ -1,7 +1,8 @@
 import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
-import { canChangeActive, canManage, DARK_SHADES } from "../lib/user-rules";
+import { canChangeActive, canManage } from "../lib/user-rules";
 import { SchoolNamesToggle } from "./school-names-toggle";
+import { StatusButton } from "./status-button";
 import { RoleBadge, StatusBadge } from "./user-badges";
 
 interface Props {
@@ -66,16 +67,11 @@ export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManag
                     </Button>
                   ) : null}
                   {canChangeActive(viewer, user) ? (
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      color={user.is_active ? "red" : "green"}
-                      c={user.is_active ? undefined : DARK_SHADES.green}
+                    <StatusButton
+                      user={user}
                       onClick={() => onToggleActive(user)}
                       aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
-                    >
-                      {user.is_active ? "Deactivate" : "Reactivate"}
-                    </Button>
+                    />
                   ) : null}
                 </Group>
               </Table.Td>
