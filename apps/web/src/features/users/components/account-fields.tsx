@@ -1,14 +1,19 @@
 import { Alert, NativeSelect, TextInput } from "@mantine/core";
 import type { Role } from "@tally/contract";
-import type { Dispatch, SetStateAction } from "react";
+import { useState } from "react";
 import { useSchoolOptions } from "../api/get-schools";
 import { type AccountDraft, changeDraft } from "../lib/account-draft";
 import { SchoolFields } from "./school-fields";
 
+/** The account being typed in and the errors of the last submit. */
+export function useAccountForm(initial: () => AccountDraft) {
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  return { draft, setDraft, errors, setErrors };
+}
+
 interface Props {
-  draft: AccountDraft;
-  setDraft: Dispatch<SetStateAction<AccountDraft>>;
-  errors: Record<string, string>;
+  form: ReturnType<typeof useAccountForm>;
   roles: Array<{ value: string; label: string }>;
   /** The dialog's own text when the school list cannot be read (the spec words them differently). */
   schoolsError: string;
@@ -21,7 +26,8 @@ interface Props {
 }
 
 /** Username, e-mail, role and the role's school(s): the fields the Create and Edit User dialogs share. */
-export function AccountFields({ draft, setDraft, errors, roles, schoolsError, usernameHint, focusUsername, roleLockedNote }: Props) {
+export function AccountFields({ form, roles, schoolsError, usernameHint, focusUsername, roleLockedNote }: Props) {
+  const { draft, setDraft, errors } = form;
   const schools = useSchoolOptions();
   const change = (patch: Partial<AccountDraft>) => setDraft((d) => changeDraft(d, patch));
   return (

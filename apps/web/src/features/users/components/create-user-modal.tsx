@@ -1,14 +1,15 @@
-import { Alert, Button, Group, Stack, Text } from "@mantine/core";
+import { Alert, Button, Group, Text } from "@mantine/core";
 import { generatePassword, MESSAGES, registerRequestSchema, type SessionUser } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
+import { ModalForm } from "../../../components/modal-form";
 import { ModalShell } from "../../../components/modal-shell";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { useCreateUser } from "../api/create-user";
 import { type AccountDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
 import { assignableRoles } from "../lib/user-rules";
-import { AccountFields } from "./account-fields";
+import { AccountFields, useAccountForm } from "./account-fields";
 import { CreatedUserPanel } from "./created-user-panel";
 import { PasswordPairFields } from "./password-pair-fields";
 
@@ -36,10 +37,10 @@ function validate(draft: AccountDraft, password: string, confirmPassword: string
 
 /** Spec section 2 "Create New User dialog": form, then a panel with the password to save. */
 export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
-  const [draft, setDraft] = useState(EMPTY);
+  const account = useAccountForm(() => EMPTY);
+  const { draft, errors } = account;
   const [password, setPassword] = useState(() => generatePassword());
   const [confirmPassword, setConfirmPassword] = useState(password);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useCreateUser();
   const { role } = draft;
 
@@ -52,7 +53,7 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = validate(draft, password, confirmPassword);
-    setErrors(found);
+    account.setErrors(found);
     if (Object.keys(found).length > 0 || role === null) return;
     create.mutate({
       username: draft.username.trim(),
@@ -78,42 +79,36 @@ export function CreateUserModal({ viewer, onClose, onCreated }: Props) {
   }
 
   return (
-    <ModalShell title="Create New User" onClose={onClose}>
-      <form onSubmit={submit} noValidate aria-label="Create New User">
-        <Stack gap="sm">
-          {create.isError ? (
-            <Alert color="red" role="alert">
-              {errorText(create.error, MESSAGES.createUserFailed)}
-            </Alert>
-          ) : null}
-          <AccountFields
-            draft={draft}
-            setDraft={setDraft}
-            errors={errors}
-            roles={[{ value: "", label: "Select a role" }, ...assignableRoles(viewer)]}
-            schoolsError="Could not fetch schools. Please try again."
-            usernameHint="Letters and numbers only, at least 3 characters"
-            focusUsername
-          />
-          <PasswordPairFields
-            labels={["Password", "Confirm Password"]}
-            password={password}
-            confirmPassword={confirmPassword}
-            onPassword={setPassword}
-            onConfirmPassword={setConfirmPassword}
-            errors={errors}
-          />
-          <Group justify="space-between" gap="sm">
-            <Button variant="light" onClick={regenerate} aria-label="Generate New password">
-              Generate New
-            </Button>
-            <Text size="xs" c="dimmed">
-              A random 12-character password is filled in for you.
-            </Text>
-          </Group>
-          <FormActions label="Create User" onCancel={onClose} pending={create.isPending} />
-        </Stack>
-      </form>
-    </ModalShell>
+    <ModalForm title="Create New User" onClose={onClose} onSubmit={submit}>
+      {create.isError ? (
+        <Alert color="red" role="alert">
+          {errorText(create.error, MESSAGES.createUserFailed)}
+        </Alert>
+      ) : null}
+      <AccountFields
+        form={account}
+        roles={[{ value: "", label: "Select a role" }, ...assignableRoles(viewer)]}
+        schoolsError="Could not fetch schools. Please try again."
+        usernameHint="Letters and numbers only, at least 3 characters"
+        focusUsername
+      />
+      <PasswordPairFields
+        labels={["Password", "Confirm Password"]}
+        password={password}
+        confirmPassword={confirmPassword}
+        onPassword={setPassword}
+        onConfirmPassword={setConfirmPassword}
+        errors={errors}
+      />
+      <Group justify="space-between" gap="sm">
+        <Button variant="light" onClick={regenerate} aria-label="Generate New password">
+          Generate New
+        </Button>
+        <Text size="xs" c="dimmed">
+          A random 12-character password is filled in for you.
+        </Text>
+      </Group>
+      <FormActions label="Create User" onCancel={onClose} pending={create.isPending} />
+    </ModalForm>
   );
 }

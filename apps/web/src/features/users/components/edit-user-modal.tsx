@@ -1,14 +1,14 @@
-import { Alert, Stack } from "@mantine/core";
+import { Alert } from "@mantine/core";
 import { editUserFormSchema, LIMITS, MESSAGES, type SessionUser, type UserListItem } from "@tally/contract";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef } from "react";
 import { FormActions } from "../../../components/form-actions";
-import { ModalShell } from "../../../components/modal-shell";
+import { ModalForm } from "../../../components/modal-form";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { useUpdateUser } from "../api/update-user";
-import { type AccountDraft, schoolChoice, withSchoolErrors } from "../lib/account-draft";
+import { schoolChoice, withSchoolErrors } from "../lib/account-draft";
 import { assignableRoles } from "../lib/user-rules";
-import { AccountFields } from "./account-fields";
+import { AccountFields, useAccountForm } from "./account-fields";
 
 interface Props {
   user: UserListItem;
@@ -18,14 +18,14 @@ interface Props {
 
 /** Edit User: username, e-mail, role and school(s); closes 2 s after a successful save. */
 export function EditUserModal({ user, viewer, onClose }: Props) {
-  const [draft, setDraft] = useState<AccountDraft>(() => ({
+  const account = useAccountForm(() => ({
     username: user.username,
     email: user.email,
     role: user.role,
     schoolId: user.role === "school_user" ? user.school_id : null,
     schoolIds: user.role === "district_user" ? user.school_ids : [],
   }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { draft } = account;
   const update = useUpdateUser(user.id);
   const ownAccount = viewer.id === user.id;
 
@@ -48,7 +48,7 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
     event.preventDefault();
     const parsed = editUserFormSchema.safeParse({ username: draft.username, email: draft.email, role: draft.role, ...schoolChoice(draft) });
     const found = withSchoolErrors(draft, parsed.success ? {} : fieldErrors(parsed.error));
-    setErrors(found);
+    account.setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
     update.mutate({
       username: parsed.data.username,
@@ -61,30 +61,24 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
   };
 
   return (
-    <ModalShell title="Edit User" onClose={onClose}>
-      <form onSubmit={submit} noValidate aria-label="Edit User">
-        <Stack gap="sm">
-          {update.isSuccess ? (
-            <Alert color="green" role="status">
-              {MESSAGES.userUpdated}
-            </Alert>
-          ) : null}
-          {update.isError ? (
-            <Alert color="red" role="alert">
-              {errorText(update.error, "Failed to update user. Please try again.")}
-            </Alert>
-          ) : null}
-          <AccountFields
-            draft={draft}
-            setDraft={setDraft}
-            errors={errors}
-            roles={roles}
-            schoolsError="Failed to load schools. Please try again."
-            roleLockedNote={ownAccount ? "You cannot change your own role" : undefined}
-          />
-          <FormActions label="Save Changes" onCancel={onClose} pending={update.isPending} disabled={update.isSuccess} />
-        </Stack>
-      </form>
-    </ModalShell>
+    <ModalForm title="Edit User" onClose={onClose} onSubmit={submit}>
+      {update.isSuccess ? (
+        <Alert color="green" role="status">
+          {MESSAGES.userUpdated}
+        </Alert>
+      ) : null}
+      {update.isError ? (
+        <Alert color="red" role="alert">
+          {errorText(update.error, "Failed to update user. Please try again.")}
+        </Alert>
+      ) : null}
+      <AccountFields
+        form={account}
+        roles={roles}
+        schoolsError="Failed to load schools. Please try again."
+        roleLockedNote={ownAccount ? "You cannot change your own role" : undefined}
+      />
+      <FormActions label="Save Changes" onCancel={onClose} pending={update.isPending} disabled={update.isSuccess} />
+    </ModalForm>
   );
 }

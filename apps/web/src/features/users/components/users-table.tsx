@@ -25,6 +25,26 @@ function SchoolCell({ user, onManage }: { user: UserListItem; onManage: () => vo
   );
 }
 
+/** Send Reset for accounts the viewer may manage; Deactivate / Reactivate where the viewer may change it. */
+function RowActions({ user, viewer, onSendReset, onToggleActive }: Omit<Props, "users" | "onManageSchools"> & { user: UserListItem }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {canManage(viewer, user) ? (
+        <Button size="compact-sm" variant="light" onClick={() => onSendReset(user)} aria-label={`Send Reset to ${user.username}`}>
+          Send Reset
+        </Button>
+      ) : null}
+      {canChangeActive(viewer, user) ? (
+        <StatusButton
+          user={user}
+          onClick={() => onToggleActive(user)}
+          aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
+        />
+      ) : null}
+    </Group>
+  );
+}
+
 /** The /users table: Username, Email, Role, School, Status, Actions. */
 export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManageSchools }: Props) {
   return (
@@ -55,25 +75,7 @@ export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManag
                 <StatusBadge active={user.is_active} />
               </Table.Td>
               <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  {canManage(viewer, user) ? (
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      onClick={() => onSendReset(user)}
-                      aria-label={`Send Reset to ${user.username}`}
-                    >
-                      Send Reset
-                    </Button>
-                  ) : null}
-                  {canChangeActive(viewer, user) ? (
-                    <StatusButton
-                      user={user}
-                      onClick={() => onToggleActive(user)}
-                      aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
-                    />
-                  ) : null}
-                </Group>
+                <RowActions user={user} viewer={viewer} onSendReset={onSendReset} onToggleActive={onToggleActive} />
               </Table.Td>
             </Table.Tr>
           ))}
