@@ -46,7 +46,8 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = editUserFormSchema.safeParse({ username: draft.username, email: draft.email, role: draft.role, ...schoolChoice(draft) });
+    const { username, email, role } = draft;
+    const parsed = editUserFormSchema.safeParse({ username, email, role, ...schoolChoice(draft) });
     const found = withSchoolErrors(draft, parsed.success ? {} : fieldErrors(parsed.error));
     account.setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
