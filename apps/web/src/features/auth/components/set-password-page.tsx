@@ -36,14 +36,7 @@ export function SetPasswordPage() {
   const verification = useVerifyResetToken(token);
 
   if (!token) {
-    return (
-      <Card>
-        <Alert color="red" role="alert">
-          {MESSAGES.resetNoToken}
-        </Alert>
-        <BackToLogin />
-      </Card>
-    );
+    return <LinkProblem message={MESSAGES.resetNoToken} />;
   }
   if (verification.isPending) {
     return (
@@ -54,16 +47,21 @@ export function SetPasswordPage() {
     );
   }
   if (verification.isError || !verification.data.valid) {
-    return (
-      <Card>
-        <Alert color="red" role="alert">
-          {MESSAGES.resetInvalidLink}
-        </Alert>
-        <BackToLogin />
-      </Card>
-    );
+    return <LinkProblem message={MESSAGES.resetInvalidLink} />;
   }
   return <SetPasswordForm token={token} />;
+}
+
+/** A link that cannot be used: the reason and the way back to sign-in. */
+function LinkProblem({ message }: { message: string }) {
+  return (
+    <Card>
+      <Alert color="red" role="alert">
+        {message}
+      </Alert>
+      <BackToLogin />
+    </Card>
+  );
 }
 
 function SetPasswordForm({ token }: { token: string }) {

@@ -1,8 +1,9 @@
-import { Loader, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { useElementSize } from "@mantine/hooks";
 import type { TrendPoint } from "@tally/contract";
 import { useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { useCohortTrends } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import classes from "./attendance-table.module.css";
@@ -32,9 +33,7 @@ export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
           Attendance by Week
         </Title>
         {trends.isPending ? (
-          <Group justify="center" py="lg">
-            <Loader size="sm" aria-label="Loading attendance table" />
-          </Group>
+          <SectionLoader label="Loading attendance table" />
         ) : weeks.length === 0 ? (
           <EmptyState message="No attendance records found." />
         ) : (

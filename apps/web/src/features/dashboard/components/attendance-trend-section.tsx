@@ -1,6 +1,7 @@
 import { Alert, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { Suspense, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { lazyComponent } from "../../../lib/lazy-component";
 import type { TrendSeries } from "../../../components/trend-chart";
 import { useCohortTrends, type MeetingTypeFilter } from "../api/get-cohort-trends";
@@ -56,9 +57,7 @@ export function AttendanceTrendSection({ filters, meetingType, onMeetingTypeChan
           </Stack>
         </Group>
         {trends.isPending ? (
-          <Group justify="center" py="xl">
-            <Loader size="sm" aria-label="Loading attendance trend" />
-          </Group>
+          <SectionLoader label="Loading attendance trend" py="xl" />
         ) : (
           <>
             {trends.isError ? (

@@ -1,6 +1,7 @@
-import { Box, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Box, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import type { StudentDetail } from "@tally/contract";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { useStudentAttendance } from "../api/get-student-attendance";
 import { displayDate } from "./display-date";
 import { latestCohort } from "./latest-cohort";
@@ -31,11 +32,7 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
   const attendance = useStudentAttendance(student.id, cohort?.id ?? null);
   if (!cohort) return <EmptyState message="No cohort found for student" />;
   if (attendance.isPending) {
-    return (
-      <Group justify="center" py="lg">
-        <Loader size="sm" aria-label="Loading attendance" />
-      </Group>
-    );
+    return <SectionLoader label="Loading attendance" />;
   }
   if (attendance.isError || !attendance.data) return <EmptyState message="No attendance data available" />;
   if (attendance.data.data.length === 0) return <EmptyState message="No attendance records available" />;

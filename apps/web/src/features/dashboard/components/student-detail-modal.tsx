@@ -1,8 +1,9 @@
-import { Button, Group, Loader, Modal, Stack, Tabs } from "@mantine/core";
+import { Button, Group, Modal, Stack, Tabs } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { isAdminRole, type SessionUser, type StudentDetail } from "@tally/contract";
 import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { useFeatureSettings } from "../api/get-feature-settings";
 import { useStudent } from "../api/get-student";
 import { useWeeklyData } from "../api/get-weekly-data";
@@ -57,11 +58,7 @@ function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }
   const student = useStudent(studentId);
   const canEdit = useCanEdit(user, student.data);
   if (student.isPending) {
-    return (
-      <Group justify="center" py="xl">
-        <Loader size="sm" aria-label="Loading student" />
-      </Group>
-    );
+    return <SectionLoader label="Loading student" py="xl" />;
   }
   if (student.isError || !student.data) return <EmptyState message="No student data available" />;
   if (editing) {

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Alert, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { MESSAGES, type StudentDetail, type UpdateStudentRequest } from "@tally/contract";
 import { type FormEvent, useState } from "react";
+import { FormActions } from "../../../components/form-actions";
 import { errorText } from "../../../lib/api-error";
 import { useSchools } from "../api/get-schools";
 import { useTeams } from "../api/get-teams";
@@ -92,14 +93,7 @@ export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDo
             nothingFoundMessage="No teams"
           />
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save Changes
-          </Button>
-        </Group>
+        <FormActions label="Save Changes" onCancel={onDone} pending={update.isPending} />
       </Stack>
     </form>
   );

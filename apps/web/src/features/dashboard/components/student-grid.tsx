@@ -1,6 +1,8 @@
 import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
+import { pageBounds } from "../../../lib/paging";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import { useStudents } from "../api/get-students";
 import { StudentCard } from "./student-card";
@@ -20,9 +22,7 @@ export function StudentGrid({ filters, q, page, onPageChange, onView }: Props) {
   const titleId = useId();
   const students = useStudents({ filters, q, page, limit: STUDENTS_PER_PAGE });
   const total = students.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / STUDENTS_PER_PAGE));
-  const first = (page - 1) * STUDENTS_PER_PAGE + 1;
-  const last = Math.min(total, page * STUDENTS_PER_PAGE);
+  const { pageCount: pages, from: first, to: last } = pageBounds(page, STUDENTS_PER_PAGE, total);
   return (
     <Stack gap="sm" component="section" aria-labelledby={titleId}>
       <Group justify="space-between" align="center">
@@ -32,9 +32,7 @@ export function StudentGrid({ filters, q, page, onPageChange, onView }: Props) {
         {students.isFetching && !students.isPending ? <Loader size="xs" aria-label="Updating students" /> : null}
       </Group>
       {students.isPending ? (
-        <Group justify="center" py="xl">
-          <Loader size="sm" aria-label="Loading students" />
-        </Group>
+        <SectionLoader label="Loading students" py="xl" />
       ) : students.isError ? (
         <Alert color="red" variant="light">
           <Group justify="space-between">

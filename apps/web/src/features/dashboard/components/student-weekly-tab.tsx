@@ -1,7 +1,8 @@
-import { Group, List, Loader, Paper, Stack, Text, Title } from "@mantine/core";
+import { Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import type { WeeklyDataItem } from "@tally/contract";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { displayDate } from "./display-date";
 
 export type WeeklyKind = "flags" | "reflection" | "advisor_notes";
@@ -36,11 +37,7 @@ function WeekContent({ week, kind }: { week: WeeklyDataItem; kind: WeeklyKind })
 /** Flags, reflections or advisor notes, one block per week. */
 export function StudentWeeklyTab({ weekly, kind }: { weekly: UseQueryResult<WeeklyDataItem[]>; kind: WeeklyKind }) {
   if (weekly.isPending) {
-    return (
-      <Group justify="center" py="lg">
-        <Loader size="sm" aria-label="Loading weekly data" />
-      </Group>
-    );
+    return <SectionLoader label="Loading weekly data" />;
   }
   if (weekly.isError || !weekly.data || weekly.data.length === 0) {
     return <EmptyState message="No weekly data available" />;

@@ -10,6 +10,14 @@ interface Props {
   userManagement?: ReactNode;
 }
 
+/** Sections 3-6 until their screens are built: a heading and what will be managed there. */
+const PLANNED_SECTIONS = [
+  { title: "School Data Visibility", text: "Per-cohort visibility for school and district users will be managed here." },
+  { title: "Demo school settings", text: "Settings of the demo school will be managed here." },
+  { title: "School Feature Settings", text: "Feature switches for all schools or per school will be managed here." },
+  { title: "System Settings", text: "System settings will be available in a future release." },
+] as const;
+
 /** Spec section 2 "Admin Settings". Sections 2-6 are filled in by later work. */
 export function AdminSettingsPage({ userManagement }: Props) {
   const viewer = useCurrentUser();
@@ -56,26 +64,13 @@ export function AdminSettingsPage({ userManagement }: Props) {
           <Button disabled>Import Weekly Data for Cohort</Button>
         </Group>
       </SettingsSection>
-      <SettingsSection title="School Data Visibility">
-        <Text size="sm" c="dimmed">
-          Per-cohort visibility for school and district users will be managed here.
-        </Text>
-      </SettingsSection>
-      <SettingsSection title="Demo school settings">
-        <Text size="sm" c="dimmed">
-          Settings of the demo school will be managed here.
-        </Text>
-      </SettingsSection>
-      <SettingsSection title="School Feature Settings">
-        <Text size="sm" c="dimmed">
-          Feature switches for all schools or per school will be managed here.
-        </Text>
-      </SettingsSection>
-      <SettingsSection title="System Settings">
-        <Text size="sm" c="dimmed">
-          System settings will be available in a future release.
-        </Text>
-      </SettingsSection>
+      {PLANNED_SECTIONS.map(({ title, text }) => (
+        <SettingsSection key={title} title={title}>
+          <Text size="sm" c="dimmed">
+            {text}
+          </Text>
+        </SettingsSection>
+      ))}
     </Stack>
   );
 }

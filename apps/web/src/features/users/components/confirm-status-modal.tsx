@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
+import { ModalShell } from "../../../components/modal-shell";
 import { DARK_SHADES } from "../lib/user-rules";
-import { UserModal } from "./user-modal";
 
 interface Props {
   user: UserListItem;
@@ -13,7 +13,7 @@ interface Props {
 export function ConfirmStatusModal({ user, onConfirm, onClose }: Props) {
   const deactivating = user.is_active;
   return (
-    <UserModal title={deactivating ? "Confirm Deactivation" : "Confirm Reactivation"} onClose={onClose} size="sm">
+    <ModalShell title={deactivating ? "Confirm Deactivation" : "Confirm Reactivation"} onClose={onClose} size="sm">
       <Stack gap="md">
         <Text data-testid="confirm-text">
           {deactivating
@@ -29,6 +29,6 @@ export function ConfirmStatusModal({ user, onConfirm, onClose }: Props) {
           </Button>
         </Group>
       </Stack>
-    </UserModal>
+    </ModalShell>
   );
 }

@@ -1,14 +1,17 @@
-import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from "@mantine/core";
 import { LIMITS, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
+import { ModalShell } from "../../../components/modal-shell";
+import { PageButtons } from "../../../components/page-buttons";
+import { SectionLoader } from "../../../components/section-loader";
+import { downloadCsv } from "../../../lib/csv";
+import { pageBounds } from "../../../lib/paging";
 import { getAllLoginLogs, type LoginLogFilters, type LoginStatusFilter, useLoginLogs } from "../api/get-login-logs";
 import { browserLabel } from "../lib/browser-label";
+import { loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { DARK_SHADES } from "../lib/user-rules";
-import { downloadCsv, loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { formatDateTime } from "./user-details";
-import { PageButtons } from "./page-buttons";
-import { UserModal } from "./user-modal";
 
 const LOAD_FAILED = "Failed to load login history. Please try again.";
 
@@ -40,13 +43,11 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
   };
 
   const count = logs.data?.count ?? 0;
-  const size = LIMITS.loginHistoryPageSize;
-  const pageCount = Math.max(1, Math.ceil(count / size));
   const rows = logs.data?.rows ?? [];
-  const from = rows.length > 0 ? (page - 1) * size + 1 : 0;
+  const { pageCount, from, to } = pageBounds(page, LIMITS.loginHistoryPageSize, count);
 
   return (
-    <UserModal title={`Login History: ${user.username}`} onClose={onClose} size="80rem">
+    <ModalShell title={`Login History: ${user.username}`} onClose={onClose} size="80rem">
       <Stack gap="sm">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <NativeSelect
@@ -87,9 +88,7 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
           </Alert>
         ) : null}
         {invalidRange ? null : logs.isPending ? (
-          <Group justify="center" py="lg">
-            <Loader size="sm" aria-label="Loading login history" />
-          </Group>
+          <SectionLoader label="Loading login history" />
         ) : rows.length === 0 && !logs.isError ? (
           <EmptyState message="No login attempts found" />
         ) : rows.length > 0 ? (
@@ -132,12 +131,12 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
         {count > 0 && !invalidRange ? (
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text size="sm">
-              Showing {from}-{from + rows.length - 1} of {count}
+              Showing {from}-{to} of {count}
             </Text>
             <PageButtons page={page} pageCount={pageCount} onChange={setPage} label="login history" />
           </Group>
         ) : null}
       </Stack>
-    </UserModal>
+    </ModalShell>
   );
 }

@@ -1,10 +1,11 @@
-import { Alert, Button, Divider, Group, PasswordInput, Stack, Text } from "@mantine/core";
+import { Alert, Button, Divider, Group, Stack, Text } from "@mantine/core";
 import { adminResetPasswordFormSchema, type UserListItem } from "@tally/contract";
 import { type FormEvent, useState } from "react";
+import { ModalShell } from "../../../components/modal-shell";
 import { errorText } from "../../../lib/api-error";
+import { fieldErrors } from "../../../lib/form-errors";
 import { useResetUserPassword } from "../api/reset-user-password";
-import { fieldErrors } from "./form-errors";
-import { UserModal } from "./user-modal";
+import { PasswordPairFields } from "./password-pair-fields";
 
 const FAILED = "Failed to reset password. Please try again.";
 
@@ -23,7 +24,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
   };
 
   return (
-    <UserModal title="Reset Password" onClose={onClose}>
+    <ModalShell title="Reset Password" onClose={onClose}>
       <Stack gap="sm">
         {reset.isSuccess ? (
           <Alert color="green" role="status">
@@ -40,22 +41,14 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
             <Text size="sm">
               Set a new password for <strong>{user.username}</strong>. Their other sessions end.
             </Text>
-            <PasswordInput
-              label="New Password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password}
-              autoComplete="new-password"
-              required
-              data-autofocus
-            />
-            <PasswordInput
-              label="Confirm New Password"
-              value={confirmPassword}
-              onChange={(e) => setConfirmPassword(e.currentTarget.value)}
-              error={errors.confirmPassword}
-              autoComplete="new-password"
-              required
+            <PasswordPairFields
+              labels={["New Password", "Confirm New Password"]}
+              password={password}
+              confirmPassword={confirmPassword}
+              onPassword={setPassword}
+              onConfirmPassword={setConfirmPassword}
+              errors={errors}
+              focusPassword
             />
             <Group justify="flex-end">
               <Button type="submit" loading={reset.isPending && reset.variables !== undefined}>
@@ -81,6 +74,6 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
           </Button>
         </Group>
       </Stack>
-    </UserModal>
+    </ModalShell>
   );
 }

@@ -1,12 +1,13 @@
-import { ActionIcon, Alert, Button, Group, Loader, Stack, Text, TextInput, Title } from "@mantine/core";
+import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { LIMITS, MESSAGES, type SchoolItem, type SchoolRef, type UserListItem } from "@tally/contract";
 import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
+import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
+import { useBanner } from "../../../lib/use-banner";
 import { useSchoolOptions } from "../api/get-schools";
 import { useUserSchools } from "../api/get-user-schools";
 import { useSetUserSchools } from "../api/set-user-schools";
-import { BannerAlert } from "./banner-alert";
-import { useBanner } from "./use-banner";
 
 interface Props {
   user: UserListItem;
@@ -151,11 +152,7 @@ export function SchoolAccessPanel({ user, onCancel }: Props) {
     );
   }
   if (!schools.data || !assigned.data) {
-    return (
-      <Group justify="center" py="lg">
-        <Loader size="sm" aria-label="Loading schools" />
-      </Group>
-    );
+    return <SectionLoader label="Loading schools" />;
   }
   return <Editor user={user} initial={assigned.data} schools={schools.data} onCancel={onCancel} />;
 }

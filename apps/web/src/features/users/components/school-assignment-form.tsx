@@ -1,11 +1,14 @@
-import { Alert, Button, Group, Loader, Select, Stack, Text } from "@mantine/core";
+import { Alert, Stack, Text } from "@mantine/core";
 import { MESSAGES, type UserListItem } from "@tally/contract";
 import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
+import { FormActions } from "../../../components/form-actions";
+import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
+import { useBanner } from "../../../lib/use-banner";
 import { useSchoolOptions } from "../api/get-schools";
 import { useSetUserSchool } from "../api/set-user-school";
-import { BannerAlert } from "./banner-alert";
-import { useBanner } from "./use-banner";
+import { SchoolSelect } from "./school-fields";
 
 /** A school user's one school. */
 export function SchoolAssignmentForm({ user, onCancel }: { user: UserListItem; onCancel: () => void }) {
@@ -22,11 +25,7 @@ export function SchoolAssignmentForm({ user, onCancel }: { user: UserListItem; o
     );
   }
   if (!schools.data) {
-    return (
-      <Group justify="center" py="lg">
-        <Loader size="sm" aria-label="Loading schools" />
-      </Group>
-    );
+    return <SectionLoader label="Loading schools" />;
   }
 
   const submit = () => {
@@ -46,24 +45,8 @@ export function SchoolAssignmentForm({ user, onCancel }: { user: UserListItem; o
         Choose the school <strong>{user.username}</strong> belongs to.
       </Text>
       <BannerAlert banner={banner} onClose={clear} />
-      <Select
-        label="School"
-        placeholder="Select a school"
-        data={schools.data.map((s) => ({ value: String(s.id), label: s.name }))}
-        value={schoolId === null ? null : String(schoolId)}
-        onChange={(v) => setSchoolId(v ? Number(v) : null)}
-        searchable
-        limit={200}
-        nothingFoundMessage="No schools found"
-      />
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onCancel} disabled={save.isPending}>
-          Close
-        </Button>
-        <Button onClick={submit} loading={save.isPending}>
-          Save
-        </Button>
-      </Group>
+      <SchoolSelect schools={schools.data} value={schoolId} onChange={setSchoolId} />
+      <FormActions label="Save" onSave={submit} onCancel={onCancel} cancelLabel="Close" pending={save.isPending} />
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import type { UserListItem } from "@tally/contract";
+import { ModalShell } from "../../../components/modal-shell";
 import { SchoolAccessPanel } from "./school-access-panel";
 import { SchoolAssignmentForm } from "./school-assignment-form";
-import { UserModal } from "./user-modal";
 
 interface Props {
   user: UserListItem;
@@ -14,12 +14,12 @@ interface Props {
 export function SchoolAssignmentModal({ user, onClose, districtTitle = "School Access" }: Props) {
   const district = user.role === "district_user";
   return (
-    <UserModal title={district ? districtTitle : "School Assignment"} onClose={onClose} size="lg">
+    <ModalShell title={district ? districtTitle : "School Assignment"} onClose={onClose} size="lg">
       {district ? (
         <SchoolAccessPanel user={user} onCancel={onClose} />
       ) : (
         <SchoolAssignmentForm user={user} onCancel={onClose} />
       )}
-    </UserModal>
+    </ModalShell>
   );
 }

@@ -7,10 +7,10 @@ import { ResetPasswordModal } from "./reset-password-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
 import type { RowAction } from "./user-list-row";
 
-export type ListDialog = { kind: RowAction; user: UserListItem } | { kind: "create" } | null;
+export type ListDialog = { kind: RowAction; user: UserListItem } | { kind: "create" };
 
 interface Props {
-  dialog: ListDialog;
+  dialog: ListDialog | null;
   viewer: SessionUser;
   onClose: () => void;
   onCreated: () => void;

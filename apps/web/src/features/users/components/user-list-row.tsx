@@ -1,7 +1,8 @@
 import { Box, Button, Collapse, Group, Paper, Text, UnstyledButton } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
 import { useId, useState } from "react";
-import { canChangeActive, canManage, DARK_SHADES } from "../lib/user-rules";
+import { canChangeActive, canManage } from "../lib/user-rules";
+import { StatusButton } from "./status-button";
 import { RoleBadge, StatusBadge } from "./user-badges";
 import { UserDetails } from "./user-details";
 
@@ -64,15 +65,7 @@ export function UserListRow({ user, viewer, onAction }: Props) {
                 Edit
               </Button>
               {canChangeActive(viewer, user) ? (
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color={user.is_active ? "red" : "green"}
-                  c={user.is_active ? undefined : DARK_SHADES.green}
-                  onClick={() => onAction("status", user)}
-                >
-                  {user.is_active ? "Deactivate" : "Reactivate"}
-                </Button>
+                <StatusButton user={user} onClick={() => onAction("status", user)} />
               ) : null}
             </Group>
           ) : (

@@ -1,16 +1,14 @@
-import { ActionIcon, Alert, Button, Collapse, Group, Loader, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Alert, Button, Collapse, Group, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { LIMITS, type SessionUser, type UserListItem } from "@tally/contract";
 import { useCallback, useId, useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
 import { EmptyState } from "../../../components/empty-state";
-import { useUsers } from "../api/get-users";
-import { pageOf } from "../lib/paging";
-import { matchesSearch } from "../lib/user-rules";
-import { BannerAlert } from "./banner-alert";
-import { PageButtons } from "./page-buttons";
-import { useBanner } from "./use-banner";
+import { PageButtons } from "../../../components/page-buttons";
+import { SectionLoader } from "../../../components/section-loader";
+import { pageOf } from "../../../lib/paging";
 import { type ListDialog, UserListDialogs } from "./user-list-dialogs";
 import { type RowAction, UserListRow } from "./user-list-row";
-import { useStatusChange } from "./use-status-change";
+import { useUserAdmin } from "./use-user-admin";
 
 function Rows({ users, viewer, onAction }: { users: UserListItem[]; viewer: SessionUser; onAction: (a: RowAction, u: UserListItem) => void }) {
   return (
@@ -24,24 +22,16 @@ function Rows({ users, viewer, onAction }: { users: UserListItem[]; viewer: Sess
 
 /** The user list inside Admin Settings (spec section 2 "User list (inside settings)"). */
 export function UserList({ viewer }: { viewer: SessionUser }) {
-  const users = useUsers();
-  const [search, setSearch] = useState("");
+  const admin = useUserAdmin<ListDialog>((user) => `Failed to ${user.is_active ? "deactivate" : "reactivate"} user. Please try again.`);
+  const { users, setDialog } = admin;
   const [page, setPage] = useState(1);
   const [showInactive, setShowInactive] = useState(false);
-  const [dialog, setDialog] = useState<ListDialog>(null);
   const inactiveId = useId();
-  const { banner, show, clear } = useBanner();
-  const changeStatus = useStatusChange({
-    onSuccess: (text) => show("success", text),
-    onError: (text) => show("error", text),
-    fallback: (user) => `Failed to ${user.is_active ? "deactivate" : "reactivate"} user. Please try again.`,
-  });
-  const onAction = useCallback((kind: RowAction, user: UserListItem) => setDialog({ kind, user }), []);
+  const onAction = useCallback((kind: RowAction, user: UserListItem) => setDialog({ kind, user }), [setDialog]);
 
   const all = users.data ?? [];
-  const matching = all.filter((u) => matchesSearch(u, search));
-  const active = matching.filter((u) => u.is_active);
-  const inactive = matching.filter((u) => !u.is_active);
+  const active = admin.matching.filter((u) => u.is_active);
+  const inactive = admin.matching.filter((u) => !u.is_active);
   const slice = pageOf(active, page, LIMITS.userListPageSize);
 
   return (
@@ -50,9 +40,9 @@ export function UserList({ viewer }: { viewer: SessionUser }) {
         <TextInput
           label="Search users"
           placeholder="Search users..."
-          value={search}
+          value={admin.search}
           onChange={(e) => {
-            setSearch(e.currentTarget.value);
+            admin.setSearch(e.currentTarget.value);
             setPage(1);
           }}
           style={{ flex: "1 1 220px" }}
@@ -68,16 +58,14 @@ export function UserList({ viewer }: { viewer: SessionUser }) {
         </ActionIcon>
         <Button onClick={() => setDialog({ kind: "create" })}>Create User</Button>
       </Group>
-      <BannerAlert banner={banner} onClose={clear} />
+      <BannerAlert banner={admin.banner} onClose={admin.clearBanner} />
       {users.isError ? (
         <Alert color="red" role="alert">
           Failed to load users. Please try again.
         </Alert>
       ) : null}
       {users.isPending ? (
-        <Group justify="center" py="lg">
-          <Loader size="sm" aria-label="Loading users" />
-        </Group>
+        <SectionLoader label="Loading users" />
       ) : users.data ? (
         <>
           <Group justify="space-between" wrap="wrap" gap="xs">
@@ -112,17 +100,13 @@ export function UserList({ viewer }: { viewer: SessionUser }) {
         </>
       ) : null}
       <UserListDialogs
-        dialog={dialog}
+        dialog={admin.dialog}
         viewer={viewer}
-        onClose={() => setDialog(null)}
-        onCreated={() => {
-          setDialog(null);
-          void users.refetch();
-          show("success", "User created successfully");
-        }}
+        onClose={admin.closeDialog}
+        onCreated={admin.onCreated}
         onConfirmStatus={(user) => {
-          setDialog(null);
-          changeStatus(user);
+          admin.closeDialog();
+          admin.changeStatus(user);
         }}
       />
     </Stack>

@@ -1,42 +1,27 @@
-import { Alert, Button, Group, Loader, Stack, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Stack, TextInput, Title } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
-import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
 import { EmptyState } from "../../../components/empty-state";
+import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
 import { useCurrentUser } from "../../../lib/auth-store";
-import { useUsers } from "../api/get-users";
 import { useRequestPasswordReset } from "../api/request-password-reset";
-import { matchesSearch } from "../lib/user-rules";
-import { BannerAlert } from "./banner-alert";
 import { ConfirmStatusModal } from "./confirm-status-modal";
 import { CreateUserModal } from "./create-user-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
-import { useBanner } from "./use-banner";
 import { UsersTable } from "./users-table";
-import { useStatusChange } from "./use-status-change";
+import { useUserAdmin } from "./use-user-admin";
 
-type Dialog =
-  | { kind: "create" }
-  | { kind: "confirm"; user: UserListItem }
-  | { kind: "schools"; user: UserListItem }
-  | null;
+type Dialog = { kind: "create" } | { kind: "confirm"; user: UserListItem } | { kind: "schools"; user: UserListItem };
 
 /** Spec section 2 "User Management page (/users)". */
 export function UserManagementPage() {
   const viewer = useCurrentUser();
-  const users = useUsers();
-  const [search, setSearch] = useState("");
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const { banner, show, clear } = useBanner();
+  const admin = useUserAdmin<Dialog>((user) => `Failed to update status for user ${user.username}. Please try again.`);
+  const { users, dialog, setDialog, closeDialog, show } = admin;
   const sendReset = useRequestPasswordReset();
-  const changeStatus = useStatusChange({
-    onSuccess: (text) => show("success", text),
-    onError: (text) => show("error", text),
-    fallback: (user) => `Failed to update status for user ${user.username}. Please try again.`,
-  });
 
   if (!viewer) return null;
-  const visible = (users.data ?? []).filter((u) => matchesSearch(u, search));
 
   const onSendReset = (user: UserListItem) =>
     sendReset.mutate(user.id, {
@@ -50,7 +35,7 @@ export function UserManagementPage() {
         <Title order={1}>User Management</Title>
         <Button onClick={() => setDialog({ kind: "create" })}>Add User</Button>
       </Group>
-      <BannerAlert banner={banner} onClose={clear} />
+      <BannerAlert banner={admin.banner} onClose={admin.clearBanner} />
       {users.isError ? (
         <Alert color="red" role="alert">
           {errorText(users.error, "Failed to fetch users")}
@@ -59,43 +44,31 @@ export function UserManagementPage() {
       <TextInput
         label="Search users"
         placeholder="Search users by name, email, or role..."
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
+        value={admin.search}
+        onChange={(e) => admin.setSearch(e.currentTarget.value)}
         maw={480}
       />
       {users.isPending ? (
-        <Group justify="center" py="xl">
-          <Loader aria-label="Loading users" />
-        </Group>
-      ) : users.data && visible.length === 0 ? (
+        <SectionLoader label="Loading users" py="xl" size="md" />
+      ) : users.data && admin.matching.length === 0 ? (
         <EmptyState message="No users found matching your search" />
       ) : users.data ? (
         <UsersTable
-          users={visible}
+          users={admin.matching}
           viewer={viewer}
           onSendReset={onSendReset}
           onToggleActive={(user) => setDialog({ kind: "confirm", user })}
           onManageSchools={(user) => setDialog({ kind: "schools", user })}
         />
       ) : null}
-      {dialog?.kind === "create" ? (
-        <CreateUserModal
-          viewer={viewer}
-          onClose={() => setDialog(null)}
-          onCreated={() => {
-            setDialog(null);
-            void users.refetch();
-            show("success", "User created successfully");
-          }}
-        />
-      ) : null}
+      {dialog?.kind === "create" ? <CreateUserModal viewer={viewer} onClose={closeDialog} onCreated={admin.onCreated} /> : null}
       {dialog?.kind === "confirm" ? (
         <ConfirmStatusModal
           user={dialog.user}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
           onConfirm={() => {
-            changeStatus(dialog.user);
-            setDialog(null);
+            admin.changeStatus(dialog.user);
+            closeDialog();
           }}
         />
       ) : null}
@@ -103,7 +76,7 @@ export function UserManagementPage() {
         <SchoolAssignmentModal
           user={dialog.user}
           districtTitle="School Access Management"
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
         />
       ) : null}
     </Stack>

@@ -1,7 +1,8 @@
 import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
-import { canChangeActive, canManage, DARK_SHADES } from "../lib/user-rules";
+import { canChangeActive, canManage } from "../lib/user-rules";
 import { SchoolNamesToggle } from "./school-names-toggle";
+import { StatusButton } from "./status-button";
 import { RoleBadge, StatusBadge } from "./user-badges";
 
 interface Props {
@@ -21,6 +22,26 @@ function SchoolCell({ user, onManage }: { user: UserListItem; onManage: () => vo
       </Anchor>
       <SchoolNamesToggle names={user.school_names} username={user.username} />
     </Stack>
+  );
+}
+
+/** Send Reset for accounts the viewer may manage; Deactivate / Reactivate where the viewer may change it. */
+function RowActions({ user, viewer, onSendReset, onToggleActive }: Omit<Props, "users" | "onManageSchools"> & { user: UserListItem }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {canManage(viewer, user) ? (
+        <Button size="compact-sm" variant="light" onClick={() => onSendReset(user)} aria-label={`Send Reset to ${user.username}`}>
+          Send Reset
+        </Button>
+      ) : null}
+      {canChangeActive(viewer, user) ? (
+        <StatusButton
+          user={user}
+          onClick={() => onToggleActive(user)}
+          aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
+        />
+      ) : null}
+    </Group>
   );
 }
 
@@ -54,30 +75,7 @@ export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManag
                 <StatusBadge active={user.is_active} />
               </Table.Td>
               <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  {canManage(viewer, user) ? (
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      onClick={() => onSendReset(user)}
-                      aria-label={`Send Reset to ${user.username}`}
-                    >
-                      Send Reset
-                    </Button>
-                  ) : null}
-                  {canChangeActive(viewer, user) ? (
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      color={user.is_active ? "red" : "green"}
-                      c={user.is_active ? undefined : DARK_SHADES.green}
-                      onClick={() => onToggleActive(user)}
-                      aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
-                    >
-                      {user.is_active ? "Deactivate" : "Reactivate"}
-                    </Button>
-                  ) : null}
-                </Group>
+                <RowActions user={user} viewer={viewer} onSendReset={onSendReset} onToggleActive={onToggleActive} />
               </Table.Td>
             </Table.Tr>
           ))}

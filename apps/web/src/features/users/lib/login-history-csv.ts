@@ -1,6 +1,6 @@
 import type { LoginLogRow } from "@tally/contract";
+import { toCsv } from "../../../lib/csv";
 import { browserLabel } from "./browser-label";
-import { toCsv } from "./csv";
 
 export const LOGIN_HISTORY_CSV_HEADER = [
   "ID",
@@ -38,17 +38,4 @@ export function loginHistoryFileName(username: string, now: Date = new Date()): 
   // A username is free text: keep the file name to characters every file system accepts.
   const safe = username.replace(/[^A-Za-z0-9._-]/g, "_");
   return `login_history_${safe}_${day}.csv`;
-}
-
-/** Hands the text to the browser as a download. */
-export function downloadCsv(fileName: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the blob after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

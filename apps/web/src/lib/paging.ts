@@ -1,13 +1,25 @@
 import { LIMITS } from "@tally/contract";
 
-export interface PageSlice<T> {
-  items: T[];
-  page: number;
+export interface PageBounds {
   pageCount: number;
   /** 1-based positions of the first and last shown item; 0 when there are none. */
   from: number;
   to: number;
+}
+
+export interface PageSlice<T> extends PageBounds {
+  items: T[];
+  page: number;
   total: number;
+}
+
+/** Page count and the 1-based positions of the first and last item of page `page` (0 when none). */
+export function pageBounds(page: number, size: number, total: number): PageBounds {
+  return {
+    pageCount: Math.max(1, Math.ceil(total / size)),
+    from: total > 0 ? (page - 1) * size + 1 : 0,
+    to: Math.min(total, page * size),
+  };
 }
 
 /** The `page`-th slice of `list` (clamped into range, so a shrinking list never shows an empty page). */
@@ -15,15 +27,7 @@ export function pageOf<T>(list: readonly T[], page: number, size: number): PageS
   const pageCount = Math.max(1, Math.ceil(list.length / size));
   const current = Math.min(Math.max(1, page), pageCount);
   const start = (current - 1) * size;
-  const items = list.slice(start, start + size);
-  return {
-    items,
-    page: current,
-    pageCount,
-    from: items.length > 0 ? start + 1 : 0,
-    to: start + items.length,
-    total: list.length,
-  };
+  return { items: list.slice(start, start + size), page: current, total: list.length, ...pageBounds(current, size, list.length) };
 }
 
 /** At most `max` page numbers around the current page. */

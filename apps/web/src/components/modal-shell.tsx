@@ -9,8 +9,8 @@ interface Props {
   children: ReactNode;
 }
 
-/** A titled dialog, full screen on phones. */
-export function UserModal({ title, onClose, size = "md", children }: Props) {
+/** The app's dialog frame: a bold title, a close button, centred, full screen on phones. */
+export function ModalShell({ title, onClose, size = "md", children }: Props) {
   const phone = useMediaQuery("(max-width: 36em)");
   return (
     <Modal.Root opened onClose={onClose} size={size} fullScreen={phone} centered>

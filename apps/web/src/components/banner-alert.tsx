@@ -1,5 +1,5 @@
 import { Alert } from "@mantine/core";
-import type { Banner } from "./use-banner";
+import type { Banner } from "../lib/use-banner";
 
 /** Success as a polite status, errors as an alert; both can be dismissed. */
 export function BannerAlert({ banner, onClose }: { banner: Banner | null; onClose: () => void }) {

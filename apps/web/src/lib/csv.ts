@@ -25,3 +25,16 @@ export function csvCell(value: CsvCell): string {
 export function toCsv(rows: ReadonlyArray<ReadonlyArray<CsvCell>>): string {
   return rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + (rows.length > 0 ? "\r\n" : "");
 }
+
+/** Hands the text to the browser as a download. */
+export function downloadCsv(fileName: string, csv: string): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the blob after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageOf, pageWindow } from "./paging";
+import { pageBounds, pageOf, pageWindow } from "./paging";
 
 describe("paging", () => {
   it("shows at most five page numbers around the current page", () => {
@@ -15,5 +15,11 @@ describe("paging", () => {
     expect(pageOf(list, 3, 10)).toMatchObject({ from: 21, to: 23, page: 3 });
     expect(pageOf(list, 7, 10)).toMatchObject({ from: 21, to: 23, page: 3 });
     expect(pageOf([], 1, 10)).toMatchObject({ from: 0, to: 0, total: 0, pageCount: 1 });
+  });
+
+  it("counts the pages of a server-paged list and the positions one page shows", () => {
+    expect(pageBounds(1, 10, 23)).toEqual({ pageCount: 3, from: 1, to: 10 });
+    expect(pageBounds(3, 10, 23)).toEqual({ pageCount: 3, from: 21, to: 23 });
+    expect(pageBounds(1, 10, 0)).toEqual({ pageCount: 1, from: 0, to: 0 });
   });
 });
