@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyInstance, FastifySchema, FastifyServerOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { buildApp } from "../src/app.js";
 import { type Config, testConfig, testDatabaseUrl } from "../src/config.js";
@@ -16,7 +16,7 @@ export interface TestApp {
   db: Kysely<Database>;
   database: DatabaseHandle;
   /** Every registered route (HEAD ones included), in the order of registration. */
-  routes: Array<{ method: string; url: string }>;
+  routes: Array<{ method: string; url: string; schema?: FastifySchema | undefined }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     logger: opts.logger,
     webDist: opts.webDist ?? "",
     onRoute: (route) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
     },
   });
   await app.ready();
