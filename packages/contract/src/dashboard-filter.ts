@@ -63,13 +63,30 @@ export type DashboardFilterParams = { [K in keyof DashboardFilterQuery]?: string
 
 /** The dashboard filter set with one name per filter: what the web asks for and what the server's scope applies. */
 export interface DashboardFilter {
-  /** Narrow to these schools; absent = every school the caller may see. */
+  /** Narrow to these schools (none when empty); absent = every school the caller may see. */
   schoolIds?: readonly number[] | undefined;
   cohortId?: number | undefined;
   teamId?: number | undefined;
   /** Search text; empty = none. */
   q?: string | undefined;
   respectVisibility?: boolean | undefined;
+}
+
+/**
+ * The query parameters for a filter (what the web sends): one school goes as the spec's
+ * `school_id`, several as `schoolIds`. An empty school list reads as no school filter on the
+ * wire, so it is sent as none; the server narrows to the caller's schools either way.
+ */
+export function dashboardFilterParams(filter: DashboardFilter): DashboardFilterParams {
+  const schools = filter.schoolIds ?? [];
+  return {
+    school_id: schools.length === 1 ? schools[0] : undefined,
+    schoolIds: schools.length > 1 ? schools.join(",") : undefined,
+    respectVisibility: filter.respectVisibility,
+    cohortId: filter.cohortId,
+    teamId: filter.teamId,
+    q: filter.q?.trim() || undefined,
+  };
 }
 
 /** The school filters every scoped list takes (GET /cohorts takes only these). */

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from "@man
 import { MESSAGES, type StudentDetail, type UpdateStudentRequest } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { errorText } from "../../../lib/api-error";
-import { useSchools } from "../api/get-schools";
+import { useSchools } from "../../../lib/api/get-schools";
 import { useTeams } from "../api/get-teams";
 import { useUpdateStudent } from "../api/update-student";
 

@@ -9,7 +9,7 @@ import {
 import { type FormEvent, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useCreateUser } from "../api/create-user";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { assignableRoles } from "../lib/user-rules";
 import { CreatedUserPanel } from "./created-user-panel";
 import { fieldErrors } from "./form-errors";

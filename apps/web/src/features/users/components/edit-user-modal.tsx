@@ -2,7 +2,7 @@ import { Alert, Button, Group, NativeSelect, Stack, TextInput } from "@mantine/c
 import { editUserFormSchema, LIMITS, MESSAGES, type Role, type SessionUser, type UserListItem } from "@tally/contract";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { errorText } from "../../../lib/api-error";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { useUpdateUser } from "../api/update-user";
 import { assignableRoles } from "../lib/user-rules";
 import { fieldErrors } from "./form-errors";

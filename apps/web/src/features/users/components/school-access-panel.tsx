@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Group, Loader, Stack, Text, TextInput, Title
 import { LIMITS, MESSAGES, type SchoolItem, type SchoolRef, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { errorText } from "../../../lib/api-error";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { useUserSchools } from "../api/get-user-schools";
 import { useSetUserSchools } from "../api/set-user-schools";
 import { BannerAlert } from "./banner-alert";

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Loader, Select, Stack, Text } from "@mantine/core
 import { MESSAGES, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { errorText } from "../../../lib/api-error";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { useSetUserSchool } from "../api/set-user-school";
 import { BannerAlert } from "./banner-alert";
 import { useBanner } from "./use-banner";
