@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { schoolFilterQuerySchema } from "./dashboard-filter.js";
+import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
 
 // GET /cohorts and GET /cohorts/active.
 
@@ -12,7 +12,8 @@ export const cohortSchema = z.object({
   total_expected_hours: z.number().nullable(),
 });
 export type CohortItem = z.infer<typeof cohortSchema>;
-export const cohortsQuerySchema = schoolFilterQuerySchema;
+/** The school filters only. */
+export const cohortsQuerySchema = dashboardFilterQuerySchema.pick({ school_id: true, schoolIds: true, respectVisibility: true });
 export type CohortsQuery = z.infer<typeof cohortsQuerySchema>;
 export const cohortsResponseSchema = z.object({ data: z.array(cohortSchema) });
 export type CohortsResponse = z.infer<typeof cohortsResponseSchema>;

@@ -8,11 +8,12 @@ import { dbIdSchema, MAX_DB_ID } from "./common.js";
  * startDate, respectVisibility); a list is one comma-separated parameter with a plural name
  * (schoolIds=1,2,3); a yes/no is true or false. The snake_case names the product spec fixes
  * stay accepted as they are, because they are the public contract, and are never copied into
- * a new parameter: school_id on the data calls and the settings calls, start_date and end_date
- * on the login history.
+ * a new parameter: school_id on the data calls and the settings calls (school_name beside it
+ * on the trend call), start_date and end_date on the login history.
  *
- * The dashboard filter set below is read by one helper on the server (parseDashboardFilter)
- * and written by one on the web (dashboardFilterParams), so the school filter keeps one name,
+ * The dashboard filter set below travels as one type, DashboardFilter: the web writes it to
+ * query parameters with dashboardFilterParams (below) and the server reads it back with one
+ * helper (parseDashboardFilter in the scope module), so the school filter keeps one name,
  * `schoolIds`, everywhere between the filter bar and the SQL.
  */
 
@@ -88,7 +89,3 @@ export function dashboardFilterParams(filter: DashboardFilter): DashboardFilterP
     q: filter.q?.trim() || undefined,
   };
 }
-
-/** The school filters every scoped list takes (GET /cohorts takes only these). */
-export const schoolFilterQuerySchema = dashboardFilterQuerySchema.pick({ school_id: true, schoolIds: true, respectVisibility: true });
-export type SchoolFilterQuery = z.infer<typeof schoolFilterQuerySchema>;

@@ -7,12 +7,8 @@ import { MESSAGES } from "./messages.js";
 
 // GET /students, GET /students/summary, GET and PUT /students/:id. Timestamps travel as ISO strings.
 
-
-/** GET /students and GET /students/summary take every dashboard filter. */
-export const studentFilterQuerySchema = dashboardFilterQuerySchema;
-export type StudentFilterQuery = z.infer<typeof studentFilterQuerySchema>;
-
-export const studentsQuerySchema = studentFilterQuerySchema.extend({
+/** GET /students takes every dashboard filter and a page. */
+export const studentsQuerySchema = dashboardFilterQuerySchema.extend({
   page: z.coerce.number({ error: "page must be a whole number" }).int().min(1).max(1_000_000).default(1),
   limit: z.coerce
     .number({ error: "limit must be a whole number" })
@@ -52,7 +48,8 @@ export const studentsResponseSchema = z.object({
 });
 export type StudentsResponse = z.infer<typeof studentsResponseSchema>;
 
-export const studentsSummaryQuerySchema = studentFilterQuerySchema;
+/** GET /students/summary takes every dashboard filter: the counts match the list. */
+export const studentsSummaryQuerySchema = dashboardFilterQuerySchema;
 export const studentsSummaryResponseSchema = z.object({
   schoolCount: z.number().int(),
   studentCount: z.number().int(),
