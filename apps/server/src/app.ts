@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import { MESSAGES } from "@tally/contract";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -25,7 +25,7 @@ export interface BuildAppOptions {
   /** Folder of the built web app; absent = API only (tests). */
   webDist?: string;
   /** Told of every route as it is registered (tests walk them). */
-  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  onRoute?: (route: { method: string | string[]; url: string; schema?: FastifySchema | undefined }) => void;
 }
 
 /** Builds the Fastify app: plugins, then modules. It never listens. */
@@ -37,7 +37,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildA
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
-  if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url }));
+  if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { LoginResponse } from "@tally/contract";
-import type { FastifyInstance, FastifyServerOptions, InjectOptions } from "fastify";
+import type { FastifyInstance, FastifySchema, FastifyServerOptions, InjectOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { afterAll } from "vitest";
 import { buildApp } from "../src/app.js";
@@ -20,7 +20,7 @@ export interface TestApp {
   db: Kysely<Database>;
   database: DatabaseHandle;
   /** Every registered route (HEAD ones included), in the order of registration. */
-  routes: Array<{ method: string; url: string }>;
+  routes: Array<{ method: string; url: string; schema?: FastifySchema | undefined }>;
   close(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     logger: opts.logger,
     webDist: opts.webDist ?? "",
     onRoute: (route) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
     },
   });
   await app.ready();

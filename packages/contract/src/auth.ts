@@ -22,10 +22,12 @@ export const loginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const refreshRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });
+export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 export const refreshResponseSchema = z.object({ token: z.string(), refreshToken: z.string() });
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 export const logoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });
+export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
 
 export const profileResponseSchema = z.object({ user: sessionUserSchema });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
@@ -44,9 +46,11 @@ export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
 
 /** GET /auth/verify-reset-token?token=: kept for older clients; the web app posts. */
 export const resetTokenQuerySchema = z.object({ token: resetToken });
+export type ResetTokenQuery = z.infer<typeof resetTokenQuerySchema>;
 
 /** GET /auth/verify?token=: kept for older clients; the web app posts. */
 export const verifyEmailQuerySchema = z.object({ token: verifyToken });
+export type VerifyEmailQuery = z.infer<typeof verifyEmailQuerySchema>;
 
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
 export type VerifyResetTokenResponse = z.infer<typeof verifyResetTokenResponseSchema>;
@@ -62,6 +66,7 @@ export const forgotPasswordRequestSchema = z.object({
     .max(320, MESSAGES.invalidEmail)
     .regex(emailPattern, MESSAGES.invalidEmail),
 });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 
 export const strongPasswordSchema = z
   .string()
@@ -72,8 +77,10 @@ export const setPasswordRequestSchema = z.object({
   token: z.string().min(1).max(512),
   password: strongPasswordSchema,
 });
+export type SetPasswordRequest = z.infer<typeof setPasswordRequestSchema>;
 
 export const verifyEmailResponseSchema = z.object({ message: z.string() });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
 
 /** POST /auth/register. Spec section 5 validation, with the spec's messages. */
 export const registerRequestSchema = z
@@ -103,3 +110,4 @@ export const registerRequestSchema = z
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 export const registerResponseSchema = z.object({ message: z.string(), user: sessionUserSchema });
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;

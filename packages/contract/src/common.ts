@@ -22,12 +22,15 @@ export const dbIdSchema = z.coerce
   .max(MAX_DB_ID, "is too large");
 
 export const idParamSchema = z.object({ id: dbIdSchema });
+export type IdParam = z.infer<typeof idParamSchema>;
 
 export const schoolRefSchema = z.object({ id: z.number().int(), name: z.string() });
 export type SchoolRef = z.infer<typeof schoolRefSchema>;
 
+/** GET /health-check. */
 export const healthSchema = z.object({
   status: z.literal("ok"),
   database: z.enum(["embedded", "postgres"]),
   time: z.string(),
 });
+export type HealthResponse = z.infer<typeof healthSchema>;

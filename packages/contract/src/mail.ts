@@ -6,6 +6,7 @@ export const outboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(MAX_DB_ID).default(0),
 });
+export type OutboxQuery = z.infer<typeof outboxQuerySchema>;
 
 export const outboxResponseSchema = z.object({
   data: z.array(
@@ -20,3 +21,4 @@ export const outboxResponseSchema = z.object({
   ),
   total: z.number().int(),
 });
+export type OutboxResponse = z.infer<typeof outboxResponseSchema>;

@@ -13,6 +13,7 @@ const dbId = z.number({ error: "must be a school id" }).int().positive().max(MAX
 export const userIdParamSchema = z.object({
   id: z.coerce.number({ error: "The user id must be a positive whole number" }).int().positive().max(MAX_DB_ID),
 });
+export type UserIdParam = z.infer<typeof userIdParamSchema>;
 
 export const usernameFieldSchema = z
   .string({ error: MESSAGES.usernameTooShort })
@@ -113,6 +114,7 @@ export const adminResetPasswordFormSchema = z
   });
 
 export const adminResetPasswordResponseSchema = z.object({ message: z.string() });
+export type AdminResetPasswordResponse = z.infer<typeof adminResetPasswordResponseSchema>;
 
 /** PUT /users/:id/school: a school user's one school. */
 export const setUserSchoolRequestSchema = z.object({
@@ -131,6 +133,7 @@ export const setUserSchoolsRequestSchema = z.object({
 export type SetUserSchoolsRequest = z.infer<typeof setUserSchoolsRequestSchema>;
 
 export const setUserSchoolsResponseSchema = z.object({ message: z.string(), data: z.array(schoolRefSchema) });
+export type SetUserSchoolsResponse = z.infer<typeof setUserSchoolsResponseSchema>;
 
 const isoDay = z
   .string()

@@ -1,3 +1,4 @@
+import type { LogoutRequest, MessageBody } from "@tally/contract";
 import { apiRequest } from "./api-client";
 import { authStore } from "./auth-store";
 import { queryClient } from "./query-client";
@@ -6,9 +7,10 @@ import { queryClient } from "./query-client";
 export async function logout(): Promise<void> {
   const { refreshToken } = authStore.get();
   try {
-    await apiRequest("/auth/logout", {
+    const body: LogoutRequest = refreshToken ? { refreshToken } : {};
+    await apiRequest<MessageBody>("/auth/logout", {
       method: "POST",
-      body: refreshToken ? { refreshToken } : {},
+      body,
       refreshOnUnauthorized: false,
       timeoutMs: 5_000,
     });

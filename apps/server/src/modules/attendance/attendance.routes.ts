@@ -7,9 +7,9 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getCohortTrends, getStudentAttendance } from "./attendance.service.js";
-
 
 export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
@@ -35,6 +35,8 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
         response: { 200: cohortTrendsResponseSchema, ...scopedErrorResponses },
       },
     },
-    async (request) => ({ data: await getCohortTrends(ctx.database.db, request.user, request.query) }),
+    async (request) => ({
+      data: await getCohortTrends(ctx.database.db, request.user, parseDashboardFilter(request.query), request.query.meetingType),
+    }),
   );
 };

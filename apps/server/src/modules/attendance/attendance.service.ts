@@ -1,9 +1,8 @@
-import type { AttendanceWeek, CohortTrendsQuery, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
+import type { AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
-import { scopeForFilters } from "../scope/scope-request.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
@@ -37,12 +36,17 @@ export function percentage(part: number, total: number): number | null {
   return Math.min(100, Math.max(0, Math.round((100 * part) / total)));
 }
 
-export async function getCohortTrends(db: Kysely<Database>, user: ScopeSubject, query: CohortTrendsQuery): Promise<TrendPoint[]> {
-  const scope = await scopeForFilters(db, user, query);
+export async function getCohortTrends(
+  db: Kysely<Database>,
+  user: ScopeSubject,
+  filter: DashboardFilter,
+  meetingType: MeetingTypeFilter,
+): Promise<TrendPoint[]> {
+  const scope = await resolveScope(db, user, filter);
   const rows = await repo.sumAttendanceByWeek(db, scope, {
-    cohortId: query.cohortId,
-    teamId: query.teamId,
-    meetingType: query.meetingType === "both" ? undefined : query.meetingType,
+    cohortId: filter.cohortId,
+    teamId: filter.teamId,
+    meetingType: meetingType === "both" ? undefined : meetingType,
   });
   const points = new Map<number, TrendPoint>();
   for (const r of rows) {

@@ -1,21 +1,20 @@
-import type { CohortItem, SchoolFilterQuery } from "@tally/contract";
+import type { CohortItem, DashboardFilter } from "@tally/contract";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import type { ScopeSubject } from "../scope/scope.js";
-import { scopeForFilters } from "../scope/scope-request.js";
+import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./cohorts.repository.js";
 
-export async function listCohorts(db: Kysely<Database>, user: ScopeSubject, query: SchoolFilterQuery): Promise<CohortItem[]> {
-  return repo.listCohorts(db, await scopeForFilters(db, user, query));
+export async function listCohorts(db: Kysely<Database>, user: ScopeSubject, filter: DashboardFilter): Promise<CohortItem[]> {
+  return repo.listCohorts(db, await resolveScope(db, user, filter));
 }
 
 /** Cohorts running today (start_date <= today <= end_date, UTC date of the clock). */
 export async function listActiveCohorts(
   db: Kysely<Database>,
   user: ScopeSubject,
-  query: SchoolFilterQuery,
+  filter: DashboardFilter,
   now: Date,
 ): Promise<CohortItem[]> {
   const today = now.toISOString().slice(0, 10);
-  return repo.listCohorts(db, await scopeForFilters(db, user, query), { activeOn: today });
+  return repo.listCohorts(db, await resolveScope(db, user, filter), { activeOn: today });
 }

@@ -10,6 +10,7 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getStudentDetail, listStudents, summarizeStudents, updateStudent } from "./students.service.js";
 
@@ -23,7 +24,7 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.authenticate,
       schema: { tags, querystring: studentsQuerySchema, response: { 200: studentsResponseSchema, ...scopedErrorResponses } },
     },
-    async (request) => listStudents(db, request.user, request.query),
+    async (request) => listStudents(db, request.user, parseDashboardFilter(request.query), request.query),
   );
   app.get(
     "/students/summary",
@@ -35,7 +36,7 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
         response: { 200: studentsSummaryResponseSchema, ...scopedErrorResponses },
       },
     },
-    async (request) => summarizeStudents(db, request.user, request.query),
+    async (request) => summarizeStudents(db, request.user, parseDashboardFilter(request.query)),
   );
   app.get(
     "/students/:id",

@@ -1,8 +1,7 @@
 import type {
+  DashboardFilter,
   StudentDetail,
-  StudentFilterQuery,
   StudentListItem,
-  StudentsQuery,
   StudentsResponse,
   StudentsSummary,
   UpdateStudentRequest,
@@ -13,22 +12,19 @@ import type { ServerContext } from "../../context.js";
 import type { Database } from "../../db/schema.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
 import { type DataScope, isSchoolInScope, resolveScope, type ScopeSubject } from "../scope/scope.js";
-import { scopeForFilters } from "../scope/scope-request.js";
 import { canChangeStudentEmail, canEditStudent, parseFeatureSettings } from "./students.policy.js";
 import * as repo from "./students.repository.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-function filtersOf(query: StudentFilterQuery): repo.StudentFilters {
-  return { cohortId: query.cohortId, teamId: query.teamId, q: query.q || undefined };
-}
-
-export async function listStudents(db: Db, user: ScopeSubject, query: StudentsQuery): Promise<StudentsResponse> {
-  const scope = await scopeForFilters(db, user, query);
-  const { rows, total } = await repo.listStudents(db, scope, filtersOf(query), {
-    offset: (query.page - 1) * query.limit,
-    limit: query.limit,
-  });
+export async function listStudents(
+  db: Db,
+  user: ScopeSubject,
+  filter: DashboardFilter,
+  { page, limit }: { page: number; limit: number },
+): Promise<StudentsResponse> {
+  const scope = await resolveScope(db, user, filter);
+  const { rows, total } = await repo.listStudents(db, scope, filter, { offset: (page - 1) * limit, limit });
   const data: StudentListItem[] = rows.map((r) => ({
     id: r.id,
     first_name: r.first_name,
@@ -42,12 +38,12 @@ export async function listStudents(db: Db, user: ScopeSubject, query: StudentsQu
         : { id: r.cohort_id, name: r.cohort_name ?? "", start_date: r.cohort_start_date ?? "", end_date: r.cohort_end_date ?? "" },
     team: r.team_id === null ? null : { id: r.team_id, name: r.team_name ?? "" },
   }));
-  return { data, total, page: query.page, limit: query.limit };
+  return { data, total, page, limit };
 }
 
-export async function summarizeStudents(db: Db, user: ScopeSubject, query: StudentFilterQuery): Promise<StudentsSummary> {
-  const scope = await scopeForFilters(db, user, query);
-  return repo.summarizeStudents(db, scope, filtersOf(query));
+export async function summarizeStudents(db: Db, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {
+  const scope = await resolveScope(db, user, filter);
+  return repo.summarizeStudents(db, scope, filter);
 }
 
 /** The student if the scope may see it; otherwise the same 404 as for an unknown id. */

@@ -1,6 +1,7 @@
 import { teamsQuerySchema, teamsResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { listTeams } from "./teams.service.js";
 
@@ -11,6 +12,8 @@ export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       onRequest: app.authenticate,
       schema: { tags: ["teams"], querystring: teamsQuerySchema, response: { 200: teamsResponseSchema, ...scopedErrorResponses } },
     },
-    async (request) => ({ data: await listTeams(ctx.database.db, request.user, request.query) }),
+    async (request) => ({
+      data: await listTeams(ctx.database.db, request.user, parseDashboardFilter(request.query)),
+    }),
   );
 };

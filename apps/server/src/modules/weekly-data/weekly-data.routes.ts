@@ -1,11 +1,8 @@
-import { dbIdSchema, weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
+import { weeklyDataParamsSchema, weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getWeeklyData } from "./weekly-data.service.js";
-
-const paramsSchema = z.object({ studentId: dbIdSchema });
 
 export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
@@ -14,7 +11,7 @@ export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
       onRequest: app.authenticate,
       schema: {
         tags: ["weekly-data"],
-        params: paramsSchema,
+        params: weeklyDataParamsSchema,
         querystring: weeklyDataQuerySchema,
         response: { 200: weeklyDataResponseSchema, ...scopedErrorResponses },
       },

@@ -1,8 +1,8 @@
-import type { MessageBody } from "@tally/contract";
+import type { MessageBody, SetPasswordRequest } from "@tally/contract";
 import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
-export function setPassword(body: { token: string; password: string }): Promise<MessageBody> {
+export function setPassword(body: SetPasswordRequest): Promise<MessageBody> {
   return apiRequest<MessageBody>("/auth/set-password", { method: "POST", body, auth: false });
 }
 

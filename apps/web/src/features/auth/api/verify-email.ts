@@ -1,11 +1,11 @@
-import type { MessageBody, VerifyEmailRequest } from "@tally/contract";
+import type { VerifyEmailRequest, VerifyEmailResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 // POST, so the token travels in the body and stays out of request logs.
-export function verifyEmail(token: string, signal?: AbortSignal): Promise<MessageBody> {
+export function verifyEmail(token: string, signal?: AbortSignal): Promise<VerifyEmailResponse> {
   const body: VerifyEmailRequest = { token };
-  return apiRequest<MessageBody>("/auth/verify", { method: "POST", body, auth: false, signal });
+  return apiRequest<VerifyEmailResponse>("/auth/verify", { method: "POST", body, auth: false, signal });
 }
 
 export function verifyEmailQuery(token: string) {

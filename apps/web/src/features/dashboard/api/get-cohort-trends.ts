@@ -1,22 +1,19 @@
-import type { TrendPoint } from "@tally/contract";
+import type { CohortTrendsResponse, MeetingTypeFilter, TrendPoint } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { listData } from "./list-data";
+import { listData } from "../../../lib/api/list-data";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
-
-export type MeetingTypeFilter = "mentor" | "advisor" | "both";
 
 export async function getCohortTrends(
   filters: DashboardFilters,
   meetingType: MeetingTypeFilter,
   signal?: AbortSignal,
 ): Promise<TrendPoint[]> {
-  const { school_id, cohortId, teamId } = filterQuery(filters);
-  const reply = await apiRequest<unknown>("/attendance/cohort-trends", {
+  const reply = await apiRequest<CohortTrendsResponse>("/attendance/cohort-trends", {
     signal,
-    query: { school_id, cohortId, teamId, meetingType },
+    query: { ...filterQuery(filters), meetingType },
   });
-  return listData<TrendPoint>(reply);
+  return listData(reply);
 }
 
 /** Weekly present and late percentages per meeting type for the chart and the table. */

@@ -1,12 +1,10 @@
-import type { StudentAttendanceResponse } from "@tally/contract";
+import type { StudentAttendanceQuery, StudentAttendanceResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 
 export function getStudentAttendance(studentId: number, cohortId: number, signal?: AbortSignal) {
-  return apiRequest<StudentAttendanceResponse>(`/attendance/student/${studentId}`, {
-    signal,
-    query: { cohortId },
-  });
+  const query: StudentAttendanceQuery = { cohortId };
+  return apiRequest<StudentAttendanceResponse>(`/attendance/student/${studentId}`, { signal, query });
 }
 
 /** A student's attendance records in one cohort. */

@@ -1,19 +1,13 @@
-import type { TeamItem } from "@tally/contract";
+import type { TeamItem, TeamsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { listData } from "./list-data";
+import { listData } from "../../../lib/api/list-data";
+import { type DashboardFilters, filterQuery } from "./dashboard-filters";
 
-export interface TeamsFilter {
-  schoolId: number | null;
-  cohortId: number | null;
-}
+export type TeamsFilter = Pick<DashboardFilters, "schoolId" | "cohortId">;
 
 export async function getTeams(filter: TeamsFilter, signal?: AbortSignal): Promise<TeamItem[]> {
-  const reply = await apiRequest<unknown>("/teams", {
-    signal,
-    query: { school_id: filter.schoolId ?? undefined, cohortId: filter.cohortId ?? undefined },
-  });
-  return listData<TeamItem>(reply);
+  return listData(await apiRequest<TeamsResponse>("/teams", { signal, query: filterQuery(filter) }));
 }
 
 /** Teams the caller may see, narrowed by school and cohort when chosen. */

@@ -1,14 +1,11 @@
-import type { WeeklyDataItem } from "@tally/contract";
+import type { WeeklyDataItem, WeeklyDataQuery, WeeklyDataResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { listData } from "./list-data";
+import { listData } from "../../../lib/api/list-data";
 
-export async function getWeeklyData(studentId: number, cohortId: number | null, signal?: AbortSignal) {
-  const reply = await apiRequest<unknown>(`/weekly-data/${studentId}`, {
-    signal,
-    query: { cohortId: cohortId ?? undefined },
-  });
-  return listData<WeeklyDataItem>(reply);
+export async function getWeeklyData(studentId: number, cohortId: number | null, signal?: AbortSignal): Promise<WeeklyDataItem[]> {
+  const query: WeeklyDataQuery = { cohortId: cohortId ?? undefined };
+  return listData(await apiRequest<WeeklyDataResponse>(`/weekly-data/${studentId}`, { signal, query }));
 }
 
 /** Flags, reflection and advisor notes per week (of one cohort when given). */

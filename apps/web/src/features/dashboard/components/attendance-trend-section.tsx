@@ -1,10 +1,11 @@
 import { Alert, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import type { MeetingTypeFilter } from "@tally/contract";
 import { Suspense, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
 import { lazyComponent } from "../../../lib/lazy-component";
 import type { TrendSeries } from "../../../components/trend-chart";
-import { useCohortTrends, type MeetingTypeFilter } from "../api/get-cohort-trends";
+import { useCohortTrends } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import { toTrendRows, trendSummary } from "./trend-data";
 

@@ -1,7 +1,7 @@
 import { Text } from "@mantine/core";
 import { useParams } from "react-router";
 import { useCurrentUser } from "../../../lib/auth-store";
-import { useSchools } from "../api/get-schools";
+import { useSchools } from "../../../lib/api/get-schools";
 import { StudentDashboard } from "./student-dashboard";
 
 /** Used when the user's school cannot be looked up (spec: a default demo school name). */

@@ -1,13 +1,13 @@
 import { Alert, Button, Center, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import type { SessionUser } from "@tally/contract";
+import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
 import { keepPreviousData, usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useOutletContext } from "react-router";
+import { cohortsQuery } from "../../../lib/api/get-cohorts";
+import { schoolsQuery } from "../../../lib/api/get-schools";
 import { type DashboardFilters, NO_FILTERS } from "../api/dashboard-filters";
-import { cohortsQuery } from "../api/get-cohorts";
-import { cohortTrendsQuery, type MeetingTypeFilter } from "../api/get-cohort-trends";
-import { schoolsQuery } from "../api/get-schools";
+import { cohortTrendsQuery } from "../api/get-cohort-trends";
 import { studentsQuery } from "../api/get-students";
 import { studentsSummaryQuery } from "../api/get-students-summary";
 import { teamsQuery } from "../api/get-teams";

@@ -3,7 +3,7 @@ import { MESSAGES, type StudentDetail, type UpdateStudentRequest } from "@tally/
 import { type FormEvent, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { errorText } from "../../../lib/api-error";
-import { useSchools } from "../api/get-schools";
+import { useSchools } from "../../../lib/api/get-schools";
 import { useTeams } from "../api/get-teams";
 import { useUpdateStudent } from "../api/update-student";
 

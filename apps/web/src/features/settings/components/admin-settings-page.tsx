@@ -2,7 +2,7 @@ import { Alert, Button, Group, Loader, Stack, Text, Title } from "@mantine/core"
 import { isAdminRole } from "@tally/contract";
 import type { ReactNode } from "react";
 import { useCurrentUser } from "../../../lib/auth-store";
-import { useSettingsCohorts } from "../api/get-settings-cohorts";
+import { useCohorts } from "../../../lib/api/get-cohorts";
 import { SettingsSection } from "./settings-section";
 
 interface Props {
@@ -22,7 +22,7 @@ const PLANNED_SECTIONS = [
 export function AdminSettingsPage({ userManagement }: Props) {
   const viewer = useCurrentUser();
   const allowed = viewer !== null && isAdminRole(viewer.role);
-  const cohorts = useSettingsCohorts(allowed);
+  const cohorts = useCohorts(null, allowed);
 
   if (!allowed) {
     return <Text role="alert">You do not have permission to access admin settings</Text>;

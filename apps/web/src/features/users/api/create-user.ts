@@ -1,4 +1,4 @@
-import type { RegisterRequest, SessionUser } from "@tally/contract";
+import type { RegisterRequest, RegisterResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { USERS_KEY } from "./get-users";
@@ -7,7 +7,7 @@ import { USERS_KEY } from "./get-users";
 export const CREATED_REFRESH_DELAY_MS = 500;
 
 export function createUser(body: RegisterRequest) {
-  return apiRequest<{ message: string; user: SessionUser }>("/auth/register", { method: "POST", body });
+  return apiRequest<RegisterResponse>("/auth/register", { method: "POST", body });
 }
 
 export function useCreateUser() {

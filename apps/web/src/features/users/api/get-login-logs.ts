@@ -1,4 +1,4 @@
-import { LIMITS, type LoginLogRow, type LoginLogsResponse } from "@tally/contract";
+import { LIMITS, type LoginLogRow, type LoginLogsQuery, type LoginLogsResponse } from "@tally/contract";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { USERS_KEY } from "./get-users";
@@ -15,7 +15,7 @@ export interface LoginLogFilters {
 /** The server's largest page: an export reads every page at this size. */
 const EXPORT_PAGE_SIZE = 100;
 
-function filterQuery(filters: LoginLogFilters) {
+function filterQuery(filters: LoginLogFilters): Omit<LoginLogsQuery, "limit" | "offset"> {
   return {
     successful: filters.status === "all" ? undefined : filters.status === "successful",
     start_date: filters.startDate || undefined,
@@ -29,10 +29,8 @@ export function getLoginLogs(
   page: { limit: number; offset: number },
   signal?: AbortSignal,
 ): Promise<LoginLogsResponse> {
-  return apiRequest<LoginLogsResponse>(`/users/${id}/login-logs`, {
-    query: { ...filterQuery(filters), limit: page.limit, offset: page.offset },
-    signal,
-  });
+  const query: LoginLogsQuery = { ...filterQuery(filters), limit: page.limit, offset: page.offset };
+  return apiRequest<LoginLogsResponse>(`/users/${id}/login-logs`, { query, signal });
 }
 
 /** Every row matching the filters, page by page, for the CSV export. */

@@ -1,11 +1,11 @@
 import type { SchoolRef, UserSchoolsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { listData } from "../../../lib/api/list-data";
 import { USERS_KEY } from "./get-users";
 
 export async function getUserSchools(id: number, signal?: AbortSignal): Promise<SchoolRef[]> {
-  const reply = await apiRequest<UserSchoolsResponse>(`/users/${id}/schools`, { signal });
-  return Array.isArray(reply?.data) ? reply.data : [];
+  return listData(await apiRequest<UserSchoolsResponse>(`/users/${id}/schools`, { signal }));
 }
 
 export function userSchoolsQuery(id: number) {

@@ -1,13 +1,13 @@
 import type { UserListItem, UsersListResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { listData } from "../../../lib/api/list-data";
 
 /** Every query about accounts starts with this key, so one invalidation refreshes them all. */
 export const USERS_KEY = ["users"] as const;
 
 export async function getUsers(signal?: AbortSignal): Promise<UserListItem[]> {
-  const reply = await apiRequest<UsersListResponse>("/users", { signal });
-  return Array.isArray(reply?.data) ? reply.data : [];
+  return listData(await apiRequest<UsersListResponse>("/users", { signal }));
 }
 
 export const usersQuery = queryOptions({

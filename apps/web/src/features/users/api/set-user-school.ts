@@ -1,11 +1,12 @@
-import type { UserMutationResponse } from "@tally/contract";
+import type { SetUserSchoolRequest, UserMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { USERS_KEY } from "./get-users";
 
 /** A school user's one school. */
 export function setUserSchool(id: number, schoolId: number) {
-  return apiRequest<UserMutationResponse>(`/users/${id}/school`, { method: "PUT", body: { school_id: schoolId } });
+  const body: SetUserSchoolRequest = { school_id: schoolId };
+  return apiRequest<UserMutationResponse>(`/users/${id}/school`, { method: "PUT", body });
 }
 
 export function useSetUserSchool(id: number) {

@@ -1,14 +1,12 @@
-import type { SchoolRef } from "@tally/contract";
+import type { SetUserSchoolsRequest, SetUserSchoolsResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { USERS_KEY } from "./get-users";
 
 /** Replaces a district user's school access (at least one school). */
 export function setUserSchools(id: number, schoolIds: number[]) {
-  return apiRequest<{ message: string; data: SchoolRef[] }>(`/users/${id}/schools`, {
-    method: "PUT",
-    body: { schoolIds },
-  });
+  const body: SetUserSchoolsRequest = { schoolIds };
+  return apiRequest<SetUserSchoolsResponse>(`/users/${id}/schools`, { method: "PUT", body });
 }
 
 export function useSetUserSchools(id: number) {

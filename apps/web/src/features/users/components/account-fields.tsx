@@ -1,7 +1,7 @@
 import { Alert, NativeSelect, TextInput } from "@mantine/core";
 import type { Role } from "@tally/contract";
 import { useState } from "react";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { type AccountDraft, changeDraft } from "../lib/account-draft";
 import { SchoolFields } from "./school-fields";
 

@@ -5,7 +5,7 @@ import { BannerAlert } from "../../../components/banner-alert";
 import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
 import { useBanner } from "../../../lib/use-banner";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { useUserSchools } from "../api/get-user-schools";
 import { useSetUserSchools } from "../api/set-user-schools";
 

@@ -6,7 +6,7 @@ import { FormActions } from "../../../components/form-actions";
 import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
 import { useBanner } from "../../../lib/use-banner";
-import { useSchoolOptions } from "../api/get-schools";
+import { useSchoolOptions } from "../../../lib/api/get-schools";
 import { useSetUserSchool } from "../api/set-user-school";
 import { SchoolSelect } from "./school-fields";
 

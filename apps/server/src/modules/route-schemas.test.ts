@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createTestApp, type TestApp } from "../../test/test-app.js";
+
+/**
+ * The rule, for every route registered under /api (whatever module adds it, later ones too):
+ * - it declares a response schema for at least one success (2xx) status, and every response
+ *   schema it declares is a zod schema (so it comes from the contract, not inline JSON);
+ * - a path with a `:param` declares a zod params schema.
+ * HEAD routes are Fastify's copies of the GET ones and are checked as those. The OpenAPI
+ * document is the one exception: it describes the others and has the OpenAPI standard's shape.
+ */
+const EXEMPT = new Set(["GET /api/openapi.json"]);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+function problemsOf(route: TestApp["routes"][number]): string[] {
+  const problems: string[] = [];
+  const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+  const success = Object.keys(response).filter((status) => /^2\d\d$/.test(status));
+  if (success.length === 0) problems.push("no response schema for a 2xx status");
+  for (const [status, schema] of Object.entries(response)) {
+    if (!(schema instanceof z.ZodType)) problems.push(`response ${status} is not a zod schema`);
+  }
+  if (route.url.includes(":") && !(route.schema?.params instanceof z.ZodType)) problems.push("no zod params schema");
+  return problems;
+}
+
+describe("route schemas", () => {
+  it("every /api route has a zod response schema for its success status", () => {
+    const checked = t.routes.filter((r) => r.url.startsWith("/api/") && r.method !== "HEAD");
+    // The walk must see the modules, or an empty list would pass.
+    expect(checked.length).toBeGreaterThan(30);
+    const failures = checked
+      .filter((r) => !EXEMPT.has(`${r.method} ${r.url}`))
+      .flatMap((r) => problemsOf(r).map((p) => `${r.method} ${r.url}: ${p}`));
+    expect(failures).toEqual([]);
+  });
+});

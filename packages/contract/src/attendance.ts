@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { dbIdSchema } from "./common.js";
+import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
+
+// GET /attendance/student/:id and GET /attendance/cohort-trends. Dates travel as YYYY-MM-DD strings.
+
+const dateOnly = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
+    message: "must be a real calendar date",
+  });
+
+export const MEETING_TYPES = ["mentor", "advisor"] as const;
+export const ATTENDANCE_STATUSES = ["present", "late", "absent"] as const;
+
+export const studentAttendanceQuerySchema = z
+  .object({ cohortId: dbIdSchema.optional(), startDate: dateOnly.optional(), endDate: dateOnly.optional() })
+  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
+    message: "startDate must not be after endDate",
+    path: ["startDate"],
+  });
+export type StudentAttendanceQuery = z.infer<typeof studentAttendanceQuerySchema>;
+
+export const attendanceRecordSchema = z.object({
+  id: z.number().int(),
+  cohort_id: z.number().int(),
+  week_number: z.number().int(),
+  date: z.string(),
+  meeting_type: z.enum(MEETING_TYPES),
+  status: z.enum(ATTENDANCE_STATUSES),
+  /** "Week N". */
+  formatted_week: z.string(),
+});
+export type AttendanceRecordItem = z.infer<typeof attendanceRecordSchema>;
+
+const presentLate = z.object({ present: z.number().int(), late: z.number().int() });
+export const attendanceWeekSchema = z.object({ week: z.number().int(), mentor: presentLate, advisor: presentLate });
+export type AttendanceWeek = z.infer<typeof attendanceWeekSchema>;
+
+export const studentAttendanceResponseSchema = z.object({
+  data: z.array(attendanceRecordSchema),
+  /** Counts per week, ascending. */
+  weeks: z.array(attendanceWeekSchema),
+});
+export type StudentAttendanceResponse = z.infer<typeof studentAttendanceResponseSchema>;
+
+export const cohortTrendsQuerySchema = dashboardFilterQuerySchema.omit({ q: true }).extend({
+  meetingType: z.enum(["mentor", "advisor", "both"], { error: "meetingType must be mentor, advisor or both" }).default("both"),
+});
+export type CohortTrendsQuery = z.infer<typeof cohortTrendsQuerySchema>;
+/** The chart's meeting type choice. */
+export type MeetingTypeFilter = CohortTrendsQuery["meetingType"];
+
+/** Percentages (0-100, rounded) of that week's records of the meeting type; null = no records (or type not asked for). */
+export const trendPointSchema = z.object({
+  week: z.number().int(),
+  mentorPresent: z.number().int().nullable(),
+  mentorLate: z.number().int().nullable(),
+  advisorPresent: z.number().int().nullable(),
+  advisorLate: z.number().int().nullable(),
+});
+export type TrendPoint = z.infer<typeof trendPointSchema>;
+export const cohortTrendsResponseSchema = z.object({ data: z.array(trendPointSchema) });
+export type CohortTrendsResponse = z.infer<typeof cohortTrendsResponseSchema>;

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { emailPattern } from "./auth.js";
+import { MAX_DB_ID } from "./common.js";
+import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
+import { LIMITS } from "./limits.js";
+import { MESSAGES } from "./messages.js";
+
+// GET /students, GET /students/summary, GET and PUT /students/:id. Timestamps travel as ISO strings.
+
+/** GET /students takes every dashboard filter and a page. */
+export const studentsQuerySchema = dashboardFilterQuerySchema.extend({
+  page: z.coerce.number({ error: "page must be a whole number" }).int().min(1).max(1_000_000).default(1),
+  limit: z.coerce
+    .number({ error: "limit must be a whole number" })
+    .int()
+    .min(1)
+    .max(LIMITS.studentsPageSize)
+    .default(LIMITS.studentsPageSize),
+});
+export type StudentsQuery = z.infer<typeof studentsQuerySchema>;
+
+const cohortRefSchema = z.object({ id: z.number().int(), name: z.string(), start_date: z.string(), end_date: z.string() });
+const teamRefSchema = z.object({ id: z.number().int(), name: z.string() });
+
+/** The fields every student reply carries. */
+const studentBaseSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  school_id: z.number().int().nullable(),
+  school_name: z.string().nullable(),
+});
+
+export const studentListItemSchema = studentBaseSchema.extend({
+  /** Newest cohort by start_date (null: "No Cohort"). */
+  cohort: cohortRefSchema.nullable(),
+  /** Team with the newest membership (null: "No Team"). */
+  team: teamRefSchema.nullable(),
+});
+export type StudentListItem = z.infer<typeof studentListItemSchema>;
+
+export const studentsResponseSchema = z.object({
+  data: z.array(studentListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type StudentsResponse = z.infer<typeof studentsResponseSchema>;
+
+/** GET /students/summary takes every dashboard filter: the counts match the list. */
+export const studentsSummaryQuerySchema = dashboardFilterQuerySchema;
+export const studentsSummaryResponseSchema = z.object({
+  schoolCount: z.number().int(),
+  studentCount: z.number().int(),
+  cohortCount: z.number().int(),
+  teamCount: z.number().int(),
+});
+export type StudentsSummary = z.infer<typeof studentsSummaryResponseSchema>;
+export type StudentsSummaryQuery = z.infer<typeof studentsSummaryQuerySchema>;
+
+const studentTeamSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  cohort_id: z.number().int(),
+  organization_description: z.string().nullable(),
+  project_description: z.string().nullable(),
+  start_date: z.string().nullable(),
+  joined_at: z.string(),
+});
+
+export const studentDetailSchema = studentBaseSchema.extend({
+  currentCohort: cohortRefSchema.nullable(),
+  activeTeam: studentTeamSchema.nullable(),
+  previousTeams: z.array(studentTeamSchema),
+  /** Newest first (by start_date). */
+  cohorts: z.array(cohortRefSchema),
+});
+export type StudentDetail = z.infer<typeof studentDetailSchema>;
+
+const nameField = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} must be at most 100 characters`);
+
+/** PUT /students/:id: fields left out are kept. */
+export const updateStudentRequestSchema = z
+  .object({
+    first_name: nameField("First name").optional(),
+    last_name: nameField("Last name").optional(),
+    /** Empty or null clears the address. */
+    email: z
+      .string({ error: MESSAGES.invalidEmail })
+      .trim()
+      .max(320, MESSAGES.invalidEmail)
+      .refine((v) => v === "" || emailPattern.test(v), MESSAGES.invalidEmail)
+      .nullable()
+      .optional(),
+    school_id: z.number({ error: "school_id must be a school id" }).int().positive().max(MAX_DB_ID).optional(),
+    team_id: z.number({ error: "team_id must be a team id" }).int().positive().max(MAX_DB_ID).optional(),
+  })
+  .strict();
+export type UpdateStudentRequest = z.infer<typeof updateStudentRequestSchema>;
