@@ -9,6 +9,7 @@ import { migrateToLatest } from "../src/db/migrate.js";
 import type { Database } from "../src/db/schema.js";
 import { type Clock, systemClock } from "../src/lib/clock.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
+import { databaseOutbox } from "../src/modules/mail/mail.service.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -53,7 +54,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const { database, drop } = await openTestDatabase();
   const config = testConfig({ databaseUrl: testDatabaseUrl(), ...opts.config });
   const mailer =
-    opts.mailer ?? createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } });
+    opts.mailer ?? createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } });
   const ctx: ServerContext = { config, database, mailer, clock: opts.clock ?? systemClock };
   const routes: TestApp["routes"] = [];
   const app = await buildApp({

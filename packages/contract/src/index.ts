@@ -9,3 +9,4 @@ export * from "./roles.js";
 export * from "./user.js";
 export * from "./dashboard.js";
 export * from "./users.js";
+export * from "./settings.js";

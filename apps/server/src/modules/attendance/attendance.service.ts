@@ -1,13 +1,12 @@
 import type { AttendanceWeek, CohortTrendsQuery, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { scopeForFilters } from "../scope/scope-request.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   studentId: number,
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
@@ -37,7 +36,7 @@ export function percentage(part: number, total: number): number | null {
   return Math.min(100, Math.max(0, Math.round((100 * part) / total)));
 }
 
-export async function getCohortTrends(db: Kysely<Database>, user: ScopeSubject, query: CohortTrendsQuery): Promise<TrendPoint[]> {
+export async function getCohortTrends(db: DbExecutor, user: ScopeSubject, query: CohortTrendsQuery): Promise<TrendPoint[]> {
   const scope = await scopeForFilters(db, user, query);
   const rows = await repo.sumAttendanceByWeek(db, scope, {
     cohortId: query.cohortId,

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { type DataScope, resolveScope, type ScopeSubject } from "./scope.js";
 
 /** The school filters every dashboard call accepts (school_id, schoolIds, respectVisibility). */
@@ -11,7 +10,7 @@ export interface SchoolFilters {
 
 /** Scope for a request's filters: school_id and schoolIds both narrow (they intersect). */
 export function scopeForFilters(
-  db: Kysely<Database> | Transaction<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   filters: SchoolFilters,
 ): Promise<DataScope> {

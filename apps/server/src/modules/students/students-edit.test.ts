@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setSetting } from "../../../test/data-factories.js";
 import type { TestApp } from "../../../test/test-app.js";
 import { type DashboardWorld, openDashboardWorld, type WorldHeaders, type WorldUserKey } from "../scope/dashboard-world.test-helpers.js";
-import { isStudentEditingEnabled, parseFeatureSettings } from "./students.policy.js";
 
 let t: TestApp;
 let w: DashboardWorld;
@@ -22,22 +21,6 @@ const put = (user: WorldUserKey, id: number, payload: Record<string, unknown>) =
 const row = (id: number) => t.db.selectFrom("students").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const teamHistory = (id: number) =>
   t.db.selectFrom("student_teams").select("team_id").where("student_id", "=", id).orderBy("joined_at").execute();
-
-describe("feature settings", () => {
-  it("default to editing on and read per-school values when not applied to all", () => {
-    expect(isStudentEditingEnabled(parseFeatureSettings(undefined), 1)).toBe(true);
-    expect(isStudentEditingEnabled(parseFeatureSettings("garbage"), 1)).toBe(true);
-    const perSchool = parseFeatureSettings({
-      enableStudentEditing: true,
-      applyToAllSchools: false,
-      schoolSettings: { "2": { enableExport: true, enableStudentEditing: false } },
-    });
-    expect(isStudentEditingEnabled(perSchool, 2)).toBe(false);
-    expect(isStudentEditingEnabled(perSchool, 3)).toBe(true);
-    const global = parseFeatureSettings({ enableStudentEditing: false, applyToAllSchools: true, schoolSettings: { "2": { enableStudentEditing: true } } });
-    expect(isStudentEditingEnabled(global, 2)).toBe(false);
-  });
-});
 
 describe("PUT /api/students/:id", () => {
   it("lets a school user rename a student of their school", async () => {

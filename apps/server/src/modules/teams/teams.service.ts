@@ -1,14 +1,23 @@
 import type { TeamItem } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-import type { ScopeSubject } from "../scope/scope.js";
+import type { DbExecutor } from "../../db/executor.js";
+import type { DataScope, ScopeSubject } from "../scope/scope.js";
 import { type SchoolFilters, scopeForFilters } from "../scope/scope-request.js";
 import * as repo from "./teams.repository.js";
 
 export async function listTeams(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   query: SchoolFilters & { cohortId?: number | undefined },
 ): Promise<TeamItem[]> {
   return repo.listTeams(db, await scopeForFilters(db, user, query), { cohortId: query.cohortId });
+}
+
+/** The team if it belongs to the school and the scope may see it there (a student's new team). */
+export function findTeamAtSchool(
+  db: DbExecutor,
+  scope: DataScope,
+  teamId: number,
+  schoolId: number,
+): Promise<{ id: number; cohort_id: number } | undefined> {
+  return repo.findTeamAtSchool(db, scope, teamId, schoolId);
 }
