@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
+import type { AttendanceStatus, MeetingType } from "../../db/schema.js";
 import { cohortVisible, type DataScope, schoolInScope, studentInScope } from "../scope/scope.js";
 
 export interface StudentAttendanceRow {

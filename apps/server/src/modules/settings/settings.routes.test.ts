@@ -1,4 +1,4 @@
-import type { FeatureSettingsResponse } from "@tally/contract";
+import type { FeatureSettingsResponse, SchoolItem } from "@tally/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setSetting } from "../../../test/data-factories.js";
 import { buildSchool, buildUser, type LoggedIn, loginAs } from "../../../test/factories.js";
@@ -105,5 +105,21 @@ describe("GET /api/settings/features", () => {
   it("refuses a school id that is no id", async () => {
     expect((await get("admin", "?school_id=abc")).statusCode).toBe(400);
     expect((await get("admin", "?school_id=0")).statusCode).toBe(400);
+  });
+});
+
+describe("the demo setting", () => {
+  it("names the school hidden from admins, read with the caller on every request", async () => {
+    const visibleSchoolIds = async () =>
+      (await t.app.inject({ method: "GET", url: "/api/schools", headers: as.admin.headers })).json<{ data: SchoolItem[] }>().data.map((s) => s.id);
+    expect(await visibleSchoolIds()).toEqual(expect.arrayContaining([schoolA, schoolB, schoolC]));
+    await setSetting(t.db, "demo", { schoolId: schoolB, cohortId: 6 });
+    try {
+      const ids = await visibleSchoolIds();
+      expect(ids).toEqual(expect.arrayContaining([schoolA, schoolC]));
+      expect(ids).not.toContain(schoolB);
+    } finally {
+      await t.db.deleteFrom("settings").where("key", "=", "demo").execute();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { DbExecutor } from "../../db/executor.js";
-import type { Database, WeeklyFlag } from "../../db/schema.js";
+import type { WeeklyFlag } from "../../db/schema.js";
 import { cohortVisible, type DataScope, studentInScope } from "../scope/scope.js";
 
 export interface WeeklyDataRow {
