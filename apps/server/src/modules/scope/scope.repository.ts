@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { User } from "../../db/schema.js";
-import type { VisibilityRow } from "../settings/settings.service.js";
+import { SETTING_KEYS, type VisibilityRow } from "../settings/settings.service.js";
 
 /** An account with what every authenticated request needs to work out the caller's scope. */
 export interface CallerRow extends User {
@@ -36,7 +36,7 @@ export async function findCaller(db: DbExecutor, userId: number, sessionId: stri
       sql<VisibilityRow[]>`(select coalesce(json_agg(json_build_object(
           'cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json)
         from cohort_visibility v)`.as("cohort_visibility"),
-      sql<unknown>`(select st.value from settings st where st.key = 'demo')`.as("demo_setting"),
+      sql<unknown>`(select st.value from settings st where st.key = ${SETTING_KEYS.demo})`.as("demo_setting"),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
