@@ -5,6 +5,7 @@ import type { ServerContext } from "@tally/server/context";
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import { systemClock } from "@tally/server/lib/clock";
 import { createMailer } from "@tally/server/lib/mailer";
+import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance } from "fastify";
 import { BENCH_PASSWORD, BENCH_USERS, type BenchWorld, pickWorld } from "./dataset.js";
 import { summarize, type Timing, watchEventLoop } from "./stats.js";
@@ -50,7 +51,7 @@ export async function runApiBench(
   const ctx: ServerContext = {
     config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
     database,
-    mailer: createMailer({ from: "bench@tally.test", db: database.db, log: { info: () => {} } }),
+    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
     clock: systemClock,
   };
   const app = await buildApp({ ctx, webDist: "" });

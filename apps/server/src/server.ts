@@ -5,6 +5,7 @@ import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
 import { systemClock } from "./lib/clock.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
 import { createMailer } from "./lib/mailer.js";
+import { databaseOutbox } from "./modules/mail/mail.service.js";
 import { serverLoggerOptions } from "./lib/request-log.js";
 
 const OUTBOX_NOTICE = [
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const opened = await openConfiguredDatabase(config, "server");
   const logger = serverLoggerOptions(config.logLevel);
   const mailerLog = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: opened.database.db, log: mailerLog });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outbox: databaseOutbox(opened.database.db), log: mailerLog });
   const ctx = { config, database: opened.database, mailer, clock: systemClock };
   const app = await buildApp({ ctx, logger });
 

@@ -1,6 +1,4 @@
-import type { Kysely } from "kysely";
 import { afterAll } from "vitest";
-import type { Database } from "../src/db/schema.js";
 import { listenForMail } from "../src/dev/mail-catcher.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
 import { parseMessage } from "../src/lib/mime-text.js";
@@ -40,7 +38,6 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
   const mailer = createMailer({
     smtpUrl,
     from: "Tally <no-reply@tally.test>",
-    db: undefined as unknown as Kysely<Database>,
     log: { info: () => {} },
   });
 

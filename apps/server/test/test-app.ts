@@ -13,6 +13,7 @@ import { type Clock, systemClock } from "../src/lib/clock.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
 import { type BuildUserOptions, buildUser } from "./factories.js";
 import { filledBeforeAll } from "./filled-before-all.js";
+import { databaseOutbox } from "../src/modules/mail/mail.service.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -57,7 +58,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const { database, drop } = await openTestDatabase();
   const config = testConfig({ databaseUrl: testDatabaseUrl(), ...opts.config });
   const mailer =
-    opts.mailer ?? createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } });
+    opts.mailer ?? createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } });
   const ctx: ServerContext = { config, database, mailer, clock: opts.clock ?? systemClock };
   const routes: TestApp["routes"] = [];
   const app = await buildApp({

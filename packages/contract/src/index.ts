@@ -15,3 +15,4 @@ export * from "./students.js";
 export * from "./teams.js";
 export * from "./weekly-data.js";
 export * from "./users.js";
+export * from "./settings.js";

@@ -4,7 +4,8 @@ import { hashPassword } from "../lib/password-hash.js";
 import { CliError, UsageError } from "./cli-errors.js";
 import type { CliCommand, CliIo } from "./cli-io.js";
 import { parseOptions, positiveInt } from "./parse-options.js";
-import { findUsersByLogin, insertUser, insertUserSchools, schoolsByIds } from "../modules/auth/auth.repository.js";
+import { schoolsByIds } from "../modules/schools/schools.service.js";
+import { createAccount, findAccountsByLogin } from "../modules/users/accounts.service.js";
 
 const NAME = "create-user";
 const OPTIONS = ["username", "email", "role", "password", "school-id", "school-ids"] as const;
@@ -61,8 +62,8 @@ export const createUserCommand: CliCommand<RegisterRequest> = {
     if (missing.length > 0) {
       throw new CliError(`No school has id ${missing.join(", ")}.`, 2);
     }
-    const [byName] = await findUsersByLogin(db, request.username.toLowerCase());
-    const existing = byName ?? (await findUsersByLogin(db, request.email.toLowerCase()))[0];
+    const [byName] = await findAccountsByLogin(db, request.username.toLowerCase());
+    const existing = byName ?? (await findAccountsByLogin(db, request.email.toLowerCase()))[0];
     if (existing) {
       const clash =
         existing.username.toLowerCase() === request.username.toLowerCase()
@@ -70,19 +71,22 @@ export const createUserCommand: CliCommand<RegisterRequest> = {
           : `e-mail ${existing.email}`;
       throw new CliError(`A user with the ${clash} already exists.`);
     }
-    const { id } = await db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, {
-        username: request.username,
-        email: request.email,
-        password_hash: await hashPassword(request.password),
-        role: request.role,
-        school_id: schoolId,
-        // The operator typed the address on the server itself; there is no link to click yet.
-        email_verified: true,
-      });
-      await insertUserSchools(trx, user.id, schoolIds);
-      return user;
-    });
+    const passwordHash = await hashPassword(request.password);
+    const { id } = await db.transaction().execute((trx) =>
+      createAccount(
+        trx,
+        {
+          username: request.username,
+          email: request.email,
+          password_hash: passwordHash,
+          role: request.role,
+          school_id: schoolId,
+          // The operator typed the address on the server itself; there is no link to click yet.
+          email_verified: true,
+        },
+        schoolIds,
+      ),
+    );
     const where = schoolId !== null ? `, school ${schoolId}` : schoolIds.length > 0 ? `, schools ${schoolIds.join(", ")}` : "";
     io.out(`Created ${request.role} "${request.username}" <${request.email}> (id ${id}${where}).`);
   },

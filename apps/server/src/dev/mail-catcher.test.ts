@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
 import { createMailer } from "../lib/mailer.js";
 import { passwordResetMail } from "../modules/auth/auth-mail.js";
 import { type MailCatcher, startMailCatcher } from "./mail-catcher.js";
@@ -19,7 +17,6 @@ describe("the development mail catcher", () => {
     const mailer = createMailer({
       smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
       from: "Tally <no-reply@tally.local>",
-      db: undefined as unknown as Kysely<Database>,
       log: { info: () => {} },
     });
     const token = "A".repeat(20) + "_-" + "b".repeat(21);

@@ -1,6 +1,4 @@
-import type { Kysely } from "kysely";
 import nodemailer from "nodemailer";
-import type { Database } from "../db/schema.js";
 
 export interface MailMessage {
   to: string;
@@ -18,6 +16,17 @@ export interface Mailer {
   readonly kind: "smtp" | "outbox";
   send(message: MailMessage): Promise<void>;
 }
+
+/** A mail as the outbox keeps it: its one-time links already withheld. */
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+/** Keeps a mail when there is no SMTP server and returns its id (the mail module's databaseOutbox). */
+export type OutboxStore = (mail: OutboxMail) => Promise<number>;
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -42,8 +51,8 @@ export function withholdSecrets(text: string, secrets: readonly string[] = []): 
 // A link holding ?token=, &token= or #token=, up to the end of its base64url (or percent-encoded) token.
 const ONE_TIME_LINK = /[^\s"'<>]*[?&#]token=[\w%-]*/g;
 
-/** SMTP when SMTP_URL is set; otherwise mail is kept in the database outbox, one-time links withheld. */
-export function createMailer(opts: { smtpUrl?: string; from: string; db: Kysely<Database>; log: Log }): Mailer {
+/** SMTP when SMTP_URL is set; otherwise mail goes to the outbox store, one-time links withheld. */
+export function createMailer(opts: { smtpUrl?: string | undefined; from: string; outbox?: OutboxStore; log: Log }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
@@ -53,21 +62,19 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: Kysely<
       },
     };
   }
+  const outbox = opts.outbox;
+  if (!outbox) throw new Error("A mailer needs an SMTP URL or an outbox store");
   return {
     kind: "outbox",
     async send(m) {
-      const row = await opts.db
-        .insertInto("mail_outbox")
-        .values({
-          to_address: m.to,
-          subject: m.subject,
-          text_body: withholdSecrets(m.text, m.secrets),
-          html_body: m.html === undefined ? null : withholdSecrets(m.html, m.secrets),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const outboxId = await outbox({
+        to: m.to,
+        subject: m.subject,
+        text: withholdSecrets(m.text, m.secrets),
+        html: m.html === undefined ? null : withholdSecrets(m.html, m.secrets),
+      });
       opts.log.info(
-        { outboxId: row.id, to: m.to, subject: m.subject },
+        { outboxId, to: m.to, subject: m.subject },
         "No SMTP_URL set: e-mail kept in the outbox with its one-time links withheld",
       );
     },

@@ -7,6 +7,7 @@ import { type Config, testConfig, testDatabaseUrl } from "../../config.js";
 import type { ServerContext } from "../../context.js";
 import { systemClock } from "../../lib/clock.js";
 import { createMailer } from "../../lib/mailer.js";
+import { databaseOutbox } from "../../modules/mail/mail.service.js";
 import { verifyPassword } from "../../lib/password-hash.js";
 import type { DatabaseHandle } from "../connection.js";
 import { demoCredentialsFile, seedDemoOnFirstRun } from "./first-run.js";
@@ -27,7 +28,7 @@ describe("seedDemoOnFirstRun", () => {
 
   const contextWith = (overrides: Partial<Config>): ServerContext => {
     const config = testConfig({ databaseUrl: testDatabaseUrl(), dataDir, ...overrides });
-    return { config, database, clock: systemClock, mailer: createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } }) };
+    return { config, database, clock: systemClock, mailer: createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } }) };
   };
   const userCount = async () => (await database.db.selectFrom("users").select("id").execute()).length;
   const studentCount = async () => (await database.db.selectFrom("students").select("id").execute()).length;

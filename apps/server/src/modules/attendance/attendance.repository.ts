@@ -1,8 +1,7 @@
-import { type Kysely, sql, type Transaction } from "kysely";
-import type { AttendanceStatus, Database, MeetingType } from "../../db/schema.js";
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import type { AttendanceStatus, MeetingType } from "../../db/schema.js";
 import { cohortVisible, type DataScope, schoolInScope, studentInScope } from "../scope/scope.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface StudentAttendanceRow {
   id: number;
@@ -19,7 +18,7 @@ export interface StudentAttendanceRow {
  * student row the records hang from.
  */
 export async function listStudentAttendance(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   studentId: number,
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
@@ -57,7 +56,7 @@ export interface TrendCountRow {
  * per-school rollup unless a team is chosen, as it has a tenth of the rows or fewer.
  */
 export async function sumAttendanceByWeek(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   filters: { cohortId?: number | undefined; teamId?: number | undefined; meetingType?: MeetingType | undefined },
 ): Promise<TrendCountRow[]> {

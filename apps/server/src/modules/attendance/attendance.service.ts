@@ -1,12 +1,11 @@
 import type { AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   studentId: number,
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
@@ -37,7 +36,7 @@ export function percentage(part: number, total: number): number | null {
 }
 
 export async function getCohortTrends(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   filter: DashboardFilter,
   meetingType: MeetingTypeFilter,

@@ -24,10 +24,13 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { unauthenticated } from "../../lib/errors.js";
 import { settleBackgroundWork } from "./auth-mail.js";
-import { USER_ADMIN_ROLES } from "./auth.policy.js";
-import { loadSessionUser, login, logout, refresh } from "./auth.service.js";
-import { forgotPasswordInBackground, requestResetFor, setPasswordWithToken, verifyResetToken } from "./password.service.js";
-import { registerUser, verifyEmail } from "./registration.service.js";
+import { loadSessionUser } from "../users/accounts.service.js";
+import { requestPasswordReset } from "../users/password-resets.service.js";
+import { registerUser } from "../users/registration.service.js";
+import { USER_MANAGER_ROLES } from "../users/users.policy.js";
+import { login, logout, refresh } from "./auth.service.js";
+import { verifyEmail } from "./email-verification.service.js";
+import { forgotPasswordInBackground, setPasswordWithToken, verifyResetToken } from "./password.service.js";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
@@ -126,11 +129,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
   app.post(
     "/auth/register",
     {
-      onRequest: app.requireRoles(...USER_ADMIN_ROLES),
+      onRequest: app.requireRoles(...USER_MANAGER_ROLES),
       schema: { tags, body: registerRequestSchema, response: { 201: registerResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const user = await registerUser(ctx, request.user.role, request.body, request.log);
+      const user = await registerUser(ctx, request.user, request.body, request.log);
       return reply.status(201).send({ message: "User created successfully", user });
     },
   );
@@ -138,11 +141,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
   app.post(
     "/auth/request-reset/:id",
     {
-      onRequest: app.requireRoles(...USER_ADMIN_ROLES),
+      onRequest: app.requireRoles(...USER_MANAGER_ROLES),
       schema: { tags, params: idParamSchema, response: { 200: messageSchema, ...errors } },
     },
     async (request) => {
-      await requestResetFor(ctx, request.user.role, request.params.id, request.log);
+      await requestPasswordReset(ctx, request.user, request.params.id, request.log);
       return { message: "Password reset link has been sent" };
     },
   );

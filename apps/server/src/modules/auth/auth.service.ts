@@ -1,46 +1,25 @@
 import { randomUUID } from "node:crypto";
-import {
-  LIMITS,
-  type LoginResponse,
-  MESSAGES,
-  permissionsFor,
-  type RefreshResponse,
-  type Role,
-  type SessionUser,
-} from "@tally/contract";
-import type { Kysely } from "kysely";
+import { LIMITS, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
-import type { Database, User } from "../../db/schema.js";
+import type { User } from "../../db/schema.js";
 import { AppError, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
-import type { VisibilityRow } from "../scope/scope.repository.js";
+import { type Caller, loadCaller } from "../scope/scope.service.js";
+import {
+  findAccountById,
+  findAccountsByLogin,
+  loadSessionUser,
+  recordLoginAttempt,
+  setLastLogin,
+} from "../users/accounts.service.js";
 import * as repo from "./auth.repository.js";
-import { schoolScope } from "./auth.policy.js";
 import { reserveSignIn, settleSuccessfulSignIn } from "./login-throttle.js";
 import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./tokens.js";
 
-export { sendPasswordResetLink } from "./password.service.js";
-
-/** The caller of an authenticated request, loaded from the database on every request. */
-export interface AuthUser {
-  id: number;
-  username: string;
-  email: string;
-  role: Role;
-  schoolId: number | null;
-  sessionVersion: number;
-  /** 'all' for admin and super_admin. */
-  accessibleSchoolIds: number[] | "all";
-  /** The cohort visibility settings, read with the account: scope resolution needs no second read. */
-  cohortVisibility: VisibilityRow[];
-}
+/** The caller of an authenticated request (request.user), loaded by the scope module. */
+export type AuthUser = Caller;
 
 const MINUTE = 60_000;
-
-async function scopeOf(db: Kysely<Database>, user: User): Promise<number[] | "all"> {
-  const assigned = user.role === "district_user" ? await repo.assignedSchoolIds(db, user.id) : [];
-  return schoolScope(user.role, user.school_id, assigned);
-}
 
 /**
  * Turns a bearer token into the current user. The account is read from the database so a
@@ -48,62 +27,15 @@ async function scopeOf(db: Kysely<Database>, user: User): Promise<number[] | "al
  */
 export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const user = await repo.findCallerById(ctx.database.db, claims.userId, claims.sessionId);
-  if (!user) throw unauthenticated();
-  if (!user.is_active) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
-  if (user.session_version !== claims.sessionVersion) {
+  const loaded = await loadCaller(ctx.database.db, claims.userId, claims.sessionId);
+  if (!loaded) throw unauthenticated();
+  if (!loaded.isActive) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
+  if (loaded.caller.sessionVersion !== claims.sessionVersion) {
     throw unauthenticated(MESSAGES.sessionVersionMismatch, "SESSION_VERSION_MISMATCH");
   }
   // Signed out (or the sign-in's refresh token was caught being replayed): the access token dies with it.
-  if (!user.session_live) throw unauthenticated(MESSAGES.sessionExpired);
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    role: user.role,
-    schoolId: user.school_id,
-    sessionVersion: user.session_version,
-    accessibleSchoolIds: schoolScope(user.role, user.school_id, user.assigned_school_ids),
-    cohortVisibility: user.cohort_visibility,
-  };
-}
-
-/** The profile shape returned by login, profile and register. Admins get empty school lists (they see all). */
-export async function loadSessionUser(db: Kysely<Database>, userId: number): Promise<SessionUser | undefined> {
-  const user = await repo.findUserById(db, userId);
-  if (!user) return undefined;
-  const scope = await scopeOf(db, user);
-  const ids = scope === "all" ? [] : scope;
-  const schools = await repo.schoolsByIds(db, ids);
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    role: user.role,
-    is_active: user.is_active,
-    email_verified: user.email_verified,
-    school_id: user.school_id,
-    school_name: user.school_id === null ? null : (schools.find((s) => s.id === user.school_id)?.name ?? null),
-    accessibleSchoolIds: ids,
-    accessibleSchools: schools,
-    permissions: permissionsFor(user.role),
-    created_at: new Date(user.created_at).toISOString(),
-    last_login: user.last_login ? new Date(user.last_login).toISOString() : null,
-  };
-}
-
-/**
- * Signs the user out everywhere: live access tokens fail with SESSION_VERSION_MISMATCH and
- * refresh tokens are revoked. Call after any change an administrator makes to an account.
- */
-export async function bumpSessionVersion(db: Kysely<Database>, userId: number, at: Date = new Date()): Promise<void> {
-  const bump = async (trx: Kysely<Database>) => {
-    await repo.incrementSessionVersion(trx, userId, at);
-    await repo.revokeAllRefreshTokens(trx, userId, at);
-  };
-  // Inside a caller's transaction the bump commits (or rolls back) with the account change.
-  if (db.isTransaction) await bump(db);
-  else await db.transaction().execute(bump);
+  if (!loaded.sessionLive) throw unauthenticated(MESSAGES.sessionExpired);
+  return loaded.caller;
 }
 
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
@@ -151,10 +83,10 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   const db = ctx.database.db;
   const loginKey = attempt.login.trim().toLowerCase();
   const byEmail = loginKey.includes("@");
-  const user = pickAccount(await repo.findUsersByLogin(db, loginKey), loginKey, byEmail);
+  const user = pickAccount(await findAccountsByLogin(db, loginKey), loginKey, byEmail);
   const now = ctx.clock.now();
   const log = (successful: boolean, failureReason: string | null) =>
-    repo.insertLoginLog(db, {
+    recordLoginAttempt(db, {
       userId: user?.id ?? null,
       login: loginKey,
       loginMethod: byEmail ? "email" : "username",
@@ -181,7 +113,7 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
 
   await settleSuccessfulSignIn(db, reservation, now);
   await log(true, null);
-  await repo.setLastLogin(db, user.id, now);
+  await setLastLogin(db, user.id, now);
   const tokens = await issueTokens(ctx, user);
   const sessionUser = await loadSessionUser(db, user.id);
   if (!sessionUser) throw invalidCredentials();
@@ -220,7 +152,7 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
   const now = ctx.clock.now();
   const row = await repo.findRefreshToken(db, hashToken(presented));
   if (!row) throw unauthenticated(MESSAGES.sessionExpired);
-  const user = await repo.findUserById(db, row.user_id);
+  const user = await findAccountById(db, row.user_id);
   if (!user || !user.is_active) {
     await repo.revokeAllRefreshTokens(db, row.user_id, now);
     throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");

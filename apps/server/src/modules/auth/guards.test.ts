@@ -9,6 +9,7 @@ import { testConfig } from "../../config.js";
 import type { ServerContext } from "../../context.js";
 import { systemClock } from "../../lib/clock.js";
 import { createMailer } from "../../lib/mailer.js";
+import { databaseOutbox } from "../mail/mail.service.js";
 import { authPlugin } from "../../plugins/auth.js";
 import { errorsPlugin } from "../../plugins/errors.js";
 import { insertRefreshToken } from "./auth.repository.js";
@@ -25,7 +26,7 @@ beforeAll(async () => {
     config,
     database,
     clock: systemClock,
-    mailer: createMailer({ from: config.mailFrom, db: database.db, log: { info: () => {} } }),
+    mailer: createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } }),
   };
   app = Fastify();
   app.setValidatorCompiler(validatorCompiler);

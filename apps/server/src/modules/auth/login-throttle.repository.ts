@@ -1,7 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-
-type Db = Kysely<Database>;
+import type { DbExecutor } from "../../db/executor.js";
 
 /** One attempt taken on a counter: where its count now stands, and which window it belongs to. */
 export interface ThrottleReservation {
@@ -15,7 +12,7 @@ export interface ThrottleReservation {
  * the current one began at or before `expiredBefore`. The upsert is the atomic step: parallel
  * callers, in one process or several, each see their own count.
  */
-export async function reserveAttempt(db: Db, key: string, now: Date, expiredBefore: Date): Promise<ThrottleReservation> {
+export async function reserveAttempt(db: DbExecutor, key: string, now: Date, expiredBefore: Date): Promise<ThrottleReservation> {
   const row = await db
     .insertInto("login_throttle")
     .values({ key, window_started_at: now, attempts: 1 })
@@ -34,7 +31,7 @@ export async function reserveAttempt(db: Db, key: string, now: Date, expiredBefo
 }
 
 /** Gives one attempt back, unless its window has since been replaced by a new one. */
-export async function releaseAttempt(db: Db, reservation: ThrottleReservation): Promise<void> {
+export async function releaseAttempt(db: DbExecutor, reservation: ThrottleReservation): Promise<void> {
   await db
     .updateTable("login_throttle")
     .set((eb) => ({ attempts: eb("attempts", "-", 1) }))
@@ -44,11 +41,11 @@ export async function releaseAttempt(db: Db, reservation: ThrottleReservation): 
     .execute();
 }
 
-export async function clearAttempts(db: Db, key: string): Promise<void> {
+export async function clearAttempts(db: DbExecutor, key: string): Promise<void> {
   await db.deleteFrom("login_throttle").where("key", "=", key).execute();
 }
 
 /** Drops counters whose window is over; an attempt that races this simply starts afresh. */
-export async function deleteExpiredAttempts(db: Db, expiredBefore: Date): Promise<void> {
+export async function deleteExpiredAttempts(db: DbExecutor, expiredBefore: Date): Promise<void> {
   await db.deleteFrom("login_throttle").where("window_started_at", "<=", expiredBefore).execute();
 }

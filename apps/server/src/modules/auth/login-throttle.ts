@@ -1,7 +1,6 @@
 import { LIMITS } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-import * as repo from "./auth.repository.js";
+import type { DbExecutor } from "../../db/executor.js";
+import { hasSignedInFrom } from "../users/accounts.service.js";
 import * as throttle from "./login-throttle.repository.js";
 
 const MINUTE = 60_000;
@@ -37,14 +36,14 @@ const windowExpiredBefore = (now: Date) => new Date(now.getTime() - LIMITS.login
  * (a school's shared address must not lock its staff out).
  */
 export async function reserveSignIn(
-  db: Kysely<Database>,
+  db: DbExecutor,
   who: SignInAttempter,
   now: Date,
 ): Promise<SignInReservation | undefined> {
   const expiredBefore = windowExpiredBefore(now);
   const [pair, knownHere] = await Promise.all([
     throttle.reserveAttempt(db, pairKey(who), now, expiredBefore),
-    repo.hasSignedInFrom(db, who.userId, who.address, new Date(now.getTime() - LIMITS.loginKnownAddressDays * DAY)),
+    hasSignedInFrom(db, who.userId, who.address, new Date(now.getTime() - LIMITS.loginKnownAddressDays * DAY)),
   ]);
   if (pair.attempts > LIMITS.loginFailuresPerAccount) return undefined;
   if (knownHere) return { pair, address: null };
@@ -62,7 +61,7 @@ export async function reserveSignIn(
  * A success is no failure: the account starts afresh at this address and the address gets its
  * place back. Finished windows are swept here, which keeps the table small without a timer.
  */
-export async function settleSuccessfulSignIn(db: Kysely<Database>, reservation: SignInReservation, now: Date): Promise<void> {
+export async function settleSuccessfulSignIn(db: DbExecutor, reservation: SignInReservation, now: Date): Promise<void> {
   await throttle.clearAttempts(db, reservation.pair.key);
   if (reservation.address) await throttle.releaseAttempt(db, reservation.address);
   await throttle.deleteExpiredAttempts(db, windowExpiredBefore(now));

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
-import { bumpSessionVersion } from "./auth.service.js";
+import { signOutEverywhere } from "../users/accounts.service.js";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const t = useTestApp({ clock });
@@ -165,7 +165,7 @@ describe("access tokens", () => {
     const session = await loginAs(t.app, user);
     expect((await profile(session.headers)).statusCode).toBe(200);
 
-    await bumpSessionVersion(t.db, user.id);
+    await signOutEverywhere(t.db, user.id);
     const res = await profile(session.headers);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: MESSAGES.sessionVersionMismatch, code: "SESSION_VERSION_MISMATCH" });

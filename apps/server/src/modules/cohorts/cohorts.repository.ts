@@ -1,8 +1,6 @@
-import { type Kysely, sql, type SqlBool, type Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
+import { sql, type SqlBool } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
 import { cohortVisible, type DataScope, schoolInScope, teamInScope } from "../scope/scope.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface CohortRow {
   id: number;
@@ -18,7 +16,7 @@ export interface CohortRow {
  * students; with a school list it is shown when it is visible at one of them. An admin without
  * a school filter sees every cohort except the demo one.
  */
-export async function listCohorts(db: Db, scope: DataScope, opts: { activeOn?: string } = {}): Promise<CohortRow[]> {
+export async function listCohorts(db: DbExecutor, scope: DataScope, opts: { activeOn?: string } = {}): Promise<CohortRow[]> {
   let query = db
     .selectFrom("cohorts as c")
     .select(["c.id", "c.name", "c.program_type", "c.start_date", "c.end_date", "c.total_expected_hours"]);

@@ -1,16 +1,15 @@
 import type { CohortItem, DashboardFilter } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./cohorts.repository.js";
 
-export async function listCohorts(db: Kysely<Database>, user: ScopeSubject, filter: DashboardFilter): Promise<CohortItem[]> {
+export async function listCohorts(db: DbExecutor, user: ScopeSubject, filter: DashboardFilter): Promise<CohortItem[]> {
   return repo.listCohorts(db, await resolveScope(db, user, filter));
 }
 
 /** Cohorts running today (start_date <= today <= end_date, UTC date of the clock). */
 export async function listActiveCohorts(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   filter: DashboardFilter,
   now: Date,

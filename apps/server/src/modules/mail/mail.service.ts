@@ -1,5 +1,7 @@
 import type { ServerContext } from "../../context.js";
-import { listOutbox } from "./mail.repository.js";
+import type { DbExecutor } from "../../db/executor.js";
+import type { OutboxStore } from "../../lib/mailer.js";
+import { insertOutboxMail, listOutbox } from "./mail.repository.js";
 
 /** The mail kept in the database when no SMTP server is configured, with its one-time links withheld. */
 export async function readOutbox(ctx: ServerContext, page: { limit: number; offset: number }) {
@@ -12,4 +14,9 @@ export async function readOutbox(ctx: ServerContext, page: { limit: number; offs
     })),
     total,
   };
+}
+
+/** Where the mailer keeps mail when there is no SMTP server: this module's mail_outbox table. */
+export function databaseOutbox(db: DbExecutor): OutboxStore {
+  return (mail) => insertOutboxMail(db, mail);
 }

@@ -1,25 +1,43 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import type { User } from "../../db/schema.js";
+import { SETTING_KEYS, type VisibilityRow } from "../settings/settings.service.js";
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-export interface VisibilityRow {
-  cohort_id: number;
-  school_id: number | null;
-  is_visible: boolean;
-}
-
-/** The whole cohort_visibility table: one row per explicit setting, so it stays small. */
-export async function listVisibilityRows(db: Db): Promise<VisibilityRow[]> {
-  return db.selectFrom("cohort_visibility").select(["cohort_id", "school_id", "is_visible"]).execute();
+/** An account with what every authenticated request needs to work out the caller's scope. */
+export interface CallerRow extends User {
+  /** user_schools rows (district users' schools), by id. */
+  assigned_school_ids: number[];
+  /** Every cohort visibility setting. */
+  cohort_visibility: VisibilityRow[];
+  /** The stored 'demo' setting (null when never saved). */
+  demo_setting: unknown;
+  /** Whether the sign-in the access token belongs to still has a live refresh token. */
+  session_live: boolean;
 }
 
 /**
- * SQL: the same rows as one JSON array, for a statement that reads them beside other data
- * (the authenticated caller's account), saving the embedded engine a round trip.
+ * The account, its assigned schools, its sign-in's liveness, the cohort visibility settings
+ * and the demo setting in one statement. It reads tables other modules own (users,
+ * user_schools, refresh_tokens, cohort_visibility, settings), read-only: on the embedded
+ * engine every statement waits its turn in one worker, so each request pays for one round
+ * trip here, not five.
  */
-export function visibilityRowsJson(): RawBuilder<VisibilityRow[]> {
-  return sql<VisibilityRow[]>`(select coalesce(json_agg(json_build_object(
-      'cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json)
-    from cohort_visibility v)`;
+export async function findCaller(db: DbExecutor, userId: number, sessionId: string): Promise<CallerRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll("users")
+    .select([
+      sql<boolean>`exists(select 1 from refresh_tokens rt where rt.family_id = ${sessionId} and rt.user_id = users.id and rt.revoked_at is null)`.as(
+        "session_live",
+      ),
+      sql<number[]>`array(select us.school_id from user_schools us where us.user_id = users.id order by us.school_id)`.as(
+        "assigned_school_ids",
+      ),
+      sql<VisibilityRow[]>`(select coalesce(json_agg(json_build_object(
+          'cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json)
+        from cohort_visibility v)`.as("cohort_visibility"),
+      sql<unknown>`(select st.value from settings st where st.key = ${SETTING_KEYS.demo})`.as("demo_setting"),
+    ])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "@tally/contract";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { buildCohort, buildSchool, buildSchoolWithId, setCohortVisibility } from "../../../test/factories.js";
+import { buildCohort, buildSchool, buildSchoolWithId, setCohortVisibility, setSetting } from "../../../test/factories.js";
 import { useTestDatabase } from "../../../test/test-app.js";
 import { cohortVisible, type DataScope, isCohortVisible, isSchoolInScope, resolveScope, schoolInScope } from "./scope.js";
 
@@ -13,6 +13,22 @@ describe("resolveScope", () => {
     const admin = await resolveScope(db, { role: "admin", accessibleSchoolIds: "all" });
     expect(admin).toMatchObject({ schools: "all", excludedSchoolIds: [DEMO_SCHOOL_ID], excludedCohortIds: [DEMO_COHORT_ID], visibility: null });
     expect((await resolveScope(db, { role: "super_admin", accessibleSchoolIds: "all" }, { schoolIds: [4, DEMO_SCHOOL_ID] })).schools).toEqual([4]);
+  });
+
+  it("hides the demo school and cohort the demo setting names, read here or with the caller", async () => {
+    const db = database.db;
+    const admin = { role: "admin" as const, accessibleSchoolIds: "all" as const };
+    await setSetting(db, "demo", { schoolId: 77, cohortId: 8 });
+    try {
+      expect(await resolveScope(db, admin)).toMatchObject({ excludedSchoolIds: [77], excludedCohortIds: [8] });
+      // Loaded with the caller: no second read, and the caller's copy wins.
+      expect(await resolveScope(db, { ...admin, demo: { schoolId: 5, cohortId: 9 } })).toMatchObject({
+        excludedSchoolIds: [5],
+        excludedCohortIds: [9],
+      });
+    } finally {
+      await db.deleteFrom("settings").where("key", "=", "demo").execute();
+    }
   });
 
   it("intersects requested ids with a district user's schools and never widens", async () => {

@@ -1,9 +1,7 @@
-import { DEMO_COHORT_ID, DEMO_SCHOOL_ID, isAdminRole, type Role } from "@tally/contract";
-import { type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
-import { listVisibilityRows, type VisibilityRow } from "./scope.repository.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { type DemoIds, isAdminRole, type Role } from "@tally/contract";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import { listCohortVisibility, readDemoIds, type VisibilityRow } from "../settings/settings.service.js";
 
 /** What scope resolution needs of the signed-in user (request.user). */
 export interface ScopeSubject {
@@ -12,6 +10,8 @@ export interface ScopeSubject {
   accessibleSchoolIds: readonly number[] | "all";
   /** The visibility settings when already read with the account (request.user); else read here. */
   cohortVisibility?: readonly VisibilityRow[] | undefined;
+  /** The demo school and cohort when already read with the account (request.user); else read here. */
+  demo?: DemoIds | undefined;
 }
 
 /**
@@ -49,9 +49,10 @@ export interface ScopeRequest {
 }
 
 /** The caller's scope, loaded per request: requested school ids can narrow it, never widen it. */
-export async function resolveScope(db: Db, user: ScopeSubject, request: ScopeRequest = {}): Promise<DataScope> {
+export async function resolveScope(db: DbExecutor, user: ScopeSubject, request: ScopeRequest = {}): Promise<DataScope> {
   const admin = isAdminRole(user.role);
-  const excludedSchoolIds = admin ? [DEMO_SCHOOL_ID] : [];
+  const demo = admin ? (user.demo ?? (await readDemoIds(db))) : undefined;
+  const excludedSchoolIds = demo ? [demo.schoolId] : [];
   let schools: "all" | number[];
   if (user.accessibleSchoolIds === "all" && admin) {
     schools = request.schoolIds ? request.schoolIds.filter((s) => !excludedSchoolIds.includes(s)) : "all";
@@ -61,12 +62,12 @@ export async function resolveScope(db: Db, user: ScopeSubject, request: ScopeReq
   }
   const respectVisibility = !admin || request.respectVisibility === true;
   const visibility = respectVisibility
-    ? buildVisibilityRule(user.cohortVisibility ?? (await listVisibilityRows(db)))
+    ? buildVisibilityRule(user.cohortVisibility ?? (await listCohortVisibility(db)))
     : null;
   return {
     schools,
     excludedSchoolIds,
-    excludedCohortIds: admin ? [DEMO_COHORT_ID] : [],
+    excludedCohortIds: demo ? [demo.cohortId] : [],
     visibility,
   };
 }

@@ -2,7 +2,6 @@ import { MESSAGES, type StudentDetail } from "@tally/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
 import { setSetting } from "../../../test/factories.js";
-import { isStudentEditingEnabled, parseFeatureSettings } from "./students.policy.js";
 
 const { t, w, as } = useDashboardWorld();
 beforeEach(async () => {
@@ -14,22 +13,6 @@ const put = (user: WorldUserKey, id: number, payload: Record<string, unknown>) =
 const row = (id: number) => t.db.selectFrom("students").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const teamHistory = (id: number) =>
   t.db.selectFrom("student_teams").select("team_id").where("student_id", "=", id).orderBy("joined_at").execute();
-
-describe("feature settings", () => {
-  it("default to editing on and read per-school values when not applied to all", () => {
-    expect(isStudentEditingEnabled(parseFeatureSettings(undefined), 1)).toBe(true);
-    expect(isStudentEditingEnabled(parseFeatureSettings("garbage"), 1)).toBe(true);
-    const perSchool = parseFeatureSettings({
-      enableStudentEditing: true,
-      applyToAllSchools: false,
-      schoolSettings: { "2": { enableExport: true, enableStudentEditing: false } },
-    });
-    expect(isStudentEditingEnabled(perSchool, 2)).toBe(false);
-    expect(isStudentEditingEnabled(perSchool, 3)).toBe(true);
-    const global = parseFeatureSettings({ enableStudentEditing: false, applyToAllSchools: true, schoolSettings: { "2": { enableStudentEditing: true } } });
-    expect(isStudentEditingEnabled(global, 2)).toBe(false);
-  });
-});
 
 describe("PUT /api/students/:id", () => {
   it("lets a school user rename a student of their school", async () => {

@@ -1,28 +1,5 @@
-import { isAdminRole, type Role } from "@tally/contract";
-import { z } from "zod";
-
-const toggles = z.object({ enableExport: z.boolean().optional(), enableStudentEditing: z.boolean().optional() });
-
-// Lenient: a malformed or partial setting falls back to the defaults rather than failing.
-const featuresSchema = z.object({
-  enableExport: z.boolean().catch(true).default(true),
-  enableStudentEditing: z.boolean().catch(true).default(true),
-  applyToAllSchools: z.boolean().catch(true).default(true),
-  schoolSettings: z.record(z.string(), toggles.catch({})).catch({}).default({}),
-});
-export type FeatureSettings = z.infer<typeof featuresSchema>;
-
-/** The 'features' setting with defaults filled in (absent = every feature on). */
-export function parseFeatureSettings(value: unknown): FeatureSettings {
-  const parsed = featuresSchema.safeParse(value ?? {});
-  return parsed.success ? parsed.data : featuresSchema.parse({});
-}
-
-/** enableStudentEditing as it applies to one school (global values when applyToAllSchools). */
-export function isStudentEditingEnabled(features: FeatureSettings, schoolId: number | null): boolean {
-  if (features.applyToAllSchools || schoolId === null) return features.enableStudentEditing;
-  return features.schoolSettings[String(schoolId)]?.enableStudentEditing ?? features.enableStudentEditing;
-}
+import { type FeatureSettings, isAdminRole, type Role } from "@tally/contract";
+import { togglesAt } from "../settings/settings.service.js";
 
 /**
  * The e-mail is the import's identity of a student, and a 409 for a taken address would tell
@@ -43,5 +20,5 @@ export function canEditStudent(
   toSchoolId: number | null,
 ): boolean {
   if (isAdminRole(role)) return true;
-  return isStudentEditingEnabled(features, fromSchoolId) && isStudentEditingEnabled(features, toSchoolId);
+  return togglesAt(features, fromSchoolId).enableStudentEditing && togglesAt(features, toSchoolId).enableStudentEditing;
 }

@@ -1,4 +1,5 @@
-import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import { type SelectQueryBuilder, sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
 import {
   cohortVisible,
@@ -8,8 +9,6 @@ import {
   studentInScope,
   teamInScope,
 } from "../scope/scope.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface StudentFilters {
   cohortId?: number | undefined;
@@ -59,7 +58,7 @@ function currentTeamId(scope: DataScope, studentColumn: string) {
 }
 
 /** Students visible in the scope and matching the filters, as `s`. */
-function filteredStudents(db: Db, scope: DataScope, filters: StudentFilters) {
+function filteredStudents(db: DbExecutor, scope: DataScope, filters: StudentFilters) {
   let query = db.selectFrom("students as s").where(studentInScope(scope, "s"));
   if (filters.cohortId !== undefined) {
     const cohortId = filters.cohortId;
@@ -113,7 +112,7 @@ export interface StudentListRow extends StudentRow {
  * start_date among visible ones) and current team, and the total.
  */
 export async function listStudents(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   filters: StudentFilters,
   page: { offset: number; limit: number },
@@ -227,7 +226,7 @@ function shownStudentCounts(scope: DataScope) {
  * counts exactly from the memberships.
  */
 async function summarizeFromRollups(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number | undefined }> {
   const cohorts = sql<number>`(select count(distinct rc.cohort_id) from
@@ -271,7 +270,7 @@ async function summarizeFromRollups(
 
 /** Distinct schools, students, visible cohorts and current teams of the filtered students. */
 export async function summarizeStudents(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   filters: StudentFilters,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
@@ -285,7 +284,7 @@ export async function summarizeStudents(
 
 /** The summary counted from the students themselves: exact, slow at scale; the rollups' reference. */
 export async function summarizeStudentsByScan(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   filters: StudentFilters,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
@@ -320,7 +319,7 @@ function currentTeamCount(scope: DataScope) {
 }
 
 /** Distinct current teams of the filtered students, counted from the memberships. */
-async function countCurrentTeams(db: Db, scope: DataScope, filters: StudentFilters): Promise<number> {
+async function countCurrentTeams(db: DbExecutor, scope: DataScope, filters: StudentFilters): Promise<number> {
   const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
   const row = await db
     .with("f", () => students)
@@ -332,7 +331,7 @@ async function countCurrentTeams(db: Db, scope: DataScope, filters: StudentFilte
 }
 
 /** A student the scope may see, or undefined (absent and out of scope look the same). */
-export async function findStudentInScope(db: Db, scope: DataScope, id: number): Promise<StudentRow | undefined> {
+export async function findStudentInScope(db: DbExecutor, scope: DataScope, id: number): Promise<StudentRow | undefined> {
   return selectStudentRow(db.selectFrom("students as s").where("s.id", "=", id).where(studentInScope(scope, "s", { single: true })))
     .executeTakeFirst();
 }
@@ -346,7 +345,7 @@ export interface StudentWithMemberships extends StudentRow {
 
 /** findStudentInScope plus listStudentCohorts and listStudentTeams for it, in one query. */
 export async function findStudentWithMemberships(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   id: number,
 ): Promise<StudentWithMemberships | undefined> {
@@ -369,7 +368,7 @@ export async function findStudentWithMemberships(
 }
 
 /** Visible cohorts of the students, newest start_date first. */
-export async function listStudentCohorts(db: Db, scope: DataScope, studentIds: readonly number[]): Promise<StudentCohortRow[]> {
+export async function listStudentCohorts(db: DbExecutor, scope: DataScope, studentIds: readonly number[]): Promise<StudentCohortRow[]> {
   if (studentIds.length === 0) return [];
   return db
     .selectFrom("student_cohorts as sc")
@@ -385,7 +384,7 @@ export async function listStudentCohorts(db: Db, scope: DataScope, studentIds: r
 }
 
 /** Team memberships in scope, newest joined_at first (the first per student is the active team). */
-export async function listStudentTeams(db: Db, scope: DataScope, studentIds: readonly number[]): Promise<StudentTeamRow[]> {
+export async function listStudentTeams(db: DbExecutor, scope: DataScope, studentIds: readonly number[]): Promise<StudentTeamRow[]> {
   if (studentIds.length === 0) return [];
   return db
     .selectFrom("student_teams as st")
@@ -410,7 +409,7 @@ export async function listStudentTeams(db: Db, scope: DataScope, studentIds: rea
 
 // ---- editing ----
 
-export async function findEmailOwner(db: Db, email: string, exceptId: number): Promise<number | undefined> {
+export async function findEmailOwner(db: DbExecutor, email: string, exceptId: number): Promise<number | undefined> {
   const row = await db
     .selectFrom("students")
     .select("id")
@@ -420,28 +419,8 @@ export async function findEmailOwner(db: Db, email: string, exceptId: number): P
   return row?.id;
 }
 
-export async function schoolExists(db: Db, schoolId: number): Promise<boolean> {
-  return (await db.selectFrom("schools").select("id").where("id", "=", schoolId).executeTakeFirst()) !== undefined;
-}
-
-/** The team if it belongs to the school and the scope may see it. */
-export async function findTeamAtSchool(
-  db: Db,
-  scope: DataScope,
-  teamId: number,
-  schoolId: number,
-): Promise<{ id: number; cohort_id: number } | undefined> {
-  return db
-    .selectFrom("teams as t")
-    .select(["t.id", "t.cohort_id"])
-    .where("t.id", "=", teamId)
-    .where("t.school_id", "=", schoolId)
-    .where(sql<boolean>`${cohortVisible(scope, "t.cohort_id", "t.school_id")}`)
-    .executeTakeFirst();
-}
-
 export async function updateStudentFields(
-  db: Db,
+  db: DbExecutor,
   id: number,
   fields: { first_name?: string; last_name?: string; email?: string | null; school_id?: number },
   now: Date,
@@ -454,16 +433,10 @@ export async function updateStudentFields(
 }
 
 /** Makes the team the student's newest membership; earlier ones stay as history. */
-export async function joinTeam(db: Db, studentId: number, teamId: number, now: Date): Promise<void> {
+export async function joinTeam(db: DbExecutor, studentId: number, teamId: number, now: Date): Promise<void> {
   await db
     .insertInto("student_teams")
     .values({ student_id: studentId, team_id: teamId, joined_at: now })
     .onConflict((oc) => oc.columns(["student_id", "team_id"]).doUpdateSet({ joined_at: now }))
     .execute();
-}
-
-/** The raw 'features' setting (validated by the caller); undefined when never saved. */
-export async function readFeatureSetting(db: Db): Promise<unknown> {
-  const row = await db.selectFrom("settings").select("value").where("key", "=", "features").executeTakeFirst();
-  return row?.value;
 }

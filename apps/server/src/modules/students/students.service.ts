@@ -7,18 +7,18 @@ import type {
   UpdateStudentRequest,
 } from "@tally/contract";
 import { isAdminRole, MESSAGES } from "@tally/contract";
-import type { Kysely, Transaction } from "kysely";
 import type { ServerContext } from "../../context.js";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
+import { schoolExists } from "../schools/schools.service.js";
 import { type DataScope, isSchoolInScope, resolveScope, type ScopeSubject } from "../scope/scope.js";
-import { canChangeStudentEmail, canEditStudent, parseFeatureSettings } from "./students.policy.js";
+import { readFeatureSettings } from "../settings/settings.service.js";
+import { findTeamAtSchool } from "../teams/teams.service.js";
+import { canChangeStudentEmail, canEditStudent } from "./students.policy.js";
 import * as repo from "./students.repository.js";
 
-type Db = Kysely<Database> | Transaction<Database>;
-
 export async function listStudents(
-  db: Db,
+  db: DbExecutor,
   user: ScopeSubject,
   filter: DashboardFilter,
   { page, limit }: { page: number; limit: number },
@@ -41,13 +41,13 @@ export async function listStudents(
   return { data, total, page, limit };
 }
 
-export async function summarizeStudents(db: Db, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {
+export async function summarizeStudents(db: DbExecutor, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {
   const scope = await resolveScope(db, user, filter);
   return repo.summarizeStudents(db, scope, filter);
 }
 
 /** The student if the scope may see it; otherwise the same 404 as for an unknown id. */
-export async function requireStudentInScope(db: Db, scope: DataScope, id: number): Promise<repo.StudentRow> {
+export async function requireStudentInScope(db: DbExecutor, scope: DataScope, id: number): Promise<repo.StudentRow> {
   const student = await repo.findStudentInScope(db, scope, id);
   if (!student) throw notFound();
   return student;
@@ -65,7 +65,7 @@ function teamOf(t: repo.StudentTeamRow): StudentDetail["previousTeams"][number] 
   };
 }
 
-async function detailOf(db: Db, scope: DataScope, student: repo.StudentRow): Promise<StudentDetail> {
+async function detailOf(db: DbExecutor, scope: DataScope, student: repo.StudentRow): Promise<StudentDetail> {
   const [cohorts, teams] = await Promise.all([
     repo.listStudentCohorts(db, scope, [student.id]),
     repo.listStudentTeams(db, scope, [student.id]),
@@ -80,7 +80,7 @@ async function detailOf(db: Db, scope: DataScope, student: repo.StudentRow): Pro
   };
 }
 
-export async function getStudentDetail(db: Db, user: ScopeSubject, id: number): Promise<StudentDetail> {
+export async function getStudentDetail(db: DbExecutor, user: ScopeSubject, id: number): Promise<StudentDetail> {
   const scope = await resolveScope(db, user);
   const found = await repo.findStudentWithMemberships(db, scope, id);
   if (!found) throw notFound();
@@ -111,11 +111,11 @@ export async function updateStudent(
       const scope = await resolveScope(trx, user);
       const student = await requireStudentInScope(trx, scope, id);
       const targetSchool = body.school_id ?? student.school_id;
-      const features = parseFeatureSettings(await repo.readFeatureSetting(trx));
+      const features = await readFeatureSettings(trx);
       if (!canEditStudent(user.role, features, student.school_id, targetSchool)) throw forbidden();
       if (body.school_id !== undefined && body.school_id !== student.school_id) {
         if (isAdminRole(user.role)) {
-          if (!(await repo.schoolExists(trx, body.school_id))) {
+          if (!(await schoolExists(trx, body.school_id))) {
             throw badRequest("School not found", [{ path: "body.school_id", message: "School not found" }]);
           }
         } else if (!isSchoolInScope(scope, body.school_id)) {
@@ -127,7 +127,7 @@ export async function updateStudent(
         throw conflict("A student with this e-mail address already exists");
       }
       if (body.team_id !== undefined) {
-        const team = targetSchool === null ? undefined : await repo.findTeamAtSchool(trx, scope, body.team_id, targetSchool);
+        const team = targetSchool === null ? undefined : await findTeamAtSchool(trx, scope, body.team_id, targetSchool);
         if (!team) {
           const message = "The team does not belong to the student's school";
           throw badRequest(message, [{ path: "body.team_id", message }]);

@@ -1,8 +1,6 @@
-import { type Kysely, sql, type Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
-import { type DataScope, teamInScope } from "../scope/scope.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import { cohortVisible, type DataScope, teamInScope } from "../scope/scope.js";
 
 export interface TeamRow {
   id: number;
@@ -21,7 +19,7 @@ export interface TeamRow {
  * list holds every team (4,000 at 50,000 students), so it comes back as one JSON value: the
  * embedded engine decodes thousands of rows field by field several times slower.
  */
-export async function listTeams(db: Db, scope: DataScope, filters: { cohortId?: number | undefined }): Promise<TeamRow[]> {
+export async function listTeams(db: DbExecutor, scope: DataScope, filters: { cohortId?: number | undefined }): Promise<TeamRow[]> {
   let query = db
     .selectFrom("teams as t")
     .innerJoin("schools as sch", "sch.id", "t.school_id")
@@ -42,4 +40,20 @@ export async function listTeams(db: Db, scope: DataScope, filters: { cohortId?: 
   const { rows } = await sql<{ teams: TeamRow[] | null }>`
     select json_agg(x order by x.name, x.id) as teams from (${query}) x`.execute(db);
   return rows[0]?.teams ?? [];
+}
+
+/** The team if it belongs to the school and its cohort is visible there in the scope. */
+export async function findTeamAtSchool(
+  db: DbExecutor,
+  scope: DataScope,
+  teamId: number,
+  schoolId: number,
+): Promise<{ id: number; cohort_id: number } | undefined> {
+  return db
+    .selectFrom("teams as t")
+    .select(["t.id", "t.cohort_id"])
+    .where("t.id", "=", teamId)
+    .where("t.school_id", "=", schoolId)
+    .where(cohortVisible(scope, "t.cohort_id", "t.school_id"))
+    .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
-import { ADMIN_ROLES, type Role } from "@tally/contract";
+import { ADMIN_ROLES, canGrantRole, canManageAccount, isAdminRole, type Role } from "@tally/contract";
 import { forbidden } from "../../lib/errors.js";
 
-/** The only roles that may call any /users route. */
+/** The only roles that may call any /users route, register accounts or send reset links. */
 export const USER_MANAGER_ROLES: readonly Role[] = ADMIN_ROLES;
 
 export interface Actor {
@@ -31,13 +31,16 @@ export const POLICY_MESSAGES = {
 
 /**
  * May `actor` do anything to `target` (read its history, edit it, send it a reset link)?
- * Admins may not touch super admin accounts; super admins may touch every account.
+ * The contract's canManageAccount, with the reason when not.
  */
-export function assertCanManage(actor: Actor, target: Target): void {
-  if (!USER_MANAGER_ROLES.includes(actor.role)) throw forbidden(POLICY_MESSAGES.notUserManager);
-  if (target.role === "super_admin" && actor.role !== "super_admin") {
-    throw forbidden(POLICY_MESSAGES.superAdminTarget);
-  }
+export function assertCanManage(actor: Pick<Actor, "role">, target: Pick<Target, "role">): void {
+  if (!isAdminRole(actor.role)) throw forbidden(POLICY_MESSAGES.notUserManager);
+  if (!canManageAccount(actor.role, target.role)) throw forbidden(POLICY_MESSAGES.superAdminTarget);
+}
+
+/** May `actor` create an account with this role? Only a super admin creates a super admin. */
+export function assertCanCreate(actor: Pick<Actor, "role">, role: Role): void {
+  if (!canGrantRole(actor.role, role)) throw forbidden("Only a super admin can create a super admin");
 }
 
 /**
@@ -47,7 +50,7 @@ export function assertCanManage(actor: Actor, target: Target): void {
  */
 export function assertCanChange(actor: Actor, target: Target, change: AccountChange): void {
   assertCanManage(actor, target);
-  if (change.role === "super_admin" && actor.role !== "super_admin") {
+  if (change.role !== undefined && !canGrantRole(actor.role, change.role)) {
     throw forbidden(POLICY_MESSAGES.grantSuperAdmin);
   }
   if (actor.id === target.id) {

@@ -1,16 +1,40 @@
-import type { Kysely } from "kysely";
-import type { Database, User, UserUpdate } from "../../db/schema.js";
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import type { LoginLogsTable, NewUser, User, UserUpdate } from "../../db/schema.js";
 
-type Db = Kysely<Database>;
+// --- accounts ----------------------------------------------------------------------------
 
 export type UserWithSchool = User & { school_name: string | null };
 
-export function findUser(db: Db, id: number): Promise<User | undefined> {
+export function findUserById(db: DbExecutor, id: number): Promise<User | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** Every account with the name of its own school (school users), by username. */
-export function listUsers(db: Db, ids?: number[]): Promise<UserWithSchool[]> {
+/** Accounts whose username or e-mail equals `login` ignoring case (at most one of each). */
+export function findUsersByLogin(db: DbExecutor, login: string): Promise<User[]> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where((eb) =>
+      eb.or([eb(eb.fn("lower", ["username"]), "=", login), eb(eb.fn("lower", ["email"]), "=", login)]),
+    )
+    .limit(2)
+    .execute();
+}
+
+export function findUserByEmail(db: DbExecutor, email: string): Promise<User | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/**
+ * Every account with the name of its own school (school users), by username. The school
+ * name is joined here, read-only: the list is one query however many accounts there are.
+ */
+export function listUsers(db: DbExecutor, ids?: number[]): Promise<UserWithSchool[]> {
   let query = db
     .selectFrom("users as u")
     .leftJoin("schools as s", "s.id", "u.school_id")
@@ -23,9 +47,71 @@ export function listUsers(db: Db, ids?: number[]): Promise<UserWithSchool[]> {
   return query.orderBy((eb) => eb.fn("lower", ["u.username"])).orderBy("u.id").execute();
 }
 
-/** user_schools rows with school names, for the given users (all users when omitted). */
+/** Accounts other than `exceptUserId` already using this username or e-mail, ignoring case. */
+export async function findLoginConflicts(
+  db: DbExecutor,
+  login: { username?: string | undefined; email?: string | undefined },
+  exceptUserId?: number,
+): Promise<{ usernameTaken: boolean; emailTaken: boolean }> {
+  const username = login.username?.toLowerCase();
+  const email = login.email?.toLowerCase();
+  if (username === undefined && email === undefined) return { usernameTaken: false, emailTaken: false };
+  let query = db
+    .selectFrom("users")
+    .select(["username", "email"])
+    .where((eb) => {
+      const either = [];
+      if (username !== undefined) either.push(eb(eb.fn("lower", ["username"]), "=", username));
+      if (email !== undefined) either.push(eb(eb.fn("lower", ["email"]), "=", email));
+      return eb.or(either);
+    });
+  if (exceptUserId !== undefined) query = query.where("id", "!=", exceptUserId);
+  const rows = await query.execute();
+  return {
+    usernameTaken: rows.some((r) => r.username.toLowerCase() === username),
+    emailTaken: rows.some((r) => r.email.toLowerCase() === email),
+  };
+}
+
+export function insertUser(db: DbExecutor, values: NewUser): Promise<User> {
+  return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateUser(db: DbExecutor, id: number, values: UserUpdate): Promise<void> {
+  await db.updateTable("users").set(values).where("id", "=", id).execute();
+}
+
+/** Every access token issued before this stops working on its next request. */
+export async function incrementSessionVersion(db: DbExecutor, userId: number, at: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set((eb) => ({ session_version: eb("session_version", "+", 1), updated_at: at }))
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** A new password also proves the mailbox (the link came by e-mail) and ends other sessions. */
+export async function replacePassword(db: DbExecutor, userId: number, passwordHash: string, at: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set((eb) => ({
+      password_hash: passwordHash,
+      email_verified: true,
+      session_version: eb("session_version", "+", 1),
+      updated_at: at,
+    }))
+    .where("id", "=", userId)
+    .execute();
+}
+
+// --- school access (user_schools) --------------------------------------------------------
+
+/**
+ * user_schools rows with school names, for the given users (all users when omitted); the
+ * names are joined here, read-only, for the same reason as in listUsers.
+ */
 export function assignedSchools(
-  db: Db,
+  db: DbExecutor,
   userIds?: number[],
 ): Promise<Array<{ user_id: number; id: number; name: string }>> {
   let query = db
@@ -39,44 +125,23 @@ export function assignedSchools(
   return query.orderBy("us.user_id").orderBy("s.name").orderBy("s.id").execute();
 }
 
-export function schoolsByIds(db: Db, ids: number[]): Promise<Array<{ id: number; name: string }>> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("schools").select(["id", "name"]).where("id", "in", ids).orderBy("name").orderBy("id").execute();
-}
-
-/** Other accounts already using this username or e-mail, ignoring case. */
-export async function findLoginConflicts(
-  db: Db,
-  exceptUserId: number,
-  login: { username?: string; email?: string },
-): Promise<{ usernameTaken: boolean; emailTaken: boolean }> {
-  const username = login.username?.toLowerCase();
-  const email = login.email?.toLowerCase();
-  if (username === undefined && email === undefined) return { usernameTaken: false, emailTaken: false };
+export async function assignedSchoolIds(db: DbExecutor, userId: number): Promise<number[]> {
   const rows = await db
-    .selectFrom("users")
-    .select(["username", "email"])
-    .where("id", "!=", exceptUserId)
-    .where((eb) => {
-      const either = [];
-      if (username !== undefined) either.push(eb(eb.fn("lower", ["username"]), "=", username));
-      if (email !== undefined) either.push(eb(eb.fn("lower", ["email"]), "=", email));
-      return eb.or(either);
-    })
+    .selectFrom("user_schools")
+    .select("school_id")
+    .where("user_id", "=", userId)
+    .orderBy("school_id")
     .execute();
-  return {
-    usernameTaken: rows.some((r) => r.username.toLowerCase() === username),
-    emailTaken: rows.some((r) => r.email.toLowerCase() === email),
-  };
-}
-
-export async function updateUser(db: Db, id: number, values: UserUpdate): Promise<void> {
-  await db.updateTable("users").set(values).where("id", "=", id).execute();
+  return rows.map((r) => r.school_id);
 }
 
 /** Makes the user's user_schools rows exactly `schoolIds`. */
-export async function replaceUserSchools(db: Db, userId: number, schoolIds: number[]): Promise<void> {
+export async function replaceUserSchools(db: DbExecutor, userId: number, schoolIds: number[]): Promise<void> {
   await db.deleteFrom("user_schools").where("user_id", "=", userId).execute();
+  await insertUserSchools(db, userId, schoolIds);
+}
+
+export async function insertUserSchools(db: DbExecutor, userId: number, schoolIds: number[]): Promise<void> {
   if (schoolIds.length === 0) return;
   await db
     .insertInto("user_schools")
@@ -84,15 +149,67 @@ export async function replaceUserSchools(db: Db, userId: number, schoolIds: numb
     .execute();
 }
 
-export interface LoginLogFilter {
-  userId: number;
-  successful?: boolean;
-  /** Inclusive lower and exclusive upper bound on created_at. */
-  from?: Date;
-  until?: Date;
+// --- login logs --------------------------------------------------------------------------
+
+export interface LoginLogEntry {
+  userId: number | null;
+  login: string;
+  loginMethod: LoginLogsTable["login_method"];
+  ipAddress: string;
+  userAgent: string | null;
+  successful: boolean;
+  failureReason: string | null;
+  at: Date;
 }
 
-function filteredLoginLogs(db: Db, f: LoginLogFilter) {
+export async function insertLoginLog(db: DbExecutor, e: LoginLogEntry): Promise<void> {
+  await db
+    .insertInto("login_logs")
+    .values({
+      user_id: e.userId,
+      login: e.login,
+      login_method: e.loginMethod,
+      ip_address: e.ipAddress,
+      user_agent: e.userAgent,
+      successful: e.successful,
+      failure_reason: e.failureReason,
+      created_at: e.at,
+    })
+    .execute();
+}
+
+/**
+ * Whether this account signed in successfully from this address since `since`. A null user
+ * (an unknown account name) still makes the round trip and finds nothing, so both cost alike.
+ */
+export async function hasSignedInFrom(
+  db: DbExecutor,
+  userId: number | null,
+  ipAddress: string,
+  since: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("login_logs")
+    .select("id")
+    // Not "user_id is null": a deleted account's successes keep their rows with a null user.
+    .where((eb) => (userId === null ? sql<boolean>`false` : eb("user_id", "=", userId)))
+    .where("successful", "=", true)
+    .where("ip_address", "=", ipAddress)
+    .where("created_at", ">", since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface LoginLogFilter {
+  userId: number;
+  successful?: boolean | undefined;
+  /** Inclusive lower and exclusive upper bound on created_at. */
+  from?: Date | undefined;
+  until?: Date | undefined;
+}
+
+function filteredLoginLogs(db: DbExecutor, f: LoginLogFilter) {
   let query = db.selectFrom("login_logs").where("user_id", "=", f.userId);
   if (f.successful !== undefined) query = query.where("successful", "=", f.successful);
   if (f.from) query = query.where("created_at", ">=", f.from);
@@ -101,7 +218,7 @@ function filteredLoginLogs(db: Db, f: LoginLogFilter) {
 }
 
 /** One page of a user's sign-in attempts, newest first, and how many match in all. */
-export async function findLoginLogs(db: Db, f: LoginLogFilter, page: { limit: number; offset: number }) {
+export async function findLoginLogs(db: DbExecutor, f: LoginLogFilter, page: { limit: number; offset: number }) {
   const [rows, total] = await Promise.all([
     filteredLoginLogs(db, f)
       .select(["id", "created_at", "login_method", "ip_address", "user_agent", "successful", "failure_reason"])

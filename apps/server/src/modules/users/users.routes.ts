@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { USER_MANAGER_ROLES } from "./users.policy.js";
+import { resetPassword } from "./password-resets.service.js";
 import * as users from "./users.service.js";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
@@ -71,7 +72,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       },
     },
     async (request) => ({
-      message: await users.resetPassword(ctx, request.user, request.params.id, request.body?.password, request.log),
+      message: await resetPassword(ctx, request.user, request.params.id, request.body?.password, request.log),
     }),
   );
 

@@ -7,19 +7,16 @@ import {
   type UserListItem,
 } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
-import type { Kysely } from "kysely";
 import type { ServerContext } from "../../context.js";
-import type { Database, User, UserUpdate } from "../../db/schema.js";
-import { refuseCommonPassword } from "../../lib/common-passwords.js";
-import { badRequest, conflict, notFound } from "../../lib/errors.js";
-import { hashPassword } from "../../lib/password-hash.js";
-import { bumpSessionVersion, sendPasswordResetLink } from "../auth/auth.service.js";
+import type { DbExecutor } from "../../db/executor.js";
+import type { User, UserUpdate } from "../../db/schema.js";
+import { badRequest, notFound } from "../../lib/errors.js";
+import { schoolsByIds } from "../schools/schools.service.js";
+import { assertLoginsFree, requireAccount, signOutEverywhere, withUniqueLogins } from "./accounts.service.js";
+import { sendPasswordResetLink } from "./password-resets.service.js";
 import { type Actor, assertCanChange, assertCanManage } from "./users.policy.js";
 import * as repo from "./users.repository.js";
 
-const USER_NOT_FOUND = "User not found";
-const USERNAME_TAKEN = "Username already exists";
-const EMAIL_TAKEN = "Email already exists";
 const DAY_MS = 24 * 60 * 60_000;
 
 function toListItem(user: repo.UserWithSchool, assigned: SchoolRef[]): UserListItem {
@@ -46,7 +43,7 @@ function toListItem(user: repo.UserWithSchool, assigned: SchoolRef[]): UserListI
   };
 }
 
-async function listItems(db: Kysely<Database>, ids?: number[]): Promise<UserListItem[]> {
+async function listItems(db: DbExecutor, ids?: number[]): Promise<UserListItem[]> {
   const [users, assigned] = await Promise.all([repo.listUsers(db, ids), repo.assignedSchools(db, ids)]);
   const byUser = new Map<number, SchoolRef[]>();
   for (const row of assigned) {
@@ -58,59 +55,37 @@ async function listItems(db: Kysely<Database>, ids?: number[]): Promise<UserList
 }
 
 /** GET /users: every account, active or not. */
-export function listUsers(db: Kysely<Database>): Promise<UserListItem[]> {
+export function listUsers(db: DbExecutor): Promise<UserListItem[]> {
   return listItems(db);
 }
 
-async function userItem(db: Kysely<Database>, id: number): Promise<UserListItem> {
+async function userItem(db: DbExecutor, id: number): Promise<UserListItem> {
   const [item] = await listItems(db, [id]);
-  if (!item) throw notFound(USER_NOT_FOUND);
+  if (!item) throw notFound("User not found");
   return item;
 }
 
-async function loadTarget(db: Kysely<Database>, id: number): Promise<User> {
-  const user = await repo.findUser(db, id);
-  if (!user) throw notFound(USER_NOT_FOUND);
-  return user;
-}
-
-async function assertSchoolsExist(db: Kysely<Database>, ids: number[]): Promise<SchoolRef[]> {
-  const found = await repo.schoolsByIds(db, ids);
+async function assertSchoolsExist(db: DbExecutor, ids: number[]): Promise<SchoolRef[]> {
+  const found = await schoolsByIds(db, ids);
   if (found.length !== ids.length) {
     throw badRequest(ids.length === 1 ? "The selected school does not exist" : "One or more of the selected schools do not exist");
   }
   return found;
 }
 
-async function currentSchoolIds(db: Kysely<Database>, user: User): Promise<number[]> {
+async function currentSchoolIds(db: DbExecutor, user: User): Promise<number[]> {
   if (user.role !== "district_user") return [];
   return (await repo.assignedSchools(db, [user.id])).map((s) => s.id);
 }
 
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
-function isUniqueViolation(err: unknown): err is { code: string; constraint?: string; message: string } {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "23505";
-}
-
-/** Two simultaneous edits to the same name: the unique index decides, and the loser gets a 409. */
-async function withUniqueLogins<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw conflict(`${err.constraint ?? err.message}`.includes("email") ? EMAIL_TAKEN : USERNAME_TAKEN);
-    }
-    throw err;
-  }
-}
-
 /**
  * What an account looks like after the edit: only a school user keeps a school_id and only
  * a district user keeps user_schools rows, so leaving either role clears them.
  */
 async function resolveSchools(
-  db: Kysely<Database>,
+  db: DbExecutor,
   target: User,
   input: UpdateUserRequest,
 ): Promise<{ schoolId: number | null; schoolIds: number[] }> {
@@ -142,13 +117,11 @@ export async function updateUser(
   log: FastifyBaseLogger,
 ): Promise<UserListItem> {
   const db = ctx.database.db;
-  const target = await loadTarget(db, id);
+  const target = await requireAccount(db, id);
   assertCanChange(actor, target, { role: input.role, isActive: input.is_active });
 
   const { schoolId, schoolIds } = await resolveSchools(db, target, input);
-  const taken = await repo.findLoginConflicts(db, id, { username: input.username, email: input.email });
-  if (taken.usernameTaken) throw conflict(USERNAME_TAKEN);
-  if (taken.emailTaken) throw conflict(EMAIL_TAKEN);
+  await assertLoginsFree(db, { username: input.username, email: input.email }, id);
 
   const role = input.role ?? target.role;
   const isActive = input.is_active ?? target.is_active;
@@ -165,7 +138,7 @@ export async function updateUser(
     db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, values);
       if (schoolsChanged) await repo.replaceUserSchools(trx, id, schoolIds);
-      if (accessChanged) await bumpSessionVersion(trx, id, now);
+      if (accessChanged) await signOutEverywhere(trx, id, now);
     }),
   );
   if (!target.is_active && isActive) await sendPasswordResetLink(ctx, id, log);
@@ -174,13 +147,13 @@ export async function updateUser(
 
 async function setActive(ctx: ServerContext, actor: Actor, id: number, isActive: boolean): Promise<User> {
   const db = ctx.database.db;
-  const target = await loadTarget(db, id);
+  const target = await requireAccount(db, id);
   assertCanChange(actor, target, { isActive });
   if (target.is_active !== isActive) {
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { is_active: isActive, updated_at: now });
-      await bumpSessionVersion(trx, id, now);
+      await signOutEverywhere(trx, id, now);
     });
   }
   return target;
@@ -205,37 +178,10 @@ export async function reactivateUser(ctx: ServerContext, actor: Actor, id: numbe
   };
 }
 
-/** POST /users/:id/reset-password: sets the given password, or e-mails a reset link when none is given. */
-export async function resetPassword(
-  ctx: ServerContext,
-  actor: Actor,
-  id: number,
-  password: string | null | undefined,
-  log: FastifyBaseLogger,
-): Promise<string> {
-  const db = ctx.database.db;
-  const target = await loadTarget(db, id);
-  assertCanManage(actor, target);
-  if (password === undefined || password === null) {
-    // The link would be refused for a deactivated account; reactivation sends its own.
-    if (!target.is_active) throw badRequest("This account is deactivated. Reactivate it to send a password reset.");
-    await sendPasswordResetLink(ctx, id, log);
-    return MESSAGES.passwordResetSent;
-  }
-  refuseCommonPassword(password);
-  const passwordHash = await hashPassword(password);
-  const now = ctx.clock.now();
-  await db.transaction().execute(async (trx) => {
-    await repo.updateUser(trx, id, { password_hash: passwordHash, updated_at: now });
-    await bumpSessionVersion(trx, id, now);
-  });
-  return `Password for ${target.username} has been updated`;
-}
-
 /** PUT /users/:id/school: the one school of a school user. */
 export async function setUserSchool(ctx: ServerContext, actor: Actor, id: number, schoolId: number) {
   const db = ctx.database.db;
-  const target = await loadTarget(db, id);
+  const target = await requireAccount(db, id);
   assertCanManage(actor, target);
   if (target.role !== "school_user") {
     throw badRequest("Only a school user has a single school; district users are given school access instead");
@@ -245,15 +191,15 @@ export async function setUserSchool(ctx: ServerContext, actor: Actor, id: number
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { school_id: schoolId, updated_at: now });
-      await bumpSessionVersion(trx, id, now);
+      await signOutEverywhere(trx, id, now);
     });
   }
   return { message: MESSAGES.userUpdated, user: await userItem(db, id) };
 }
 
 /** GET /users/:id/schools: the schools the account is assigned (none for admins, who see all). */
-export async function getUserSchools(db: Kysely<Database>, actor: Actor, id: number): Promise<SchoolRef[]> {
-  const target = await loadTarget(db, id);
+export async function getUserSchools(db: DbExecutor, actor: Actor, id: number): Promise<SchoolRef[]> {
+  const target = await requireAccount(db, id);
   assertCanManage(actor, target);
   const item = await userItem(db, id);
   return item.school_ids.map((schoolId, i) => ({ id: schoolId, name: item.school_names[i] ?? "" }));
@@ -262,7 +208,7 @@ export async function getUserSchools(db: Kysely<Database>, actor: Actor, id: num
 /** PUT /users/:id/schools: replaces a district user's school access. */
 export async function setUserSchools(ctx: ServerContext, actor: Actor, id: number, requested: number[]) {
   const db = ctx.database.db;
-  const target = await loadTarget(db, id);
+  const target = await requireAccount(db, id);
   assertCanManage(actor, target);
   if (target.role !== "district_user") {
     throw badRequest("School access lists are only for district users; a school user has a single school");
@@ -275,7 +221,7 @@ export async function setUserSchools(ctx: ServerContext, actor: Actor, id: numbe
     await db.transaction().execute(async (trx) => {
       await repo.replaceUserSchools(trx, id, schoolIds);
       await repo.updateUser(trx, id, { updated_at: now });
-      await bumpSessionVersion(trx, id, now);
+      await signOutEverywhere(trx, id, now);
     });
   }
   return { message: MESSAGES.schoolAccessUpdated, data: schools };
@@ -283,12 +229,12 @@ export async function setUserSchools(ctx: ServerContext, actor: Actor, id: numbe
 
 /** GET /users/:id/login-logs: newest first; the dates are whole UTC days, both included. */
 export async function getLoginLogs(
-  db: Kysely<Database>,
+  db: DbExecutor,
   actor: Actor,
   id: number,
   query: LoginLogsQuery,
 ): Promise<LoginLogsResponse> {
-  const target = await loadTarget(db, id);
+  const target = await requireAccount(db, id);
   assertCanManage(actor, target);
   const { rows, count } = await repo.findLoginLogs(
     db,

@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database, WeeklyFlag } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
+import type { WeeklyFlag } from "../../db/schema.js";
 import { cohortVisible, type DataScope, studentInScope } from "../scope/scope.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface WeeklyDataRow {
   id: number;
@@ -21,7 +19,7 @@ export interface WeeklyDataRow {
  * undefined when the scope may not see the student (checked in the same query).
  */
 export async function listWeeklyData(
-  db: Db,
+  db: DbExecutor,
   scope: DataScope,
   studentId: number,
   filters: { cohortId?: number | undefined },

@@ -1,12 +1,11 @@
 import type { WeeklyDataItem } from "@tally/contract";
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./weekly-data.repository.js";
 
 export async function getWeeklyData(
-  db: Kysely<Database>,
+  db: DbExecutor,
   user: ScopeSubject,
   studentId: number,
   filters: { cohortId?: number | undefined },

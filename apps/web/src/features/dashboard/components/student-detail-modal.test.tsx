@@ -223,7 +223,13 @@ describe("editing a student", () => {
 
   it("hides editing from a school user when enableStudentEditing is off", async () => {
     const { dialog, fetchMock } = await openModal(
-      { details: { 1: detail() }, features: { enableStudentEditing: false, applyToAllSchools: true } },
+      {
+        details: { 1: detail() },
+        features: {
+          data: { enableExport: true, enableStudentEditing: false, applyToAllSchools: true, schoolSettings: {} },
+          effective: { school_id: 1, enableExport: true, enableStudentEditing: false },
+        },
+      },
       "school_user",
     );
     await within(dialog).findByText("Local bakery co-op");

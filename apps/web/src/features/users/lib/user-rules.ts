@@ -1,11 +1,8 @@
-import { type Role, type SessionUser, type UserListItem } from "@tally/contract";
+import { canGrantRole, canManageAccount, type Role, type SessionUser, type UserListItem } from "@tally/contract";
 
-/**
- * Mirrors the server's users policy only to hide controls: admins cannot act on super admin
- * accounts; super admins can act on every account.
- */
+/** The contract's account rule (the server enforces it), used here only to hide controls. */
 export function canManage(viewer: Pick<SessionUser, "role">, target: Pick<UserListItem, "role">): boolean {
-  return target.role !== "super_admin" || viewer.role === "super_admin";
+  return canManageAccount(viewer.role, target.role);
 }
 
 /** Deactivate / Reactivate: never on one's own row, and on super admin rows only for super admins. */
@@ -13,15 +10,16 @@ export function canChangeActive(viewer: Pick<SessionUser, "id" | "role">, target
   return viewer.id !== target.id && canManage(viewer, target);
 }
 
-/** Roles the viewer may hand out: the server refuses super_admin from anyone else. */
+const ROLE_CHOICES: Array<{ value: Role; label: string }> = [
+  { value: "school_user", label: "School User" },
+  { value: "district_user", label: "District User" },
+  { value: "admin", label: "Admin" },
+  { value: "super_admin", label: "Super Admin" },
+];
+
+/** Roles the viewer may hand out (the contract's canGrantRole; the server refuses the rest). */
 export function assignableRoles(viewer: Pick<SessionUser, "role">): Array<{ value: Role; label: string }> {
-  const roles: Array<{ value: Role; label: string }> = [
-    { value: "school_user", label: "School User" },
-    { value: "district_user", label: "District User" },
-    { value: "admin", label: "Admin" },
-  ];
-  if (viewer.role === "super_admin") roles.push({ value: "super_admin", label: "Super Admin" });
-  return roles;
+  return ROLE_CHOICES.filter((choice) => canGrantRole(viewer.role, choice.value));
 }
 
 /** Case-insensitive substring match on username, e-mail and the stored role (spec section 2). */

@@ -1,0 +1,11 @@
+import { isAdminRole, type Role } from "@tally/contract";
+
+/**
+ * The schools a user may see: admins see every school; a school user their own school;
+ * a district user the schools assigned in user_schools.
+ */
+export function schoolScope(role: Role, schoolId: number | null, assignedSchoolIds: number[]): number[] | "all" {
+  if (isAdminRole(role)) return "all";
+  if (role === "school_user") return schoolId === null ? [] : [schoolId];
+  return assignedSchoolIds;
+}

@@ -1,0 +1,50 @@
+import type { DemoIds, Role } from "@tally/contract";
+import type { DbExecutor } from "../../db/executor.js";
+import { parseDemoIds, type VisibilityRow } from "../settings/settings.service.js";
+import { schoolScope } from "./scope.policy.js";
+import { findCaller } from "./scope.repository.js";
+
+/** The caller of an authenticated request, loaded from the database on every request. */
+export interface Caller {
+  id: number;
+  username: string;
+  email: string;
+  role: Role;
+  schoolId: number | null;
+  sessionVersion: number;
+  /** 'all' for admin and super_admin. */
+  accessibleSchoolIds: number[] | "all";
+  /** The cohort visibility settings, read with the account: scope resolution needs no second read. */
+  cohortVisibility: VisibilityRow[];
+  /** The demo school and cohort (hidden from admins), read with the account too. */
+  demo: DemoIds;
+}
+
+/** A caller as loaded, with what the token check decides on. */
+export interface LoadedCaller {
+  caller: Caller;
+  isActive: boolean;
+  /** Whether the sign-in (refresh token family) named by the token is still live. */
+  sessionLive: boolean;
+}
+
+/** The caller and everything its scope needs, in one round trip; undefined for an unknown account. */
+export async function loadCaller(db: DbExecutor, userId: number, sessionId: string): Promise<LoadedCaller | undefined> {
+  const row = await findCaller(db, userId, sessionId);
+  if (!row) return undefined;
+  return {
+    caller: {
+      id: row.id,
+      username: row.username,
+      email: row.email,
+      role: row.role,
+      schoolId: row.school_id,
+      sessionVersion: row.session_version,
+      accessibleSchoolIds: schoolScope(row.role, row.school_id, row.assigned_school_ids),
+      cohortVisibility: row.cohort_visibility,
+      demo: parseDemoIds(row.demo_setting),
+    },
+    isActive: row.is_active,
+    sessionLive: row.session_live,
+  };
+}

@@ -1,0 +1,22 @@
+import { featureSettingsQuerySchema, featureSettingsResponseSchema } from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
+import { featureSchoolFor } from "./settings.policy.js";
+import { getFeatureSettings } from "./settings.service.js";
+
+export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  app.get(
+    "/settings/features",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ["settings"],
+        querystring: featureSettingsQuerySchema,
+        response: { 200: featureSettingsResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) =>
+      getFeatureSettings(ctx.database.db, request.user, featureSchoolFor(request.user, request.query.school_id)),
+  );
+};

@@ -1,0 +1,90 @@
+import {
+  DEMO_DEFAULTS,
+  type DemoIds,
+  FEATURE_DEFAULTS,
+  type FeatureSettings,
+  type FeatureSettingsResponse,
+  type FeatureToggles,
+  isAdminRole,
+} from "@tally/contract";
+import { z } from "zod";
+import type { DbExecutor } from "../../db/executor.js";
+import type { SettingsReader } from "./settings.policy.js";
+import * as repo from "./settings.repository.js";
+
+export type { VisibilityRow } from "./settings.repository.js";
+
+/** The keys of the settings table. */
+export const SETTING_KEYS = { features: "features", demo: "demo" } as const;
+
+// Lenient: a malformed or partial stored value falls back to the defaults rather than failing.
+const storedToggles = z.object({ enableExport: z.boolean().optional(), enableStudentEditing: z.boolean().optional() });
+const storedFeatures = z.object({
+  enableExport: z.boolean().catch(FEATURE_DEFAULTS.enableExport).default(FEATURE_DEFAULTS.enableExport),
+  enableStudentEditing: z.boolean().catch(FEATURE_DEFAULTS.enableStudentEditing).default(FEATURE_DEFAULTS.enableStudentEditing),
+  applyToAllSchools: z.boolean().catch(FEATURE_DEFAULTS.applyToAllSchools).default(FEATURE_DEFAULTS.applyToAllSchools),
+  schoolSettings: z.record(z.string(), storedToggles.catch({})).catch({}).default({}),
+});
+const storedDemo = z.object({
+  schoolId: z.number().int().catch(DEMO_DEFAULTS.schoolId).default(DEMO_DEFAULTS.schoolId),
+  cohortId: z.number().int().catch(DEMO_DEFAULTS.cohortId).default(DEMO_DEFAULTS.cohortId),
+});
+
+/** The 'features' setting with defaults filled in (absent = every feature on). */
+export function parseFeatureSettings(value: unknown): FeatureSettings {
+  const parsed = storedFeatures.safeParse(value ?? {});
+  return parsed.success ? parsed.data : { ...FEATURE_DEFAULTS };
+}
+
+/**
+ * The toggles in force at one school: the global values when applyToAllSchools is on (or no
+ * school is named), else the school's own, each falling back to the global value.
+ */
+export function togglesAt(features: FeatureSettings, schoolId: number | null): FeatureToggles {
+  const global = { enableExport: features.enableExport, enableStudentEditing: features.enableStudentEditing };
+  if (features.applyToAllSchools || schoolId === null) return global;
+  const own = features.schoolSettings[String(schoolId)] ?? {};
+  return {
+    enableExport: own.enableExport ?? global.enableExport,
+    enableStudentEditing: own.enableStudentEditing ?? global.enableStudentEditing,
+  };
+}
+
+export async function readFeatureSettings(db: DbExecutor): Promise<FeatureSettings> {
+  return parseFeatureSettings(await repo.readSetting(db, SETTING_KEYS.features));
+}
+
+/** The demo school and cohort from the 'demo' setting, else the contract's defaults. */
+export function parseDemoIds(value: unknown): DemoIds {
+  const parsed = storedDemo.safeParse(value ?? {});
+  return parsed.success ? parsed.data : { ...DEMO_DEFAULTS };
+}
+
+/** For callers that did not read the demo setting with the account (see scope's loadCaller). */
+export async function readDemoIds(db: DbExecutor): Promise<DemoIds> {
+  return parseDemoIds(await repo.readSetting(db, SETTING_KEYS.demo));
+}
+
+/** Every cohort visibility setting, for scope resolution. */
+export function listCohortVisibility(db: DbExecutor): Promise<repo.VisibilityRow[]> {
+  return repo.listCohortVisibility(db);
+}
+
+/**
+ * GET /settings/features: the settings and the toggles in force at `schoolId` (already
+ * checked by the policy). School and district users see only their own schools' rows.
+ */
+export async function getFeatureSettings(
+  db: DbExecutor,
+  caller: SettingsReader,
+  schoolId: number | null,
+): Promise<FeatureSettingsResponse> {
+  const features = await readFeatureSettings(db);
+  const data = isAdminRole(caller.role) ? features : { ...features, schoolSettings: ownSchoolRows(features, caller.accessibleSchoolIds) };
+  return { data, effective: { ...togglesAt(features, schoolId), school_id: schoolId } };
+}
+
+function ownSchoolRows(features: FeatureSettings, schoolIds: readonly number[] | "all"): FeatureSettings["schoolSettings"] {
+  if (schoolIds === "all") return features.schoolSettings;
+  return Object.fromEntries(Object.entries(features.schoolSettings).filter(([id]) => schoolIds.includes(Number(id))));
+}

@@ -1,0 +1,59 @@
+import { LIMITS, type RegisterRequest, type SessionUser } from "@tally/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerContext } from "../../context.js";
+import { refuseCommonPassword } from "../../lib/common-passwords.js";
+import { badRequest } from "../../lib/errors.js";
+import { hashPassword } from "../../lib/password-hash.js";
+import { emailVerificationMail, sendInBackground } from "../auth/auth-mail.js";
+import { createOneTimeToken } from "../auth/auth-tokens.service.js";
+import { schoolsByIds } from "../schools/schools.service.js";
+import { assertLoginsFree, createAccount, loadSessionUser, withUniqueLogins } from "./accounts.service.js";
+import { type Actor, assertCanCreate } from "./users.policy.js";
+
+/** POST /auth/register: an administrator creates an account and a verification mail goes out. */
+export async function registerUser(
+  ctx: ServerContext,
+  actor: Pick<Actor, "role">,
+  input: RegisterRequest,
+  log: FastifyBaseLogger,
+): Promise<SessionUser> {
+  assertCanCreate(actor, input.role);
+  refuseCommonPassword(input.password);
+  const db = ctx.database.db;
+  await assertLoginsFree(db, { username: input.username, email: input.email });
+
+  const schoolId = input.role === "school_user" ? (input.school_id ?? null) : null;
+  const schoolIds = input.role === "district_user" ? [...new Set(input.school_ids ?? [])] : [];
+  if (schoolId !== null && (await schoolsByIds(db, [schoolId])).length !== 1) {
+    throw badRequest("The selected school does not exist");
+  }
+  if (schoolIds.length > 0 && (await schoolsByIds(db, schoolIds)).length !== schoolIds.length) {
+    throw badRequest("One or more of the selected schools do not exist");
+  }
+
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  const user = await withUniqueLogins(() =>
+    db.transaction().execute((trx) =>
+      createAccount(
+        trx,
+        {
+          username: input.username,
+          email: input.email,
+          password_hash: passwordHash,
+          role: input.role,
+          school_id: schoolId,
+          created_at: now,
+          updated_at: now,
+        },
+        schoolIds,
+      ),
+    ),
+  );
+
+  const token = await createOneTimeToken(ctx, user.id, "email_verify", LIMITS.verifyTokenTtlHours * 60);
+  sendInBackground(ctx, emailVerificationMail(ctx.config.appUrl, input.email, input.username, token), log);
+  const created = await loadSessionUser(db, user.id);
+  if (!created) throw new Error("created user vanished");
+  return created;
+}

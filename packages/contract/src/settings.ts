@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { dbIdSchema } from "./common.js";
+import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "./limits.js";
+
+/** The two toggles a school can have (spec: feature settings). */
+export const featureTogglesSchema = z.object({
+  enableExport: z.boolean(),
+  enableStudentEditing: z.boolean(),
+});
+export type FeatureToggles = z.infer<typeof featureTogglesSchema>;
+
+/** The stored 'features' setting; schoolSettings is keyed by school id. */
+export const featureSettingsSchema = featureTogglesSchema.extend({
+  applyToAllSchools: z.boolean(),
+  schoolSettings: z.record(z.string(), featureTogglesSchema.partial()),
+});
+export type FeatureSettings = z.infer<typeof featureSettingsSchema>;
+
+/** Spec section 6: export on, editing on, apply to all schools on. */
+export const FEATURE_DEFAULTS: FeatureSettings = {
+  enableExport: true,
+  enableStudentEditing: true,
+  applyToAllSchools: true,
+  schoolSettings: {},
+};
+
+/** GET /settings/features: school_id names the school to resolve the toggles for (spec: "optional school id on fetch"). */
+export const featureSettingsQuerySchema = z.object({ school_id: dbIdSchema.optional() });
+export type FeatureSettingsQuery = z.infer<typeof featureSettingsQuerySchema>;
+
+export const featureSettingsResponseSchema = z.object({
+  /** The settings with defaults filled in; for school and district users only their own schools' rows. */
+  data: featureSettingsSchema,
+  /** The toggles in force at school_id (the global ones when school_id is null or applyToAllSchools is on). */
+  effective: featureTogglesSchema.extend({ school_id: z.number().int().nullable() }),
+});
+export type FeatureSettingsResponse = z.infer<typeof featureSettingsResponseSchema>;
+
+/** The demo school and cohort, hidden from admin dashboards (stored in the 'demo' setting). */
+export const demoIdsSchema = z.object({
+  schoolId: z.number().int(),
+  cohortId: z.number().int(),
+});
+export type DemoIds = z.infer<typeof demoIdsSchema>;
+
+export const DEMO_DEFAULTS: DemoIds = { schoolId: DEMO_SCHOOL_ID, cohortId: DEMO_COHORT_ID };
