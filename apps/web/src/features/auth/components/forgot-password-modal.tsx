@@ -3,6 +3,7 @@ import { MESSAGES } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useForgotPassword } from "../api/forgot-password";
+import { bindText } from "../../../lib/text-binding";
 
 interface Props {
   opened: boolean;
@@ -67,8 +68,7 @@ export function ForgotPasswordModal({ opened, onClose }: Props) {
                   label="Email"
                   type="email"
                   autoComplete="email"
-                  value={email}
-                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  {...bindText(email, setEmail)}
                   error={fieldError}
                   data-autofocus
                 />

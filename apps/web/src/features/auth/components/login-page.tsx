@@ -8,6 +8,7 @@ import { useAuth } from "../../../lib/auth-store";
 import { readSessionMessage } from "../../../lib/session-message";
 import { useLogin } from "../api/login";
 import { ForgotPasswordModal } from "./forgot-password-modal";
+import { bindText } from "../../../lib/text-binding";
 
 function loginErrorText(error: unknown): string {
   if (error instanceof ApiError && error.status > 0) {
@@ -75,16 +76,14 @@ export function LoginPage() {
               label="Username or Email"
               name="login"
               autoComplete="username"
-              value={login}
-              onChange={(event) => setLogin(event.currentTarget.value)}
+              {...bindText(login, setLogin)}
               error={fieldErrors.login}
             />
             <PasswordInput
               label="Password"
               name="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
+              {...bindText(password, setPassword)}
               error={fieldErrors.password}
             />
             <Button type="submit" fullWidth loading={signIn.isPending}>

@@ -8,6 +8,7 @@ import { errorText } from "../../../lib/api-error";
 import { useSetPassword } from "../api/set-password";
 import { useVerifyResetToken } from "../api/verify-reset-token";
 import { PasswordStrengthMeter } from "./password-strength-meter";
+import { bindText } from "../../../lib/text-binding";
 
 function Card({ children }: { children: ReactNode }) {
   return (
@@ -111,8 +112,7 @@ function SetPasswordForm({ token }: { token: string }) {
             <PasswordInput
               label="New password"
               autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
+              {...bindText(password, setPassword)}
               error={errors.password}
             />
             <Stack mt="xs" gap={0}>
@@ -125,8 +125,7 @@ function SetPasswordForm({ token }: { token: string }) {
           <PasswordInput
             label="Confirm password"
             autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.currentTarget.value)}
+            {...bindText(confirm, setConfirm)}
             error={errors.confirm}
           />
           <Button type="submit" fullWidth loading={update.isPending}>

@@ -6,6 +6,7 @@ import { errorText } from "../../../lib/api-error";
 import { useSchools } from "../../../lib/api/get-schools";
 import { useTeams } from "../api/get-teams";
 import { useUpdateStudent } from "../api/update-student";
+import { bindText } from "../../../lib/text-binding";
 
 interface Props {
   student: StudentDetail;
@@ -56,13 +57,12 @@ export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDo
           </Alert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label="First name" value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} required maxLength={100} />
-          <TextInput label="Last name" value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} required maxLength={100} />
+          <TextInput label="First name" {...bindText(firstName, setFirstName)} required maxLength={100} />
+          <TextInput label="Last name" {...bindText(lastName, setLastName)} required maxLength={100} />
           <TextInput
             label="E-mail"
             type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            {...bindText(email, setEmail)}
             maxLength={320}
             disabled={!canChangeEmail}
             description={canChangeEmail ? undefined : MESSAGES.studentEmailAdminOnly}
