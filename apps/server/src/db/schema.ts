@@ -258,6 +258,20 @@ export interface MailOutboxTable {
   error: string | null;
 }
 
+/** One admin change: who, when, what, the values before and after (insert only). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor_id: number | null;
+  /** A verb in the past tense of the domain: "settings.cohort-visibility.saved", "school.created"… */
+  action: string;
+  /** The kind of thing changed: "settings", "school", "cohort"… */
+  entity: string;
+  entity_id: string | null;
+  before: Json<unknown | null>;
+  after: Json<unknown | null>;
+}
+
 export interface Database {
   schools: SchoolsTable;
   cohorts: CohortsTable;
@@ -283,6 +297,7 @@ export interface Database {
   settings: SettingsTable;
   cohort_visibility: CohortVisibilityTable;
   mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,22 +3,18 @@ import { isAdminRole } from "@tally/contract";
 import type { ReactNode } from "react";
 import { useCurrentUser } from "../../../lib/auth-store";
 import { useCohorts } from "../../../lib/api/get-cohorts";
-import { SettingsSection } from "./settings-section";
+import { CohortManagementSection } from "./cohort-management-section";
+import { DemoSettingsSection } from "./demo-settings-section";
+import { FeatureSettingsSection } from "./feature-settings-section";
+import { SystemSettingsSection } from "./system-settings-section";
+import { VisibilitySection } from "./visibility-section";
 
 interface Props {
   /** Section 1, the user list; the app composes it in so this feature does not import another. */
   userManagement?: ReactNode;
 }
 
-/** Sections 3-6 until their screens are built: a heading and what will be managed there. */
-const PLANNED_SECTIONS = [
-  { title: "School Data Visibility", text: "Per-cohort visibility for school and district users will be managed here." },
-  { title: "Demo school settings", text: "Settings of the demo school will be managed here." },
-  { title: "School Feature Settings", text: "Feature switches for all schools or per school will be managed here." },
-  { title: "System Settings", text: "System settings will be available in a future release." },
-] as const;
-
-/** Spec section 2 "Admin Settings". Sections 2-6 are filled in by later work. */
+/** Spec section 2 "Admin Settings". Each section is its own component. */
 export function AdminSettingsPage({ userManagement }: Props) {
   const viewer = useCurrentUser();
   const allowed = viewer !== null && isAdminRole(viewer.role);
@@ -56,21 +52,11 @@ export function AdminSettingsPage({ userManagement }: Props) {
     <Stack gap="md">
       <Title order={1}>Admin Settings</Title>
       {userManagement}
-      <SettingsSection title="Cohort & Weekly Data Management">
-        <Text size="sm" c="dimmed">
-          {cohorts.data.length} cohorts on record. Weekly data import is being built.
-        </Text>
-        <Group>
-          <Button disabled>Import Weekly Data for Cohort</Button>
-        </Group>
-      </SettingsSection>
-      {PLANNED_SECTIONS.map(({ title, text }) => (
-        <SettingsSection key={title} title={title}>
-          <Text size="sm" c="dimmed">
-            {text}
-          </Text>
-        </SettingsSection>
-      ))}
+      <CohortManagementSection cohorts={cohorts.data} />
+      <VisibilitySection />
+      <DemoSettingsSection />
+      <FeatureSettingsSection />
+      <SystemSettingsSection />
     </Stack>
   );
 }
