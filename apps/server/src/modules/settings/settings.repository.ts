@@ -16,3 +16,22 @@ export async function readSetting(db: DbExecutor, key: string): Promise<unknown>
 export async function listCohortVisibility(db: DbExecutor): Promise<VisibilityRow[]> {
   return db.selectFrom("cohort_visibility").select(["cohort_id", "school_id", "is_visible"]).execute();
 }
+
+/**
+ * The stored value of one setting, locked until the caller's transaction ends (undefined when
+ * never saved), so two saves of the same setting apply one after the other.
+ */
+export async function readSettingForUpdate(db: DbExecutor, key: string): Promise<unknown> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", key).forUpdate().executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores one setting's whole value (insert or replace). */
+export async function writeSetting(db: DbExecutor, key: string, value: unknown, by: number | null, at: Date): Promise<void> {
+  const json = JSON.stringify(value);
+  await db
+    .insertInto("settings")
+    .values({ key, value: json, updated_by: by, updated_at: at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_by: by, updated_at: at }))
+    .execute();
+}
