@@ -14,13 +14,7 @@ export interface SchoolsTable {
   created_at: Timestamp;
 }
 
-export const PROGRAM_TYPES = [
-  "Internship (4 week)",
-  "Internship (6 week)",
-  "Internship (8 week)",
-  "Projects",
-] as const;
-
+/** program_type is one of the contract's PROGRAM_TYPES (checked by the database too). */
 export interface CohortsTable {
   id: Generated<number>;
   name: string;
