@@ -1,17 +1,107 @@
-import { Button, Group, Text } from "@mantine/core";
-import type { CohortItem } from "@tally/contract";
+import { Button, Group, Loader, Table, Text } from "@mantine/core";
+import type { AdminCohortItem, CohortItem } from "@tally/contract";
+import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
+import { useBanner } from "../../../lib/use-banner";
+import { useAdminCohorts } from "../api/get-admin-cohorts";
+import { CohortFormModal } from "./cohort-form-modal";
 import { SettingsSection } from "./settings-section";
 
-/** Spec section "Cohort & Weekly Data Management". */
-export function CohortManagementSection({ cohorts }: { cohorts: CohortItem[] }) {
+type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | null;
+
+const hoursText = (hours: number | null) => (hours === null ? "—" : hours.toLocaleString("en-US"));
+
+/**
+ * Spec section "Cohort & Weekly Data Management": the cohorts with their dates, students and
+ * weeks, added and edited here. `cohorts` (the page's list) is unused now the section reads
+ * its own admin list with counts; the prop stays so the page composes it unchanged.
+ */
+export function CohortManagementSection(_props: { cohorts?: CohortItem[] }) {
+  const cohorts = useAdminCohorts();
+  const { banner, show, clear } = useBanner();
+  const [dialog, setDialog] = useState<Dialog>(null);
+
   return (
     <SettingsSection title="Cohort & Weekly Data Management">
-      <Text size="sm" c="dimmed">
-        {cohorts.length} cohorts on record. Weekly data import is being built.
-      </Text>
-      <Group>
-        <Button disabled>Import Weekly Data for Cohort</Button>
+      <BannerAlert banner={banner} onClose={clear} />
+      <Group justify="space-between" wrap="wrap">
+        <Button onClick={() => setDialog({ kind: "add" })}>Add cohort</Button>
+        {/* The import arrives with the next issue. */}
+        <Button disabled variant="default">
+          Import Weekly Data for Cohort
+        </Button>
       </Group>
+      {cohorts.isPending ? (
+        <Group gap="xs" role="status">
+          <Loader size="xs" aria-hidden="true" />
+          <Text size="sm">Loading cohorts...</Text>
+        </Group>
+      ) : cohorts.isError ? (
+        <Group gap="sm">
+          <Text c="red" size="sm" role="alert">
+            Failed to load cohorts. Please try again.
+          </Text>
+          <Button size="xs" variant="default" onClick={() => void cohorts.refetch()}>
+            Retry
+          </Button>
+        </Group>
+      ) : cohorts.data.length === 0 ? (
+        <Text size="sm">No cohorts yet. Add the first one.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} aria-label="Cohorts table, scrolls sideways">
+          <Table striped verticalSpacing="xs" aria-label="Cohorts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Program type</Table.Th>
+                <Table.Th scope="col">Start</Table.Th>
+                <Table.Th scope="col">End</Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Expected hours
+                </Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Students
+                </Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Weeks
+                </Table.Th>
+                <Table.Th scope="col">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {cohorts.data.map((cohort) => (
+                <Table.Tr key={cohort.id} data-testid={`cohort-row-${cohort.id}`}>
+                  <Table.Td fw={600}>{cohort.name}</Table.Td>
+                  <Table.Td>{cohort.program_type}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.start_date}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.end_date}</Table.Td>
+                  <Table.Td ta="right">{hoursText(cohort.total_expected_hours)}</Table.Td>
+                  <Table.Td ta="right">{cohort.student_count}</Table.Td>
+                  <Table.Td ta="right">{cohort.week_count}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => setDialog({ kind: "edit", cohort })}
+                      aria-label={`Edit ${cohort.name}`}
+                    >
+                      Edit
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {dialog ? (
+        <CohortFormModal
+          key={dialog.kind === "edit" ? dialog.cohort.id : "add"}
+          cohort={dialog.kind === "edit" ? dialog.cohort : undefined}
+          onClose={() => setDialog(null)}
+          onSaved={(text) => show("success", text)}
+        />
+      ) : null}
     </SettingsSection>
   );
 }

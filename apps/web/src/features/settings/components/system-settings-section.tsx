@@ -1,13 +1,89 @@
-import { Text } from "@mantine/core";
+import { Button, Group, Loader, Table, Text } from "@mantine/core";
+import type { AdminSchoolItem } from "@tally/contract";
+import { useState } from "react";
+import { BannerAlert } from "../../../components/banner-alert";
+import { useBanner } from "../../../lib/use-banner";
+import { useAdminSchools } from "../api/get-admin-schools";
+import { SchoolFormModal } from "./school-form-modal";
 import { SettingsSection } from "./settings-section";
 
-/** Spec section "System Settings". */
+type Dialog = { kind: "add" } | { kind: "rename"; school: AdminSchoolItem } | null;
+
+/** Spec section "System Settings": the schools a programme runs with, added and renamed here. */
 export function SystemSettingsSection() {
+  const schools = useAdminSchools();
+  const { banner, show, clear } = useBanner();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const onSaved = (text: string) => show("success", text);
+
   return (
     <SettingsSection title="System Settings">
-      <Text size="sm" c="dimmed">
-        System settings will be available in a future release.
-      </Text>
+      <BannerAlert banner={banner} onClose={clear} />
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          Schools in the programme. The demo school is managed under Demo school settings.
+        </Text>
+        <Button onClick={() => setDialog({ kind: "add" })}>Add school</Button>
+      </Group>
+      {schools.isPending ? (
+        <Group gap="xs" role="status">
+          <Loader size="xs" aria-hidden="true" />
+          <Text size="sm">Loading schools...</Text>
+        </Group>
+      ) : schools.isError ? (
+        <Group gap="sm">
+          <Text c="red" size="sm" role="alert">
+            Failed to load schools. Please try again.
+          </Text>
+          <Button size="xs" variant="default" onClick={() => void schools.refetch()}>
+            Retry
+          </Button>
+        </Group>
+      ) : schools.data.length === 0 ? (
+        <Text size="sm">No schools yet. Add the first one.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} aria-label="Schools table, scrolls sideways">
+          <Table striped verticalSpacing="xs" aria-label="Schools">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">District</Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Students
+                </Table.Th>
+                <Table.Th scope="col">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {schools.data.map((school) => (
+                <Table.Tr key={school.id} data-testid={`school-row-${school.id}`}>
+                  <Table.Td fw={600}>{school.name}</Table.Td>
+                  <Table.Td>{school.district || "—"}</Table.Td>
+                  <Table.Td ta="right">{school.student_count}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => setDialog({ kind: "rename", school })}
+                      aria-label={`Rename ${school.name}`}
+                    >
+                      Rename
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {dialog ? (
+        <SchoolFormModal
+          key={dialog.kind === "rename" ? dialog.school.id : "add"}
+          school={dialog.kind === "rename" ? dialog.school : undefined}
+          onClose={() => setDialog(null)}
+          onSaved={onSaved}
+        />
+      ) : null}
     </SettingsSection>
   );
 }
