@@ -48,7 +48,7 @@ export function CohortManagementSection(_props: { cohorts?: CohortItem[] }) {
       ) : cohorts.data.length === 0 ? (
         <Text size="sm">No cohorts yet. Add the first one.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} aria-label="Cohorts table, scrolls sideways">
+        <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} role="region" aria-label="Cohorts table, scrolls sideways">
           <Table striped verticalSpacing="xs" aria-label="Cohorts">
             <Table.Thead>
               <Table.Tr>

@@ -42,7 +42,7 @@ export function SystemSettingsSection() {
       ) : schools.data.length === 0 ? (
         <Text size="sm">No schools yet. Add the first one.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} aria-label="Schools table, scrolls sideways">
+        <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} role="region" aria-label="Schools table, scrolls sideways">
           <Table striped verticalSpacing="xs" aria-label="Schools">
             <Table.Thead>
               <Table.Tr>
