@@ -46,6 +46,14 @@ describe("POST /api/schools", () => {
     });
   });
 
+  it("two simultaneous adds of one name: one 201, one 409", async () => {
+    const replies = await Promise.all([
+      call("POST", "/api/schools", "admin", { name: "Twin Oaks School" }),
+      call("POST", "/api/schools", "superAdmin", { name: "twin oaks school" }),
+    ]);
+    expect(replies.map((r) => r.statusCode).toSorted()).toEqual([201, 409]);
+  });
+
   it("defaults the district to empty", async () => {
     const res = await call("POST", "/api/schools", "superAdmin", { name: "Elm Prep" });
     expect(res.statusCode).toBe(201);
