@@ -224,6 +224,12 @@ describe("the Export button", () => {
   });
 });
 
+/** A GET /settings/features reply resolving school 2's export toggle. */
+const schoolTwoFeatures = (enableExport: boolean) => ({
+  data: { enableExport, enableStudentEditing: true, applyToAllSchools: false, schoolSettings: {} },
+  effective: { school_id: 2, enableExport, enableStudentEditing: true },
+});
+
 describe("school dashboard", () => {
   it("uses the looked-up school name, hides the school filter and Total Schools", async () => {
     signIn(buildUser({ role: "school_user", school_id: 2, school_name: "Old Name" }));
@@ -252,18 +258,14 @@ describe("school dashboard", () => {
   });
 
   it("shows the Export button per the school's enableExport, and when the check fails", async () => {
-    const features = (enableExport: boolean) => ({
-      data: { enableExport, enableStudentEditing: true, applyToAllSchools: false, schoolSettings: {} },
-      effective: { school_id: 2, enableExport, enableStudentEditing: true },
-    });
     signIn(buildUser({ role: "school_user", school_id: 2 }));
-    const on = mockDashboardApi({ features: features(true) });
+    const on = mockDashboardApi({ features: schoolTwoFeatures(true) });
     const first = renderApp("/school/2/dashboard");
     expect(await screen.findByRole("button", { name: "Export" }, SLOW)).toBeTruthy();
     expect(callsTo(on, "/settings/features")[0]!.get("school_id")).toBe("2");
     first.unmount();
 
-    mockDashboardApi({ features: features(false) });
+    mockDashboardApi({ features: schoolTwoFeatures(false) });
     const second = renderApp("/school/2/dashboard");
     await screen.findByRole("heading", { name: /Students \(/ }, SLOW);
     expect(screen.queryByRole("button", { name: "Export" })).toBeNull();
