@@ -21,6 +21,7 @@ export const MESSAGES = {
   passwordTooWeak: "Please choose a stronger password",
   passwordTooShort: "Password must be at least 8 characters",
   passwordTooCommon: "This password is too common. Please choose another.",
+  studentEditingOff: "Student editing is turned off for this school.",
   studentEmailAdminOnly: "Only an administrator can change a student's e-mail address.",
   textHasNul: "Text must not contain NUL characters.",
   usernameTooShort: "Username must be at least 3 characters",

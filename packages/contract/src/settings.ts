@@ -36,6 +36,26 @@ export const featureSettingsResponseSchema = z.object({
 });
 export type FeatureSettingsResponse = z.infer<typeof featureSettingsResponseSchema>;
 
+/**
+ * POST /settings/features: the whole setting, replacing the stored one. Strict, so a misspelt
+ * field is a 400 naming it rather than silently dropped; schoolSettings keys are school ids and
+ * every row carries both toggles (the screen always sends both).
+ */
+export const saveFeatureSettingsRequestSchema = z.strictObject({
+  enableExport: z.boolean(),
+  enableStudentEditing: z.boolean(),
+  applyToAllSchools: z.boolean(),
+  schoolSettings: z.record(
+    z.string().regex(/^[1-9][0-9]{0,9}$/, "School ids are positive whole numbers"),
+    z.strictObject({ enableExport: z.boolean(), enableStudentEditing: z.boolean() }),
+  ),
+});
+export type SaveFeatureSettingsRequest = z.infer<typeof saveFeatureSettingsRequestSchema>;
+
+/** The settings as saved (defaults filled in). */
+export const saveFeatureSettingsResponseSchema = z.object({ data: featureSettingsSchema });
+export type SaveFeatureSettingsResponse = z.infer<typeof saveFeatureSettingsResponseSchema>;
+
 /** The demo school and cohort, hidden from admin dashboards (stored in the 'demo' setting). */
 export const demoIdsSchema = z.object({
   schoolId: z.number().int(),

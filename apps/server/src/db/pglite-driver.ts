@@ -127,9 +127,15 @@ class TransactionGate {
     }
   }
 
-  /** Waits for any other transaction to end, then makes `conn` the owner. */
+  /**
+   * Waits for any other transaction to end, then makes `conn` the owner. The check and the
+   * claim run in one step: awaiting waitTurn here would let every waiter woken by close()
+   * pass the check before the first one claims the session, and their transactions mix.
+   */
   async open(conn: PgliteConnection): Promise<void> {
-    await this.waitTurn(conn);
+    while (this.owner !== null && this.owner !== conn) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
     this.owner = conn;
   }
 

@@ -35,3 +35,16 @@ export async function writeSetting(db: DbExecutor, key: string, value: unknown, 
     .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_by: by, updated_at: at }))
     .execute();
 }
+
+/**
+ * Creates a setting's row with `value` unless it exists, so a following readSettingForUpdate
+ * has a row to lock even on the very first save (two first saves then queue rather than both
+ * reading "never saved").
+ */
+export async function insertSettingIfAbsent(db: DbExecutor, key: string, value: unknown, at: Date): Promise<void> {
+  await db
+    .insertInto("settings")
+    .values({ key, value: JSON.stringify(value), updated_by: null, updated_at: at })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+}

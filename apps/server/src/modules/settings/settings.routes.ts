@@ -1,9 +1,14 @@
-import { featureSettingsQuerySchema, featureSettingsResponseSchema } from "@tally/contract";
+import {
+  featureSettingsQuerySchema,
+  featureSettingsResponseSchema,
+  saveFeatureSettingsRequestSchema,
+  saveFeatureSettingsResponseSchema,
+} from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { featureSchoolFor } from "./settings.policy.js";
-import { getFeatureSettings } from "./settings.service.js";
+import { getFeatureSettings, saveFeatureSettings } from "./settings.service.js";
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
@@ -18,5 +23,19 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
     },
     async (request) =>
       getFeatureSettings(ctx.database.db, request.user, featureSchoolFor(request.user, request.query.school_id)),
+  );
+
+  app.post(
+    "/settings/features",
+    {
+      // Admins and super admins only; others are refused before their body is even parsed.
+      onRequest: app.requirePermission("accessSettings"),
+      schema: {
+        tags: ["settings"],
+        body: saveFeatureSettingsRequestSchema,
+        response: { 200: saveFeatureSettingsResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => saveFeatureSettings(ctx, request.user.id, request.body),
   );
 };

@@ -112,7 +112,7 @@ export async function updateStudent(
       const student = await requireStudentInScope(trx, scope, id);
       const targetSchool = body.school_id ?? student.school_id;
       const features = await readFeatureSettings(trx);
-      if (!canEditStudent(user.role, features, student.school_id, targetSchool)) throw forbidden();
+      if (!canEditStudent(user.role, features, student.school_id, targetSchool)) throw forbidden(MESSAGES.studentEditingOff);
       if (body.school_id !== undefined && body.school_id !== student.school_id) {
         if (isAdminRole(user.role)) {
           if (!(await schoolExists(trx, body.school_id))) {

@@ -212,6 +212,24 @@ describe("district dashboard", () => {
   });
 });
 
+describe("the Export button", () => {
+  it("is always there for admins, whatever the toggles", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const fetchMock = mockDashboardApi({
+      features: { data: { enableExport: false, enableStudentEditing: false, applyToAllSchools: true, schoolSettings: {} }, effective: { school_id: null, enableExport: false, enableStudentEditing: false } },
+    });
+    renderApp("/dashboard");
+    expect(await screen.findByRole("button", { name: "Export" }, SLOW)).toBeTruthy();
+    expect(callsTo(fetchMock, "/settings/features")).toHaveLength(0);
+  });
+});
+
+/** A GET /settings/features reply resolving school 2's export toggle. */
+const schoolTwoFeatures = (enableExport: boolean) => ({
+  data: { enableExport, enableStudentEditing: true, applyToAllSchools: false, schoolSettings: {} },
+  effective: { school_id: 2, enableExport, enableStudentEditing: true },
+});
+
 describe("school dashboard", () => {
   it("uses the looked-up school name, hides the school filter and Total Schools", async () => {
     signIn(buildUser({ role: "school_user", school_id: 2, school_name: "Old Name" }));
@@ -237,6 +255,26 @@ describe("school dashboard", () => {
     mockDashboardApi();
     renderApp("/school/77/dashboard");
     expect(await screen.findByRole("heading", { name: "Demo High School Dashboard" }, SLOW)).toBeTruthy();
+  });
+
+  it("shows the Export button per the school's enableExport, and when the check fails", async () => {
+    signIn(buildUser({ role: "school_user", school_id: 2 }));
+    const on = mockDashboardApi({ features: schoolTwoFeatures(true) });
+    const first = renderApp("/school/2/dashboard");
+    expect(await screen.findByRole("button", { name: "Export" }, SLOW)).toBeTruthy();
+    expect(callsTo(on, "/settings/features")[0]!.get("school_id")).toBe("2");
+    first.unmount();
+
+    mockDashboardApi({ features: schoolTwoFeatures(false) });
+    const second = renderApp("/school/2/dashboard");
+    await screen.findByRole("heading", { name: /Students \(/ }, SLOW);
+    expect(screen.queryByRole("button", { name: "Export" })).toBeNull();
+    second.unmount();
+
+    // No /settings/features reply: the spec's "export allowed if the check fails".
+    mockDashboardApi();
+    renderApp("/school/2/dashboard");
+    expect(await screen.findByRole("button", { name: "Export" }, SLOW)).toBeTruthy();
   });
 
   it("refuses a user without rights to the school", async () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
 import { keepPreviousData, usePrefetchQuery, useQuery } from "@tanstack/react-query";
@@ -15,6 +15,7 @@ import { AttendanceTable } from "./attendance-table";
 import { AttendanceTrendSection } from "./attendance-trend-section";
 import { DashboardFilterBar } from "./dashboard-filter-bar";
 import { DashboardStats } from "./dashboard-stats";
+import { ExportButton } from "./export-button";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 
@@ -118,7 +119,10 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
 
   return (
     <Stack gap="lg">
-      {heading}
+      <Group justify="space-between" align="flex-start" gap="sm">
+        {heading}
+        <ExportButton user={user} schoolId={filters.schoolId} />
+      </Group>
       <DashboardFilterBar
         filters={filters}
         onChange={setFilters}
