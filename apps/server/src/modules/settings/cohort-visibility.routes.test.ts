@@ -42,6 +42,9 @@ afterEach(async () => {
   if (worldRows.length) await t.db.insertInto("cohort_visibility").values(worldRows).execute();
 });
 
+const sort = (rows: CohortVisibilitySetting[]) =>
+  rows.toSorted((a, b) => a.cohort_id - b.cohort_id || (a.school_id ?? 0) - (b.school_id ?? 0));
+
 const cohortIdsOf = async (user: WorldUserKey) =>
   (await get(user, "/api/cohorts")).json<{ data: CohortItem[] }>().data.map((c) => c.id);
 const studentIdsOf = async (user: WorldUserKey) =>
@@ -91,8 +94,6 @@ describe("POST /api/settings/cohort-visibility", () => {
     const expected = worldRows
       .map((r) => (r.cohort_id === w.cohorts.hiddenAll.id && r.school_id === null ? { ...r, is_visible: true } : r))
       .concat({ cohort_id: w.cohorts.open.id, school_id: w.schools.c.id, is_visible: false });
-    const sort = (rows: CohortVisibilitySetting[]) =>
-      rows.toSorted((a, b) => a.cohort_id - b.cohort_id || (a.school_id ?? 0) - (b.school_id ?? 0));
     expect(await stored()).toEqual(sort(expected));
     expect(body.data).toEqual(sort(expected));
   });
@@ -259,14 +260,14 @@ describe("a visibility change applies to the very next request", () => {
   });
 });
 
-describe("summaries and trends stay exact after a visibility change", () => {
-  // Written independently of the server's scope code: a school's own row, else the
-  // all-schools row, else visible.
-  const visibleAt = (cohort: string, school: string) => `coalesce(
-      (select v.is_visible from cohort_visibility v where v.cohort_id = ${cohort} and v.school_id = ${school}),
-      (select v.is_visible from cohort_visibility v where v.cohort_id = ${cohort} and v.school_id is null),
-      true)`;
+// Written independently of the server's scope code: a school's own row, else the
+// all-schools row, else visible.
+const visibleAt = (cohort: string, school: string) => `coalesce(
+    (select v.is_visible from cohort_visibility v where v.cohort_id = ${cohort} and v.school_id = ${school}),
+    (select v.is_visible from cohort_visibility v where v.cohort_id = ${cohort} and v.school_id is null),
+    true)`;
 
+describe("summaries and trends stay exact after a visibility change", () => {
   async function recount(schoolIds: number[]) {
     const schools = schoolIds.join(",");
     const shown = `select s.id, s.school_id from students s where s.school_id in (${schools})
