@@ -76,7 +76,7 @@ async function openVisibilitySection(page: Page): Promise<Locator> {
 }
 
 async function showSettingsFor(page: Page, section: Locator, school: string): Promise<void> {
-  const input = section.getByRole("textbox", { name: "Show settings for" });
+  const input = section.getByLabel("Show settings for", { exact: true });
   await input.click();
   const listbox = page.locator(`#${await input.getAttribute("aria-controls")}`);
   await listbox.getByRole("option", { name: school, exact: true }).click();
