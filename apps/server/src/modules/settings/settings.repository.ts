@@ -48,3 +48,56 @@ export async function insertSettingIfAbsent(db: DbExecutor, key: string, value: 
     .onConflict((oc) => oc.column("key").doNothing())
     .execute();
 }
+
+/** The cohort visibility rows that apply at one school: its own rows and the all-schools rows. */
+export async function listCohortVisibilityAt(db: DbExecutor, schoolId: number): Promise<VisibilityRow[]> {
+  return db
+    .selectFrom("cohort_visibility")
+    .select(["cohort_id", "school_id", "is_visible"])
+    .where((eb) => eb.or([eb("school_id", "is", null), eb("school_id", "=", schoolId)]))
+    .orderBy("cohort_id")
+    .orderBy("school_id", (ob) => ob.nullsFirst())
+    .execute();
+}
+
+/** The advisory lock key of cohort visibility saves (any constant no other save uses). */
+const COHORT_VISIBILITY_LOCK = 10_001;
+
+/**
+ * Takes the cohort visibility save lock until the transaction ends, so saves run one after the
+ * other (and each reads its "before" after the previous one committed), while readers (every
+ * request's caller statement) go on reading the last committed rows unblocked.
+ */
+export async function lockCohortVisibility(trx: DbExecutor): Promise<void> {
+  await trx.selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.lit(COHORT_VISIBILITY_LOCK)]).as("locked")).execute();
+}
+
+/**
+ * Of the ids given, those with no row in `table`. Reads the cohorts and schools tables (owned
+ * by their modules) read-only, inside the save's transaction, to refuse an unknown id by name.
+ */
+export async function missingIds(db: DbExecutor, table: "cohorts" | "schools", ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom(table).select("id").where("id", "in", [...ids]).execute();
+  const present = new Set(found.map((r) => r.id));
+  return ids.filter((id) => !present.has(id));
+}
+
+/** Inserts or replaces one visibility row per (cohort, school) named; rows not named stay. */
+export async function upsertCohortVisibility(db: DbExecutor, rows: readonly VisibilityRow[], at: Date): Promise<void> {
+  for (const row of rows) {
+    // The unique key is (cohort_id, coalesce(school_id, 0)), an expression index: update, else insert.
+    const updated = await db
+      .updateTable("cohort_visibility")
+      .set({ is_visible: row.is_visible, updated_at: at })
+      .where("cohort_id", "=", row.cohort_id)
+      .where((eb) => (row.school_id === null ? eb("school_id", "is", null) : eb("school_id", "=", row.school_id)))
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      await db
+        .insertInto("cohort_visibility")
+        .values({ cohort_id: row.cohort_id, school_id: row.school_id, is_visible: row.is_visible, updated_at: at })
+        .execute();
+    }
+  }
+}

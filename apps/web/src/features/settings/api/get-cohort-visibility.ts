@@ -1,0 +1,22 @@
+import type { CohortVisibilityResponse, CohortVisibilitySetting } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { listData } from "../../../lib/api/list-data";
+
+export const COHORT_VISIBILITY_KEY = ["settings", "cohort-visibility"] as const;
+
+/** GET /settings/cohort-visibility: every stored row (all schools and per school). */
+export async function getCohortVisibility(signal?: AbortSignal): Promise<CohortVisibilitySetting[]> {
+  return listData(await apiRequest<CohortVisibilityResponse>("/settings/cohort-visibility", { signal }));
+}
+
+export const cohortVisibilityQuery = queryOptions({
+  queryKey: COHORT_VISIBILITY_KEY,
+  queryFn: ({ signal }) => getCohortVisibility(signal),
+  // The screen edits on top of these rows: start from what the server holds now.
+  staleTime: 0,
+});
+
+export function useCohortVisibility() {
+  return useQuery(cohortVisibilityQuery);
+}
