@@ -103,3 +103,10 @@ export function updateCohort(db: DbExecutor, id: number, fields: Partial<CohortF
     .returning(["id", "name", "program_type", "start_date", "end_date", "total_expected_hours"])
     .executeTakeFirstOrThrow();
 }
+
+/** Which of these cohort ids exist. */
+export async function existingCohortIds(db: DbExecutor, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("cohorts").select("id").where("id", "in", [...ids]).execute();
+  return rows.map((r) => r.id);
+}

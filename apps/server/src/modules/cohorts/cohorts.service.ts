@@ -91,3 +91,8 @@ export async function updateCohort(
     return adminItem(trx, id);
   });
 }
+
+/** Which of these cohort ids exist (another module's check before it refers to cohorts). */
+export function existingCohortIds(db: DbExecutor, ids: readonly number[]): Promise<number[]> {
+  return repo.existingCohortIds(db, ids);
+}

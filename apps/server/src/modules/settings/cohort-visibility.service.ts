@@ -4,6 +4,8 @@ import type { Clock } from "../../lib/clock.js";
 import { badRequest } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import * as repo from "./settings.repository.js";
+import { existingCohortIds } from "../cohorts/cohorts.service.js";
+import { schoolsByIds } from "../schools/schools.service.js";
 
 const byKey = (a: CohortVisibilitySetting, b: CohortVisibilitySetting) =>
   a.cohort_id - b.cohort_id || (a.school_id ?? 0) - (b.school_id ?? 0);
@@ -70,8 +72,10 @@ async function refuseUnknown(trx: DbExecutor, settings: readonly CohortVisibilit
   const cohortIds = [...new Set(settings.map((s) => s.cohort_id))];
   const schoolIds = [...new Set(settings.flatMap((s) => (s.school_id === null ? [] : [s.school_id])))];
   const details: Array<{ path: string; message: string }> = [];
-  const missingCohorts = new Set(await repo.missingIds(trx, "cohorts", cohortIds));
-  const missingSchools = new Set(await repo.missingIds(trx, "schools", schoolIds));
+  const foundCohorts = new Set(await existingCohortIds(trx, cohortIds));
+  const foundSchools = new Set((await schoolsByIds(trx, schoolIds)).map((s) => s.id));
+  const missingCohorts = new Set(cohortIds.filter((id) => !foundCohorts.has(id)));
+  const missingSchools = new Set(schoolIds.filter((id) => !foundSchools.has(id)));
   settings.forEach((s, i) => {
     if (missingCohorts.has(s.cohort_id)) details.push({ path: `body.settings.${i}.cohort_id`, message: `Unknown cohort id ${s.cohort_id}.` });
     if (s.school_id !== null && missingSchools.has(s.school_id)) {

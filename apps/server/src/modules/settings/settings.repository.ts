@@ -72,17 +72,6 @@ export async function lockCohortVisibility(trx: DbExecutor): Promise<void> {
   await trx.selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.lit(COHORT_VISIBILITY_LOCK)]).as("locked")).execute();
 }
 
-/**
- * Of the ids given, those with no row in `table`. Reads the cohorts and schools tables (owned
- * by their modules) read-only, inside the save's transaction, to refuse an unknown id by name.
- */
-export async function missingIds(db: DbExecutor, table: "cohorts" | "schools", ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const found = await db.selectFrom(table).select("id").where("id", "in", [...ids]).execute();
-  const present = new Set(found.map((r) => r.id));
-  return ids.filter((id) => !present.has(id));
-}
-
 /** Inserts or replaces one visibility row per (cohort, school) named; rows not named stay. */
 export async function upsertCohortVisibility(db: DbExecutor, rows: readonly VisibilityRow[], at: Date): Promise<void> {
   for (const row of rows) {
