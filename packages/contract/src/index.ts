@@ -16,3 +16,4 @@ export * from "./teams.js";
 export * from "./weekly-data.js";
 export * from "./users.js";
 export * from "./settings.js";
+export * from "./demo-settings.js";

@@ -5,6 +5,7 @@ import { mailRoutes } from "./mail/mail.routes.js";
 import { attendanceRoutes } from "./attendance/attendance.routes.js";
 import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
+import { demoSettingsRoutes } from "./settings/demo-settings.routes.js";
 import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
@@ -23,4 +24,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = 
   attendanceRoutes,
   usersRoutes,
   settingsRoutes,
+  demoSettingsRoutes,
 ];
