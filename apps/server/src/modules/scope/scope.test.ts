@@ -6,6 +6,7 @@ import { useTestDatabase } from "../../../test/test-app.js";
 import { cohortVisible, type DataScope, isCohortVisible, isSchoolInScope, resolveScope, schoolInScope } from "./scope.js";
 
 const database = useTestDatabase();
+const demo = (over: Partial<typeof DEMO_SETTINGS_DEFAULTS>) => ({ ...DEMO_SETTINGS_DEFAULTS, ...over });
 
 describe("resolveScope", () => {
   it("gives admins every school but the demo school, and narrows to requested ids", async () => {
@@ -44,7 +45,6 @@ describe("resolveScope", () => {
   });
 
   describe("the demo toggles", () => {
-    const demo = (over: Partial<typeof DEMO_SETTINGS_DEFAULTS>) => ({ ...DEMO_SETTINGS_DEFAULTS, ...over });
     const admin = { role: "admin" as const, accessibleSchoolIds: "all" as const };
     const school = { role: "school_user" as const, accessibleSchoolIds: [5] };
     const named = { schoolIds: [DEMO_SCHOOL_ID] };

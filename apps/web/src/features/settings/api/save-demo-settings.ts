@@ -1,7 +1,7 @@
 import type { DemoSettingsResponse, SaveDemoSettingsRequest } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { DEMO_SETTINGS_KEY } from "./get-demo-settings";
+import { DEMO_SETTINGS_KEY } from "../../../lib/api/get-demo-settings";
 
 export function saveDemoSettings(body: SaveDemoSettingsRequest) {
   return apiRequest<DemoSettingsResponse>("/settings/demo", { method: "POST", body });

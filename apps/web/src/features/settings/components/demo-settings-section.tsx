@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { BannerAlert } from "../../../components/banner-alert";
 import { useBanner } from "../../../lib/use-banner";
-import { type DemoSettings, demoDashboardPath, useDemoSettings } from "../api/get-demo-settings";
+import { type DemoSettings, demoDashboardPath, useDemoSettings } from "../../../lib/api/get-demo-settings";
 import { useSaveDemoSettings } from "../api/save-demo-settings";
 import { SettingsSection } from "./settings-section";
 

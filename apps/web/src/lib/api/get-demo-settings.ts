@@ -1,6 +1,6 @@
 import { type DemoSettings, type DemoSettingsResponse, isAdminRole, type Role } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "../api-client";
 
 export type { DemoSettings } from "@tally/contract";
 
@@ -14,6 +14,9 @@ export async function getDemoSettings(signal?: AbortSignal): Promise<DemoSetting
 export const demoSettingsQuery = queryOptions({
   queryKey: DEMO_SETTINGS_KEY,
   queryFn: ({ signal }) => getDemoSettings(signal),
+  // The API client already retries what is worth retrying; a guard waiting on more retries
+  // would only hold the page.
+  retry: false,
 });
 
 export function useDemoSettings(enabled = true) {
