@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
 import { renderApp } from "../../../test/render-app";
 
+// The first render of the whole page pays for loading its code.
+const SLOW = { timeout: 5_000 };
+
 /** The Admin Settings page with the demo endpoint answering `demo` (or failing) and `onPost` for saves. */
 function serve(demo: unknown, onPost: (body: unknown) => Response = (b) => jsonResponse(200, { data: { ...DEMO_SETTINGS_DEFAULTS, ...(b as object) } })) {
   return mockFetch((url, init) => {
@@ -18,8 +21,8 @@ function serve(demo: unknown, onPost: (body: unknown) => Response = (b) => jsonR
 async function openSection() {
   signIn(buildUser({ role: "admin" }));
   renderApp("/admin/settings");
-  const section = await screen.findByRole("region", { name: "Demo school settings" });
-  await within(section).findByRole("switch", { name: /Demo school visible/ });
+  const section = await screen.findByRole("region", { name: "Demo school settings" }, SLOW);
+  await within(section).findByRole("switch", { name: /Demo school visible/ }, SLOW);
   return section;
 }
 
@@ -76,7 +79,7 @@ describe("Demo school settings", () => {
     serve("fail");
     signIn(buildUser({ role: "admin" }));
     renderApp("/admin/settings");
-    const section = await screen.findByRole("region", { name: "Demo school settings" });
-    expect(await within(section).findByText("Failed to load demo settings...", {}, { timeout: 5_000 })).toBeTruthy();
+    const section = await screen.findByRole("region", { name: "Demo school settings" }, SLOW);
+    expect(await within(section).findByText("Failed to load demo settings...", {}, SLOW)).toBeTruthy();
   });
 });

@@ -20,11 +20,14 @@ const togglesOf = (d: DemoSettings): DemoToggles => ({
   schoolAccess: d.schoolAccess,
 });
 
-type ShowBanner = ReturnType<typeof useBanner>["show"];
+interface FormProps {
+  stored: DemoSettings;
+  saving: boolean;
+  onSave: (toggles: DemoToggles) => void;
+}
 
-function DemoForm({ stored, show }: { stored: DemoSettings; show: ShowBanner }) {
+function DemoForm({ stored, saving, onSave }: FormProps) {
   const [draft, setDraft] = useState<DemoToggles>(() => togglesOf(stored));
-  const save = useSaveDemoSettings();
   const set = (key: keyof DemoToggles) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.checked;
     setDraft((d) => ({ ...d, [key]: value }));
@@ -32,11 +35,6 @@ function DemoForm({ stored, show }: { stored: DemoSettings; show: ShowBanner }) 
   const changed = JSON.stringify(draft) !== JSON.stringify(togglesOf(stored));
   // The access toggles mean nothing while the demo is closed to everyone (spec section 4).
   const accessDisabled = !draft.isDemoVisible;
-  const submit = () =>
-    save.mutate(draft, {
-      onSuccess: () => show("success", DEMO_TEXTS.saved),
-      onError: () => show("error", DEMO_TEXTS.saveFailed),
-    });
 
   return (
     <Stack gap="sm">
@@ -72,7 +70,7 @@ function DemoForm({ stored, show }: { stored: DemoSettings; show: ShowBanner }) 
         ) : (
           <span />
         )}
-        <Button onClick={submit} loading={save.isPending} disabled={!changed && !save.isPending}>
+        <Button onClick={() => onSave(draft)} loading={saving} disabled={!changed && !saving}>
           Save Demo Settings
         </Button>
       </Group>
@@ -83,8 +81,15 @@ function DemoForm({ stored, show }: { stored: DemoSettings; show: ShowBanner }) 
 /** Spec section "Demo school settings": the three toggles, saved together. */
 export function DemoSettingsSection() {
   const demo = useDemoSettings();
-  // Here, not in the form: the form starts again from the saved values, the message stays.
+  // Here, not in the form: the form starts again from the saved values (it is keyed by them),
+  // while the save's outcome and its message outlive it.
   const { banner, show, clear } = useBanner();
+  const save = useSaveDemoSettings();
+  const onSave = (toggles: DemoToggles) =>
+    save.mutate(toggles, {
+      onSuccess: () => show("success", DEMO_TEXTS.saved),
+      onError: () => show("error", DEMO_TEXTS.saveFailed),
+    });
   return (
     <SettingsSection title="Demo school settings">
       <BannerAlert banner={banner} onClose={clear} />
@@ -104,7 +109,7 @@ export function DemoSettingsSection() {
         </Alert>
       ) : (
         // Keyed by what is stored, so a save (or another admin's) starts the form from the server's values.
-        <DemoForm key={JSON.stringify(demo.data)} stored={demo.data} show={show} />
+        <DemoForm key={JSON.stringify(demo.data)} stored={demo.data} saving={save.isPending} onSave={onSave} />
       )}
     </SettingsSection>
   );
