@@ -17,3 +17,4 @@ export * from "./weekly-data.js";
 export * from "./users.js";
 export * from "./settings.js";
 export * from "./cohort-visibility.js";
+export * from "./demo-settings.js";

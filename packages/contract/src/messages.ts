@@ -41,6 +41,7 @@ export const MESSAGES = {
   pageNotFound: "Page not found",
   errorBoundaryTitle: "Oops! Something went wrong",
   errorBoundaryText: "Please try refreshing the page.",
+  demoSwitchedOff: "The demo school is switched off.",
 } as const;
 
 /** Stable error codes carried by every error reply. */

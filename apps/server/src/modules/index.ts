@@ -6,6 +6,7 @@ import { attendanceRoutes } from "./attendance/attendance.routes.js";
 import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
 import { cohortVisibilityRoutes } from "./settings/cohort-visibility.routes.js";
+import { demoSettingsRoutes } from "./settings/demo-settings.routes.js";
 import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
@@ -25,4 +26,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = 
   usersRoutes,
   settingsRoutes,
   cohortVisibilityRoutes,
+  demoSettingsRoutes,
 ];

@@ -2,9 +2,12 @@ import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { Text } from "@mantine/core";
 import type { RouteObject } from "react-router";
-import { buildUser, signIn } from "../test/fixtures";
+import { DEMO_SETTINGS_DEFAULTS } from "@tally/contract";
+import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
 import { renderApp } from "../test/render-app";
 import { RouteGuard } from "./route-guard";
+
+const demo = (over: object) => mockFetch(() => jsonResponse(200, { data: { ...DEMO_SETTINGS_DEFAULTS, ...over } }));
 
 describe("route guard", () => {
   it("sends a visitor without a session to /login", async () => {
@@ -42,9 +45,23 @@ describe("route guard", () => {
 
   it("sends a school_user to /unauthorized for another school's dashboard", async () => {
     signIn(buildUser({ role: "school_user", school_id: 5, school_name: "Hillside High" }));
+    mockFetch(() => jsonResponse(200, { data: DEMO_SETTINGS_DEFAULTS }));
     const { router } = renderApp("/school/9/dashboard");
     await screen.findByRole("heading", { name: "Access Denied" });
     expect(router.state.location.pathname).toBe("/unauthorized");
+  });
+
+  it("lets users into the demo school's dashboard only as the demo settings allow", async () => {
+    signIn(buildUser({ role: "school_user", school_id: 5 }));
+    demo({ schoolAccess: false });
+    const first = renderApp("/school/123/dashboard");
+    await screen.findByRole("heading", { name: "Access Denied" });
+    expect(first.router.state.location.pathname).toBe("/unauthorized");
+    first.unmount();
+
+    demo({ schoolAccess: true });
+    renderApp("/school/123/dashboard");
+    expect(await screen.findByRole("heading", { name: "Demo High School Dashboard" }, { timeout: 4000 })).toBeTruthy();
   });
 
   it("shows a school_user their own school dashboard", async () => {

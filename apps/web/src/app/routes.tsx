@@ -11,6 +11,7 @@ import { DashboardLayout } from "./layouts/dashboard-layout";
 import { PublicLayout } from "./layouts/public-layout";
 import { RootLayout } from "./layouts/root-layout";
 import { RouteGuard } from "./route-guard";
+import { SchoolDashboardGuard } from "./school-dashboard-guard";
 
 // Pages load on demand so the first screen only pays for the shell.
 const DashboardPage = lazyComponent(() =>
@@ -90,7 +91,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: "/school/:schoolId/dashboard",
-        element: <RouteGuard rule={ACCESS.schoolDashboard} />,
+        element: <SchoolDashboardGuard />,
         children: [{ element: <DashboardLayout />, children: [{ index: true, element: <SchoolDashboardPage /> }] }],
       },
       {

@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { LIMITS, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
-import { AppError, tooManyRequests, unauthenticated } from "../../lib/errors.js";
+import { AppError, forbidden, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
+import { demoClosesAccount } from "../scope/scope.policy.js";
 import { type Caller, loadCaller } from "../scope/scope.service.js";
+import { readDemoSettings } from "../settings/settings.service.js";
 import {
   findAccountById,
   findAccountsByLogin,
@@ -35,7 +37,10 @@ export async function authenticateToken(ctx: ServerContext, token: string): Prom
   }
   // Signed out (or the sign-in's refresh token was caught being replayed): the access token dies with it.
   if (!loaded.sessionLive) throw unauthenticated(MESSAGES.sessionExpired);
-  return loaded.caller;
+  // Switching the demo off ends the demo school's open sessions on their next request.
+  const { caller } = loaded;
+  if (demoClosesAccount(caller.role, caller.schoolId, caller.demo)) throw unauthenticated(MESSAGES.demoSwitchedOff);
+  return caller;
 }
 
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
@@ -112,6 +117,12 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   }
 
   await settleSuccessfulSignIn(db, reservation, now);
+  // Checked after the password (so it tells a guesser nothing) and after the throttle is
+  // settled (the right password is no failed attempt, so it never locks the account out).
+  if (demoClosesAccount(user.role, user.school_id, await readDemoSettings(db))) {
+    await log(false, "demo_off");
+    throw forbidden(MESSAGES.demoSwitchedOff);
+  }
   await log(true, null);
   await setLastLogin(db, user.id, now);
   const tokens = await issueTokens(ctx, user);
@@ -157,6 +168,7 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
     await repo.revokeAllRefreshTokens(db, row.user_id, now);
     throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   }
+  if (demoClosesAccount(user.role, user.school_id, await readDemoSettings(db))) throw unauthenticated(MESSAGES.demoSwitchedOff);
   const pairFor = async (refreshToken: string): Promise<RefreshResponse> => ({
     token: await signAccessToken(ctx.config.secretKey, now, {
       userId: user.id,

@@ -35,7 +35,8 @@ describe("GET /api/cohorts", () => {
     expect(await names("schoolA", `/api/cohorts?schoolIds=${w.schools.b.id},${w.schools.c.id}`)).toEqual([]);
     expect(await names("admin", `/api/cohorts?school_id=${w.schools.c.id}`)).toEqual(["Shown At Birch", "Spring Open"]);
     expect(await names("admin", `/api/cohorts?school_id=${w.schools.c.id}&respectVisibility=true`)).toEqual(["Spring Open"]);
-    expect(await names("admin", `/api/cohorts?school_id=${w.schools.demo.id}`)).toEqual([]);
+    // The demo school named alone: its dashboard (demo adminAccess, on by default).
+    expect(await names("admin", `/api/cohorts?school_id=${w.schools.demo.id}`)).toEqual(["Demo Cohort"]);
   });
 
   it("answers 400 for bad filters", async () => {

@@ -1,6 +1,6 @@
-import type { DemoIds, Role } from "@tally/contract";
+import type { DemoSettings, Role } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
-import { parseDemoIds, type VisibilityRow } from "../settings/settings.service.js";
+import { parseDemoSettings, type VisibilityRow } from "../settings/settings.service.js";
 import { schoolScope } from "./scope.policy.js";
 import { findCaller } from "./scope.repository.js";
 
@@ -16,8 +16,8 @@ export interface Caller {
   accessibleSchoolIds: number[] | "all";
   /** The cohort visibility settings, read with the account: scope resolution needs no second read. */
   cohortVisibility: VisibilityRow[];
-  /** The demo school and cohort (hidden from admins), read with the account too. */
-  demo: DemoIds;
+  /** The demo setting (which school and cohort, and its toggles), read with the account too. */
+  demo: DemoSettings;
 }
 
 /** A caller as loaded, with what the token check decides on. */
@@ -42,7 +42,7 @@ export async function loadCaller(db: DbExecutor, userId: number, sessionId: stri
       sessionVersion: row.session_version,
       accessibleSchoolIds: schoolScope(row.role, row.school_id, row.assigned_school_ids),
       cohortVisibility: row.cohort_visibility,
-      demo: parseDemoIds(row.demo_setting),
+      demo: parseDemoSettings(row.demo_setting),
     },
     isActive: row.is_active,
     sessionLive: row.session_live,

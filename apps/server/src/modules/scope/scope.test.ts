@@ -1,4 +1,4 @@
-import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "@tally/contract";
+import { DEMO_COHORT_ID, DEMO_SCHOOL_ID, DEMO_SETTINGS_DEFAULTS } from "@tally/contract";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildSchoolWithId, setCohortVisibility, setSetting } from "../../../test/factories.js";
@@ -6,6 +6,7 @@ import { useTestDatabase } from "../../../test/test-app.js";
 import { cohortVisible, type DataScope, isCohortVisible, isSchoolInScope, resolveScope, schoolInScope } from "./scope.js";
 
 const database = useTestDatabase();
+const demo = (over: Partial<typeof DEMO_SETTINGS_DEFAULTS>) => ({ ...DEMO_SETTINGS_DEFAULTS, ...over });
 
 describe("resolveScope", () => {
   it("gives admins every school but the demo school, and narrows to requested ids", async () => {
@@ -22,7 +23,7 @@ describe("resolveScope", () => {
     try {
       expect(await resolveScope(db, admin)).toMatchObject({ excludedSchoolIds: [77], excludedCohortIds: [8] });
       // Loaded with the caller: no second read, and the caller's copy wins.
-      expect(await resolveScope(db, { ...admin, demo: { schoolId: 5, cohortId: 9 } })).toMatchObject({
+      expect(await resolveScope(db, { ...admin, demo: { ...DEMO_SETTINGS_DEFAULTS, schoolId: 5, cohortId: 9 } })).toMatchObject({
         excludedSchoolIds: [5],
         excludedCohortIds: [9],
       });
@@ -41,6 +42,41 @@ describe("resolveScope", () => {
     // A non-admin never gets 'all', even if the user record said so.
     expect((await resolveScope(db, { role: "school_user", accessibleSchoolIds: "all" })).schools).toEqual([]);
     expect((await resolveScope(db, { role: "district_user", accessibleSchoolIds: [DEMO_SCHOOL_ID] })).schools).toEqual([DEMO_SCHOOL_ID]);
+  });
+
+  describe("the demo toggles", () => {
+    const admin = { role: "admin" as const, accessibleSchoolIds: "all" as const };
+    const school = { role: "school_user" as const, accessibleSchoolIds: [5] };
+    const named = { schoolIds: [DEMO_SCHOOL_ID] };
+    const opened = { schools: [DEMO_SCHOOL_ID], excludedSchoolIds: [], excludedCohortIds: [] };
+
+    it("opens the demo school to an admin who names it alone, with adminAccess on", async () => {
+      const db = database.db;
+      expect(await resolveScope(db, { ...admin, demo: demo({}) }, named)).toMatchObject(opened);
+      expect((await resolveScope(db, { ...admin, demo: demo({ adminAccess: false }) }, named)).schools).toEqual([]);
+      expect((await resolveScope(db, { ...admin, demo: demo({ isDemoVisible: false }) }, named)).schools).toEqual([]);
+      // Unfiltered, or among other schools: still excluded (never in admin filters or counts).
+      expect(await resolveScope(db, { ...admin, demo: demo({}) })).toMatchObject({ schools: "all", excludedSchoolIds: [DEMO_SCHOOL_ID] });
+      expect((await resolveScope(db, { ...admin, demo: demo({}) }, { schoolIds: [4, DEMO_SCHOOL_ID] })).schools).toEqual([4]);
+    });
+
+    it("opens it to school and district users who name it, with schoolAccess on only", async () => {
+      const db = database.db;
+      expect((await resolveScope(db, { ...school, demo: demo({}) }, named)).schools).toEqual([]);
+      expect(await resolveScope(db, { ...school, demo: demo({ schoolAccess: true }) }, named)).toMatchObject(opened);
+      expect((await resolveScope(db, { ...school, demo: demo({ schoolAccess: true, isDemoVisible: false }) }, named)).schools).toEqual([]);
+      // Their own scope stays their own school.
+      expect((await resolveScope(db, { ...school, demo: demo({ schoolAccess: true }) })).schools).toEqual([5]);
+    });
+
+    it("closes the demo school and cohort to everyone while the demo is off", async () => {
+      const db = database.db;
+      const off = demo({ isDemoVisible: false });
+      const district = { role: "district_user" as const, accessibleSchoolIds: [4, DEMO_SCHOOL_ID], demo: off };
+      expect(await resolveScope(db, district)).toMatchObject({ schools: [4], excludedCohortIds: [DEMO_COHORT_ID] });
+      expect(await resolveScope(db, { ...school, demo: off })).toMatchObject({ schools: [5], excludedCohortIds: [DEMO_COHORT_ID] });
+      expect((await resolveScope(db, { role: "school_user", accessibleSchoolIds: [DEMO_SCHOOL_ID], demo: off })).schools).toEqual([]);
+    });
   });
 });
 

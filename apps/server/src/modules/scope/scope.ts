@@ -1,7 +1,8 @@
-import { type DemoIds, isAdminRole, type Role } from "@tally/contract";
+import { type DemoSettings, isAdminRole, type Role } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { listCohortVisibility, readDemoIds, type VisibilityRow } from "../settings/settings.service.js";
+import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "../settings/settings.service.js";
+import { demoOpenTo } from "./scope.policy.js";
 
 /** What scope resolution needs of the signed-in user (request.user). */
 export interface ScopeSubject {
@@ -10,8 +11,8 @@ export interface ScopeSubject {
   accessibleSchoolIds: readonly number[] | "all";
   /** The visibility settings when already read with the account (request.user); else read here. */
   cohortVisibility?: readonly VisibilityRow[] | undefined;
-  /** The demo school and cohort when already read with the account (request.user); else read here. */
-  demo?: DemoIds | undefined;
+  /** The demo setting (school, cohort, toggles) when already read with the account (request.user); else read here. */
+  demo?: DemoSettings | undefined;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface DataScope {
   /** 'all' = every school except excludedSchoolIds (and students without a school). */
   readonly schools: "all" | readonly number[];
   readonly excludedSchoolIds: readonly number[];
-  /** Cohorts never shown, whatever the visibility settings say (the demo cohort for admins). */
+  /** Cohorts never shown, whatever the visibility settings say (the demo cohort for admins, or for all when the demo is off). */
   readonly excludedCohortIds: readonly number[];
   /** null = cohort visibility is not applied (admins) or nothing is hidden. */
   readonly visibility: VisibilityRule | null;
@@ -48,26 +49,39 @@ export interface ScopeRequest {
   respectVisibility?: boolean | undefined;
 }
 
-/** The caller's scope, loaded per request: requested school ids can narrow it, never widen it. */
+/**
+ * The caller's scope, loaded per request: requested school ids can narrow it, never widen it,
+ * with one exception: a request naming the demo school alone opens it to the roles the demo
+ * toggles let in (admins: adminAccess; school and district users: schoolAccess).
+ * The demo school and cohort are hidden from admins' lists and counts, and from everyone's
+ * while the demo is switched off.
+ */
 export async function resolveScope(db: DbExecutor, user: ScopeSubject, request: ScopeRequest = {}): Promise<DataScope> {
   const admin = isAdminRole(user.role);
-  const demo = admin ? (user.demo ?? (await readDemoIds(db))) : undefined;
-  const excludedSchoolIds = demo ? [demo.schoolId] : [];
-  let schools: "all" | number[];
-  if (user.accessibleSchoolIds === "all" && admin) {
-    schools = request.schoolIds ? request.schoolIds.filter((s) => !excludedSchoolIds.includes(s)) : "all";
-  } else {
-    const allowed = user.accessibleSchoolIds === "all" ? [] : [...user.accessibleSchoolIds];
-    schools = request.schoolIds ? allowed.filter((s) => request.schoolIds?.includes(s)) : allowed;
-  }
+  const demo = user.demo ?? (await readDemoSettings(db));
   const respectVisibility = !admin || request.respectVisibility === true;
   const visibility = respectVisibility
     ? buildVisibilityRule(user.cohortVisibility ?? (await listCohortVisibility(db)))
     : null;
+  const hideDemo = admin || !demo.isDemoVisible;
+  const excludedSchoolIds = hideDemo ? [demo.schoolId] : [];
+  const allowed = user.accessibleSchoolIds === "all" ? (admin ? "all" : []) : user.accessibleSchoolIds.filter((s) => !excludedSchoolIds.includes(s));
+  const namesDemoAlone = request.schoolIds?.length === 1 && request.schoolIds[0] === demo.schoolId;
+  const alreadyAllowed = allowed !== "all" && allowed.includes(demo.schoolId);
+  if (namesDemoAlone && !alreadyAllowed && demoOpenTo(user.role, demo)) {
+    // The demo dashboard: that school only, its cohort included (it is the demo's own cohort).
+    return { schools: [demo.schoolId], excludedSchoolIds: [], excludedCohortIds: [], visibility };
+  }
+  let schools: "all" | number[];
+  if (allowed === "all") {
+    schools = request.schoolIds ? request.schoolIds.filter((s) => !excludedSchoolIds.includes(s)) : "all";
+  } else {
+    schools = request.schoolIds ? allowed.filter((s) => request.schoolIds?.includes(s)) : [...allowed];
+  }
   return {
     schools,
     excludedSchoolIds,
-    excludedCohortIds: demo ? [demo.cohortId] : [],
+    excludedCohortIds: hideDemo ? [demo.cohortId] : [],
     visibility,
   };
 }

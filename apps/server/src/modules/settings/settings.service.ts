@@ -1,6 +1,8 @@
 import {
   DEMO_DEFAULTS,
+  DEMO_TOGGLE_DEFAULTS,
   type DemoIds,
+  type DemoSettings,
   FEATURE_DEFAULTS,
   type FeatureSettings,
   type FeatureSettingsResponse,
@@ -34,6 +36,9 @@ const storedFeatures = z.object({
 const storedDemo = z.object({
   schoolId: z.number().int().catch(DEMO_DEFAULTS.schoolId).default(DEMO_DEFAULTS.schoolId),
   cohortId: z.number().int().catch(DEMO_DEFAULTS.cohortId).default(DEMO_DEFAULTS.cohortId),
+  isDemoVisible: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.isDemoVisible).default(DEMO_TOGGLE_DEFAULTS.isDemoVisible),
+  adminAccess: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.adminAccess).default(DEMO_TOGGLE_DEFAULTS.adminAccess),
+  schoolAccess: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.schoolAccess).default(DEMO_TOGGLE_DEFAULTS.schoolAccess),
 });
 
 /** The 'features' setting with defaults filled in (absent = every feature on). */
@@ -60,13 +65,26 @@ export async function readFeatureSettings(db: DbExecutor): Promise<FeatureSettin
   return parseFeatureSettings(await repo.readSetting(db, SETTING_KEYS.features));
 }
 
+/**
+ * The 'demo' setting with defaults filled in: which school and cohort are the demo and the
+ * three toggles. A malformed stored value falls back field by field, never fails a request.
+ */
+export function parseDemoSettings(value: unknown): DemoSettings {
+  const parsed = storedDemo.safeParse(value ?? {});
+  return parsed.success ? parsed.data : { ...DEMO_DEFAULTS, ...DEMO_TOGGLE_DEFAULTS };
+}
+
 /** The demo school and cohort from the 'demo' setting, else the contract's defaults. */
 export function parseDemoIds(value: unknown): DemoIds {
-  const parsed = storedDemo.safeParse(value ?? {});
-  return parsed.success ? parsed.data : { ...DEMO_DEFAULTS };
+  const { schoolId, cohortId } = parseDemoSettings(value);
+  return { schoolId, cohortId };
 }
 
 /** For callers that did not read the demo setting with the account (see scope's loadCaller). */
+export async function readDemoSettings(db: DbExecutor): Promise<DemoSettings> {
+  return parseDemoSettings(await repo.readSetting(db, SETTING_KEYS.demo));
+}
+
 export async function readDemoIds(db: DbExecutor): Promise<DemoIds> {
   return parseDemoIds(await repo.readSetting(db, SETTING_KEYS.demo));
 }

@@ -51,7 +51,8 @@ describe("GET /api/teams", () => {
     expect(await names("schoolA", `/api/teams?school_id=${w.schools.b.id}`)).toEqual([]);
     expect(await names("schoolA", `/api/teams?cohortId=${w.cohorts.hiddenAtA.id}`)).toEqual([]);
     expect(await names("admin", `/api/teams?cohortId=${w.cohorts.demo.id}`)).toEqual([]);
-    expect(await names("admin", `/api/teams?school_id=${w.schools.demo.id}`)).toEqual([]);
+    // The demo school named alone: its dashboard (demo adminAccess, on by default).
+    expect(await names("admin", `/api/teams?school_id=${w.schools.demo.id}`)).toEqual(["Demo Team"]);
     expect(await names("admin", "/api/teams?school_id=987654")).toEqual([]);
     expect(await names("admin", `/api/teams?respectVisibility=true&school_id=${w.schools.a.id}`)).toEqual(["Alder Falcons", "Alder Hawks"]);
   });

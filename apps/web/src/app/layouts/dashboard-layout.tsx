@@ -3,6 +3,7 @@ import { Suspense, useState } from "react";
 import { Outlet, useOutletContext } from "react-router";
 import { GeneralHeader } from "../../components/general-header";
 import { PageLoader } from "../../components/page-loader";
+import { DemoSchoolLink } from "../demo-school-link";
 
 export interface DashboardOutletContext {
   search: string;
@@ -17,7 +18,7 @@ export function DashboardLayout() {
   const [search, setSearch] = useState("");
   return (
     <Box mih="100vh">
-      <GeneralHeader search={search} onSearchChange={setSearch} />
+      <GeneralHeader search={search} onSearchChange={setSearch} actions={<DemoSchoolLink />} />
       <Box component="main" p="md">
         <Suspense fallback={<PageLoader />}>
           <Outlet context={{ search } satisfies DashboardOutletContext} />

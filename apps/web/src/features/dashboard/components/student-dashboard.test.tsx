@@ -279,6 +279,7 @@ describe("school dashboard", () => {
 
   it("refuses a user without rights to the school", async () => {
     signIn(buildUser({ role: "district_user", accessibleSchoolIds: [1] }));
+    mockDashboardApi();
     const { SchoolDashboardPage } = await import("./school-dashboard-page");
     renderApp("/school/1/dashboard", [{ path: "/school/:schoolId/dashboard", element: <SchoolDashboardPage /> }]);
     expect(await screen.findByText("You do not have permission to view this school's data", {}, SLOW)).toBeTruthy();

@@ -32,6 +32,8 @@ interface Props {
   subtitle: ReactNode;
   showSchoolFilter: boolean;
   showSchoolCard: boolean;
+  /** Every request names this school (the demo school's dashboard, opened by someone outside it). */
+  fixedSchoolId?: number | undefined;
 }
 
 export function DashboardHeading({ title, subtitle }: { title: ReactNode; subtitle: ReactNode }) {
@@ -57,10 +59,11 @@ export function DashboardLoading() {
 }
 
 /** Shared student dashboard (spec section 2); the server limits every list to the caller's scope. */
-export function StudentDashboard({ user, title, subtitle, showSchoolFilter, showSchoolCard }: Props) {
+export function StudentDashboard({ user, title, subtitle, showSchoolFilter, showSchoolCard, fixedSchoolId }: Props) {
   const search = useHeaderSearch();
   const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [filters, setFilters] = useState<DashboardFilters>(NO_FILTERS);
+  const [chosen, setFilters] = useState<DashboardFilters>(NO_FILTERS);
+  const filters: DashboardFilters = fixedSchoolId === undefined ? chosen : { ...chosen, schoolId: fixedSchoolId };
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
   const [openStudentId, setOpenStudentId] = useState<number | null>(null);
   // The page belongs to one filter + search combination; any change starts again at page 1.
