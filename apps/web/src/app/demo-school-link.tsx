@@ -1,23 +1,25 @@
 import { Button } from "@mantine/core";
+import { isAdminRole } from "@tally/contract";
 import { Link, useLocation } from "react-router";
 import { canOpenDemo, demoDashboardPath, useDemoSettings } from "../lib/api/get-demo-settings";
 import { useCurrentUser } from "../lib/auth-store";
 
 /**
- * The header's "Demo school" link, shown to whoever the demo settings let open its dashboard
- * (school and district users for training, admins to show the product), except on it and
- * to the demo school's own users.
+ * The header's "Demo school" link for school and district users while school access is on
+ * (for training), except on that page and for the demo school's own users. Admins open it
+ * from Admin Settings: their header already carries Settings and would not fit a phone.
  */
 export function DemoSchoolLink() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
-  const demo = useDemoSettings(user !== null);
+  const demo = useDemoSettings(user !== null && !isAdminRole(user.role));
   if (!user || !demo.data || !canOpenDemo(user.role, demo.data)) return null;
   if (user.school_id === demo.data.schoolId) return null;
   const to = demoDashboardPath(demo.data);
   if (pathname === to) return null;
   return (
-    <Button component={Link} to={to} variant="light">
+    // Narrow padding, like the header's other buttons on a phone, so the header keeps two rows.
+    <Button component={Link} to={to} variant="light" px="xs">
       Demo school
     </Button>
   );

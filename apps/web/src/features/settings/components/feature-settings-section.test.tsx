@@ -56,7 +56,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("School Feature Settings", () => {
+// The per-school table renders 42 rows of switches; on a busy machine that outlasts 5 s.
+describe("School Feature Settings", { timeout: 20_000 }, () => {
   it("shows the global toggles and hides the per-school table while applied to all schools", async () => {
     mockApi();
     renderSection();
