@@ -1,7 +1,7 @@
-import { DEMO_COHORT_ID, DEMO_SCHOOL_ID, type Role } from "@tally/contract";
+import { DEMO_COHORT_ID, DEMO_SCHOOL_ID, DEMO_SETTINGS_DEFAULTS, type DemoToggles, type Role } from "@tally/contract";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import type { AttendanceStatus, Database, MeetingType } from "../src/db/schema.js";
 import {
   type AttendanceInput,
@@ -14,6 +14,7 @@ import {
   buildUser,
   buildWeeklyData,
   setCohortVisibility,
+  setSetting,
 } from "./factories.js";
 import { filledBeforeAll } from "./filled-before-all.js";
 import { createTestApp, loginAs, type TestApp, type TestAppOptions } from "./test-app.js";
@@ -201,4 +202,13 @@ export function expectedVisible(world: DashboardWorld, cohortId: number, schoolI
   if (cohortId === cohorts.hiddenAtA.id) return schoolId !== schools.a.id;
   if (cohortId === cohorts.shownAtB.id) return schoolId === schools.b.id;
   return true;
+}
+
+/**
+ * The demo toggles for the tests of the enclosing describe: stored in its beforeAll, back to the
+ * defaults in its afterAll.
+ */
+export function useDemoToggles(t: TestApp, toggles: Partial<DemoToggles>): void {
+  beforeAll(() => setSetting(t.db, "demo", { ...DEMO_SETTINGS_DEFAULTS, ...toggles }));
+  afterAll(() => t.db.deleteFrom("settings").where("key", "=", "demo").execute());
 }

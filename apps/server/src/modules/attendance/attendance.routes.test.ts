@@ -1,6 +1,6 @@
 import type { StudentAttendanceResponse, TrendPoint } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { expectedVisible, useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
+import { expectedVisible, useDashboardWorld, type WorldUserKey, useDemoToggles } from "../../../test/dashboard-world.js";
 import { buildAttendance } from "../../../test/factories.js";
 import { percentage } from "./attendance.service.js";
 
@@ -128,6 +128,9 @@ describe("GET /api/attendance/cohort-trends", () => {
 });
 
 describe("GET /api/attendance/student/:id", () => {
+  // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  useDemoToggles(t, { adminAccess: false });
   it("lists records with the week label and counts per week", async () => {
     const res = await get("schoolA", `/api/attendance/student/${w.students.aMover.id}`);
     expect(res.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import type { AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
-import { resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
@@ -10,7 +10,7 @@ export async function getStudentAttendance(
   studentId: number,
   filters: { cohortId?: number | undefined; startDate?: string | undefined; endDate?: string | undefined },
 ): Promise<StudentAttendanceResponse> {
-  const scope = await resolveScope(db, user);
+  const scope = await resolveStudentReadScope(db, user);
   const rows = await repo.listStudentAttendance(db, scope, studentId, filters);
   // Absent and out of scope look the same.
   if (!rows) throw notFound();

@@ -87,6 +87,23 @@ export async function resolveScope(db: DbExecutor, user: ScopeSubject, request: 
 }
 
 /**
+ * Scope for reading one student (detail, attendance, weekly data): the caller's, plus the demo
+ * school and cohort when the demo dashboard is open to them, so a student card opened there
+ * shows its detail. Never for writes: edits check the caller's own scope.
+ */
+export async function resolveStudentReadScope(db: DbExecutor, user: ScopeSubject): Promise<DataScope> {
+  const scope = await resolveScope(db, user);
+  const demo = user.demo ?? (await readDemoSettings(db));
+  if (!demoOpenTo(user.role, demo)) return scope;
+  return {
+    ...scope,
+    schools: scope.schools === "all" ? "all" : [...new Set([...scope.schools, demo.schoolId])],
+    excludedSchoolIds: scope.excludedSchoolIds.filter((id) => id !== demo.schoolId),
+    excludedCohortIds: scope.excludedCohortIds.filter((id) => id !== demo.cohortId),
+  };
+}
+
+/**
  * The settings as lists, kept whole so the rule is exact at any school (a student's old
  * attendance may sit at a school outside the scope); null when nothing is hidden.
  */

@@ -156,6 +156,23 @@ describe("opening the demo school's dashboard by naming it", () => {
     expect((await summary(as.superAdmin, demoQuery())).studentCount).toBe(0);
   });
 
+  it("opens a demo student's detail, attendance and weekly data to whom the demo dashboard is open, and only to them", async () => {
+    const id = w.students.demo.id;
+    const urls = [`/api/students/${id}`, `/api/attendance/student/${id}`, `/api/weekly-data/${id}`];
+    const statuses = async (headers: Record<string, string>) => Promise.all(urls.map(async (u) => (await call("GET", u, headers)).statusCode));
+    expect(await statuses(as.admin)).toEqual([200, 200, 200]);
+    expect(await statuses(as.schoolA)).toEqual([404, 404, 404]);
+
+    await setToggles({ adminAccess: false, schoolAccess: true });
+    expect(await statuses(as.admin)).toEqual([404, 404, 404]);
+    expect(await statuses(as.schoolA)).toEqual([200, 200, 200]);
+    expect((await call("GET", `/api/students/${id}`, as.schoolA)).json<{ first_name: string }>().first_name).toBe("Kim");
+
+    await setToggles({ isDemoVisible: false, adminAccess: true, schoolAccess: true });
+    expect(await statuses(as.admin)).toEqual([404, 404, 404]);
+    expect(await statuses(as.schoolA)).toEqual([404, 404, 404]);
+  });
+
   it("lets school and district users read it with schoolAccess on, read-only, and refuses it by default", async () => {
     expect(await studentNames(as.schoolA, demoQuery())).toEqual([]);
     expect(await studentNames(as.districtAB, demoQuery())).toEqual([]);

@@ -1,6 +1,6 @@
 import type { StudentDetail, StudentsResponse, StudentsSummary } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { expectedVisible, useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
+import { expectedVisible, useDashboardWorld, type WorldUserKey, useDemoToggles } from "../../../test/dashboard-world.js";
 
 const { t, w, as } = useDashboardWorld();
 
@@ -198,6 +198,9 @@ describe("GET /api/students/summary", () => {
 });
 
 describe("GET /api/students/:id", () => {
+  // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  useDemoToggles(t, { adminAccess: false });
   it("returns what the Overview tab shows", async () => {
     const res = await get("schoolA", `/api/students/${w.students.aMover.id}`);
     expect(res.statusCode).toBe(200);

@@ -11,7 +11,7 @@ import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
 import { schoolExists } from "../schools/schools.service.js";
-import { type DataScope, isSchoolInScope, resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { type DataScope, isSchoolInScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
 import { findTeamAtSchool } from "../teams/teams.service.js";
 import { canChangeStudentEmail, canEditStudent } from "./students.policy.js";
@@ -81,7 +81,7 @@ async function detailOf(db: DbExecutor, scope: DataScope, student: repo.StudentR
 }
 
 export async function getStudentDetail(db: DbExecutor, user: ScopeSubject, id: number): Promise<StudentDetail> {
-  const scope = await resolveScope(db, user);
+  const scope = await resolveStudentReadScope(db, user);
   const found = await repo.findStudentWithMemberships(db, scope, id);
   if (!found) throw notFound();
   const { cohorts, teams, ...student } = found;

@@ -1,12 +1,15 @@
 import type { WeeklyDataItem } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
+import { useDashboardWorld, type WorldUserKey, useDemoToggles } from "../../../test/dashboard-world.js";
 
 const { t, w, as } = useDashboardWorld();
 
 const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
 
 describe("GET /api/weekly-data/:studentId", () => {
+  // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  useDemoToggles(t, { adminAccess: false });
   it("lists the weeks with flags, reflection, notes, hours and dates", async () => {
     const res = await get("schoolA", `/api/weekly-data/${w.students.aTwoCohorts.id}?cohortId=${w.cohorts.open.id}`);
     expect(res.statusCode).toBe(200);

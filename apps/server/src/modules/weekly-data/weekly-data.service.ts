@@ -1,7 +1,7 @@
 import type { WeeklyDataItem } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
-import { resolveScope, type ScopeSubject } from "../scope/scope.js";
+import { resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./weekly-data.repository.js";
 
 export async function getWeeklyData(
@@ -10,7 +10,7 @@ export async function getWeeklyData(
   studentId: number,
   filters: { cohortId?: number | undefined },
 ): Promise<WeeklyDataItem[]> {
-  const scope = await resolveScope(db, user);
+  const scope = await resolveStudentReadScope(db, user);
   const rows = await repo.listWeeklyData(db, scope, studentId, filters);
   // Absent and out of scope look the same.
   if (!rows) throw notFound();
