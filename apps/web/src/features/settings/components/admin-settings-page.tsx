@@ -18,6 +18,7 @@ interface Props {
 export function AdminSettingsPage({ userManagement }: Props) {
   const viewer = useCurrentUser();
   const allowed = viewer !== null && isAdminRole(viewer.role);
+  // The page waits for the cohorts every section refers to (cached for the sections).
   const cohorts = useCohorts(null, allowed);
 
   if (!allowed) {
@@ -52,7 +53,7 @@ export function AdminSettingsPage({ userManagement }: Props) {
     <Stack gap="md">
       <Title order={1}>Admin Settings</Title>
       {userManagement}
-      <CohortManagementSection cohorts={cohorts.data} />
+      <CohortManagementSection />
       <VisibilitySection />
       <DemoSettingsSection />
       <FeatureSettingsSection />

@@ -1,5 +1,5 @@
 import { Button, Group, Loader, Table, Text } from "@mantine/core";
-import type { AdminCohortItem, CohortItem } from "@tally/contract";
+import type { AdminCohortItem } from "@tally/contract";
 import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
 import { useBanner } from "../../../lib/use-banner";
@@ -13,10 +13,9 @@ const hoursText = (hours: number | null) => (hours === null ? "—" : hours.toLo
 
 /**
  * Spec section "Cohort & Weekly Data Management": the cohorts with their dates, students and
- * weeks, added and edited here. `cohorts` (the page's list) is unused now the section reads
- * its own admin list with counts; the prop stays so the page composes it unchanged.
+ * weeks (its own admin list, with counts), added and edited here.
  */
-export function CohortManagementSection(_props: { cohorts?: CohortItem[] }) {
+export function CohortManagementSection() {
   const cohorts = useAdminCohorts();
   const { banner, show, clear } = useBanner();
   const [dialog, setDialog] = useState<Dialog>(null);
