@@ -1,10 +1,11 @@
-import { Button, Group, Loader, Table, Text } from "@mantine/core";
+import { Button, Group, Table } from "@mantine/core";
 import type { AdminCohortItem } from "@tally/contract";
 import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
 import { useBanner } from "../../../lib/use-banner";
 import { useAdminCohorts } from "../api/get-admin-cohorts";
 import { CohortFormModal } from "./cohort-form-modal";
+import { ListState } from "./list-state";
 import { SettingsSection } from "./settings-section";
 
 type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | null;
@@ -30,23 +31,8 @@ export function CohortManagementSection() {
           Import Weekly Data for Cohort
         </Button>
       </Group>
-      {cohorts.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="xs" aria-hidden="true" />
-          <Text size="sm">Loading cohorts...</Text>
-        </Group>
-      ) : cohorts.isError ? (
-        <Group gap="sm">
-          <Text c="red" size="sm" role="alert">
-            Failed to load cohorts. Please try again.
-          </Text>
-          <Button size="xs" variant="default" onClick={() => void cohorts.refetch()}>
-            Retry
-          </Button>
-        </Group>
-      ) : cohorts.data.length === 0 ? (
-        <Text size="sm">No cohorts yet. Add the first one.</Text>
-      ) : (
+      <ListState query={cohorts} noun="cohorts">
+        {(rows) => (
         <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} role="region" aria-label="Cohorts table, scrolls sideways">
           <Table striped verticalSpacing="xs" aria-label="Cohorts">
             <Table.Thead>
@@ -68,7 +54,7 @@ export function CohortManagementSection() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {cohorts.data.map((cohort) => (
+              {rows.map((cohort) => (
                 <Table.Tr key={cohort.id} data-testid={`cohort-row-${cohort.id}`}>
                   <Table.Td fw={600}>{cohort.name}</Table.Td>
                   <Table.Td>{cohort.program_type}</Table.Td>
@@ -92,7 +78,8 @@ export function CohortManagementSection() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      )}
+        )}
+      </ListState>
       {dialog ? (
         <CohortFormModal
           key={dialog.kind === "edit" ? dialog.cohort.id : "add"}

@@ -1,10 +1,11 @@
-import { Button, Group, Loader, Table, Text } from "@mantine/core";
+import { Button, Group, Table, Text } from "@mantine/core";
 import type { AdminSchoolItem } from "@tally/contract";
 import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
 import { useBanner } from "../../../lib/use-banner";
 import { useAdminSchools } from "../api/get-admin-schools";
 import { SchoolFormModal } from "./school-form-modal";
+import { ListState } from "./list-state";
 import { SettingsSection } from "./settings-section";
 
 type Dialog = { kind: "add" } | { kind: "rename"; school: AdminSchoolItem } | null;
@@ -25,23 +26,8 @@ export function SystemSettingsSection() {
         </Text>
         <Button onClick={() => setDialog({ kind: "add" })}>Add school</Button>
       </Group>
-      {schools.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="xs" aria-hidden="true" />
-          <Text size="sm">Loading schools...</Text>
-        </Group>
-      ) : schools.isError ? (
-        <Group gap="sm">
-          <Text c="red" size="sm" role="alert">
-            Failed to load schools. Please try again.
-          </Text>
-          <Button size="xs" variant="default" onClick={() => void schools.refetch()}>
-            Retry
-          </Button>
-        </Group>
-      ) : schools.data.length === 0 ? (
-        <Text size="sm">No schools yet. Add the first one.</Text>
-      ) : (
+      <ListState query={schools} noun="schools">
+        {(rows) => (
         <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} role="region" aria-label="Schools table, scrolls sideways">
           <Table striped verticalSpacing="xs" aria-label="Schools">
             <Table.Thead>
@@ -55,7 +41,7 @@ export function SystemSettingsSection() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {schools.data.map((school) => (
+              {rows.map((school) => (
                 <Table.Tr key={school.id} data-testid={`school-row-${school.id}`}>
                   <Table.Td fw={600}>{school.name}</Table.Td>
                   <Table.Td>{school.district || "—"}</Table.Td>
@@ -75,7 +61,8 @@ export function SystemSettingsSection() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      )}
+        )}
+      </ListState>
       {dialog ? (
         <SchoolFormModal
           key={dialog.kind === "rename" ? dialog.school.id : "add"}
