@@ -1,6 +1,6 @@
 import type { FeatureSettings } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { parseDemoIds, parseFeatureSettings, togglesAt } from "./settings.service.js";
+import { parseDemoSettings, parseFeatureSettings, togglesAt } from "./settings.service.js";
 
 const isStudentEditingEnabled = (features: FeatureSettings, schoolId: number | null) =>
   togglesAt(features, schoolId).enableStudentEditing;
@@ -34,9 +34,10 @@ describe("feature settings", () => {
 
 describe("demo ids", () => {
   it("come from the demo setting, else the spec's 123 and 6", () => {
-    expect(parseDemoIds(undefined)).toEqual({ schoolId: 123, cohortId: 6 });
-    expect(parseDemoIds({ isDemoVisible: true })).toEqual({ schoolId: 123, cohortId: 6 });
-    expect(parseDemoIds({ schoolId: 7, cohortId: "x" })).toEqual({ schoolId: 7, cohortId: 6 });
-    expect(parseDemoIds([1, 2])).toEqual({ schoolId: 123, cohortId: 6 });
+    const toggles = { isDemoVisible: true, adminAccess: true, schoolAccess: false };
+    expect(parseDemoSettings(undefined)).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
+    expect(parseDemoSettings({ isDemoVisible: true })).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
+    expect(parseDemoSettings({ schoolId: 7, cohortId: "x" })).toEqual({ schoolId: 7, cohortId: 6, ...toggles });
+    expect(parseDemoSettings([1, 2])).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
   });
 });

@@ -1,7 +1,6 @@
 import {
   DEMO_DEFAULTS,
   DEMO_TOGGLE_DEFAULTS,
-  type DemoIds,
   type DemoSettings,
   FEATURE_DEFAULTS,
   type FeatureSettings,
@@ -74,19 +73,9 @@ export function parseDemoSettings(value: unknown): DemoSettings {
   return parsed.success ? parsed.data : { ...DEMO_DEFAULTS, ...DEMO_TOGGLE_DEFAULTS };
 }
 
-/** The demo school and cohort from the 'demo' setting, else the contract's defaults. */
-export function parseDemoIds(value: unknown): DemoIds {
-  const { schoolId, cohortId } = parseDemoSettings(value);
-  return { schoolId, cohortId };
-}
-
 /** For callers that did not read the demo setting with the account (see scope's loadCaller). */
 export async function readDemoSettings(db: DbExecutor): Promise<DemoSettings> {
   return parseDemoSettings(await repo.readSetting(db, SETTING_KEYS.demo));
-}
-
-export async function readDemoIds(db: DbExecutor): Promise<DemoIds> {
-  return parseDemoIds(await repo.readSetting(db, SETTING_KEYS.demo));
 }
 
 /** Every cohort visibility setting, for scope resolution. */
