@@ -18,3 +18,4 @@ export * from "./users.js";
 export * from "./settings.js";
 export * from "./cohort-visibility.js";
 export * from "./demo-settings.js";
+export * from "./imports.js";

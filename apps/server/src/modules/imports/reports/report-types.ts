@@ -1,0 +1,86 @@
+import { IMPORT_LIMITS } from "@tally/contract";
+
+/** A file as uploaded: its form field's label for messages, its name and its bytes. */
+export interface ReportFile {
+  /** The uploaded file name, used in every message ("progress.csv row 4, Progress: …"). */
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** One bad value in one row; the other rows still go through. */
+export interface RowError {
+  file: string;
+  /** The line of the file where the record starts (the header is line 1). */
+  row: number;
+  /** The column's header as written in the file. */
+  column: string;
+  value: string;
+  /** What is wrong, without the location: "is not a date", "is not Mentor or Advisor". */
+  problem: string;
+}
+
+/**
+ * A whole file refused (nothing is written): missing or ambiguous column, empty file, too many
+ * rows (413), not a CSV. The message names the file and, where there is one, the column.
+ */
+export class ReportRejected extends Error {
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 413 = 400,
+  ) {
+    super(message);
+    this.name = "ReportRejected";
+  }
+}
+
+export const REPORT_LIMITS = IMPORT_LIMITS;
+
+/** What every report row carries to find its student (report-formats.md, "Matching"). */
+export interface StudentKey {
+  row: number;
+  /** "First Last" as written (a "Last, First" cell is turned round). */
+  fullName: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+}
+
+export interface MeetingRow extends StudentKey {
+  studentId: number | null;
+  school: string | null;
+  team: string | null;
+  /** ISO yyyy-mm-dd. */
+  date: string;
+  meetingType: "mentor" | "advisor";
+  status: "present" | "late" | "absent";
+  advisorNotes: string | null;
+}
+
+export interface ProgressRow extends StudentKey {
+  team: string | null;
+  /** 0–100. */
+  progress: number;
+  pastDue: number;
+  withoutDueDates: number;
+}
+
+export interface ReflectionRow extends StudentKey {
+  hours: number;
+  /** 1–5. */
+  rating: number;
+  reflection: string | null;
+  submitted: string | null;
+}
+
+export interface CrmRow extends StudentKey {
+  benefitAssignmentId: string;
+  status: "completed" | "absent" | "excused" | "enrolled";
+  session: string | null;
+  date: string | null;
+}
+
+export interface ParsedReport<T> {
+  file: string;
+  rows: T[];
+  errors: RowError[];
+}

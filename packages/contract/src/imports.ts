@@ -1,0 +1,205 @@
+import { z } from "zod";
+import { PROGRAM_TYPES } from "./cohorts.js";
+import { dbIdSchema } from "./common.js";
+
+// The weekly import (issue 11): POST /flag-upload/preview-weekly-data and
+// /flag-upload/commit-weekly-data (multipart), GET /imports, POST /imports/:id/undo.
+
+/** Limits per uploaded file (report-formats.md, "Parsing rules"). */
+export const IMPORT_LIMITS = {
+  maxFileBytes: 10 * 1024 * 1024,
+  maxDataRows: 50_000,
+} as const;
+
+/** The three multipart file fields, in the order the form shows them. */
+export const IMPORT_FILE_FIELDS = ["attendanceReport", "progressReport", "reflectionReport"] as const;
+export type ImportFileField = (typeof IMPORT_FILE_FIELDS)[number];
+export const IMPORT_FILE_LABELS: Record<ImportFileField, string> = {
+  attendanceReport: "Meeting attendance report",
+  progressReport: "Progress report",
+  reflectionReport: "Reflection report",
+};
+
+const wholeNumber = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(1, `${label} must be 1 or more`)
+    .max(104, `${label} must be at most 104`);
+
+/**
+ * The form fields of the multipart body, as strings. Either `cohortId`, or the five fields of
+ * a new cohort (the cohort is created by the commit, in the same transaction).
+ */
+export const importFormFieldsSchema = z
+  .object({
+    cohortId: dbIdSchema.optional(),
+    cohortName: z.string().trim().max(100, "Cohort name must be at most 100 characters").optional(),
+    programType: z.enum(PROGRAM_TYPES, { error: `Program type must be one of: ${PROGRAM_TYPES.join(", ")}` }).optional(),
+    startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Start date must be a date as YYYY-MM-DD").optional(),
+    endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "End date must be a date as YYYY-MM-DD").optional(),
+    totalExpectedHours: z.coerce
+      .number({ error: "Total expected hours must be a number" })
+      .min(0, "Total expected hours must be 0 or more")
+      .max(10_000, "Total expected hours must be at most 10000")
+      .optional(),
+    weekNumber: wholeNumber("Week number"),
+  })
+  .strict();
+export type ImportFormFields = z.infer<typeof importFormFieldsSchema>;
+
+export const IMPORT_ACTIONS = ["created", "updated", "none"] as const;
+export const importActionSchema = z.enum(IMPORT_ACTIONS);
+export type ImportAction = z.infer<typeof importActionSchema>;
+
+export const weeklyFlagSchema = z.object({ code: z.string(), text: z.string() });
+export type WeeklyFlagItem = z.infer<typeof weeklyFlagSchema>;
+
+export const importSummarySchema = z.object({
+  totalStudentsInFiles: z.number().int(),
+  newStudentsCreatedCount: z.number().int(),
+  attendanceRecordsCreated: z.number().int(),
+  attendanceRecordsUpdated: z.number().int(),
+  weeklyDataCreated: z.number().int(),
+  weeklyDataUpdated: z.number().int(),
+  studentsProcessedForWeeklyData: z.number().int(),
+});
+export type ImportSummary = z.infer<typeof importSummarySchema>;
+
+export const importStudentDetailSchema = z.object({
+  studentFullName: z.string(),
+  /** null for a student the commit would create. */
+  studentId: z.number().int().nullable(),
+  isNewStudent: z.boolean(),
+  weeklyData: z.object({
+    action: importActionSchema,
+    flags: z.array(weeklyFlagSchema),
+    total_hours_reported: z.number().nullable(),
+    reflection: z.string().nullable(),
+  }),
+  attendance: z.array(
+    z.object({
+      date: z.string(),
+      status: z.enum(["present", "late", "absent"]),
+      meetingType: z.enum(["mentor", "advisor"]),
+      action: importActionSchema,
+    }),
+  ),
+});
+export type ImportStudentDetail = z.infer<typeof importStudentDetailSchema>;
+
+/** A row that could not be used; the other rows still go through. */
+export const importRowErrorSchema = z.object({
+  studentId: z.number().int().nullable(),
+  /** parse · ambiguous_student · unknown_school · unmatched */
+  type: z.string(),
+  /** The whole text to show, naming the file, row, column and value. */
+  error: z.string(),
+  file: z.string(),
+  row: z.number().int(),
+  column: z.string(),
+  value: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowErrorSchema>;
+
+export const importWarningSchema = z.object({
+  /** date_outside_week · not_in_meeting_report · duplicate_row */
+  type: z.string(),
+  message: z.string(),
+  file: z.string().optional(),
+  row: z.number().int().optional(),
+  studentId: z.number().int().nullable().optional(),
+});
+export type ImportWarning = z.infer<typeof importWarningSchema>;
+
+export const importPreviewSchema = z.object({
+  summary: importSummarySchema,
+  processedStudentDetails: z.array(importStudentDetailSchema),
+  errorsEncountered: z.array(importRowErrorSchema),
+  warnings: z.array(importWarningSchema),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/** Reply of the commit: the same shape, plus the batch that Undo takes back and the cohort. */
+export const importCommitSchema = importPreviewSchema.extend({
+  batchId: z.number().int(),
+  cohortId: z.number().int(),
+});
+export type ImportCommit = z.infer<typeof importCommitSchema>;
+
+/**
+ * Progress, when the request asks for `Accept: application/x-ndjson`: one JSON object per
+ * line — stages, then one result or one error. Refusals before the files are read (401, 413,
+ * a bad form) are ordinary JSON error replies with their status.
+ */
+export const IMPORT_STAGES = ["reading", "matching", "writing"] as const;
+export type ImportStage = (typeof IMPORT_STAGES)[number];
+export const IMPORT_STAGE_LABELS: Record<ImportStage, string> = {
+  reading: "Reading files…",
+  matching: "Matching students…",
+  writing: "Writing…",
+};
+export const IMPORT_PROGRESS_TYPE = "application/x-ndjson";
+export type ImportProgressLine<T> =
+  | { type: "stage"; stage: ImportStage }
+  | { type: "result"; data: T }
+  | { type: "error"; statusCode: number; code: string; error: string };
+
+export const importFileInfoSchema = z.object({
+  field: z.enum(IMPORT_FILE_FIELDS),
+  name: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+});
+export type ImportFileInfo = z.infer<typeof importFileInfoSchema>;
+
+export const importBatchSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.string(),
+  userName: z.string().nullable(),
+  cohortId: z.number().int(),
+  cohortName: z.string().nullable(),
+  weekNumber: z.number().int(),
+  files: z.array(importFileInfoSchema),
+  summary: importSummarySchema,
+  /** Whether the commit created the cohort (Undo then removes it too). */
+  createdCohort: z.boolean(),
+  undoneAt: z.string().nullable(),
+  /** Only the newest batch of a cohort that is not undone can be undone. */
+  canUndo: z.boolean(),
+});
+export type ImportBatch = z.infer<typeof importBatchSchema>;
+
+export const importsQuerySchema = z.object({
+  cohortId: dbIdSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+});
+export type ImportsQuery = z.infer<typeof importsQuerySchema>;
+export const importsResponseSchema = z.object({ data: z.array(importBatchSchema) });
+export type ImportsResponse = z.infer<typeof importsResponseSchema>;
+
+/** Reply of POST /imports/:id/undo: what was taken back. */
+export const importUndoResponseSchema = z.object({
+  message: z.string(),
+  data: z.object({
+    batchId: z.number().int(),
+    attendanceRecordsRemoved: z.number().int(),
+    attendanceRecordsRestored: z.number().int(),
+    weeklyDataRemoved: z.number().int(),
+    weeklyDataRestored: z.number().int(),
+    studentsRemoved: z.number().int(),
+    cohortRemoved: z.boolean(),
+  }),
+});
+export type ImportUndoResponse = z.infer<typeof importUndoResponseSchema>;
+
+export const importIdParamSchema = z.object({ id: dbIdSchema });
+
+/** Texts of the import screens (spec section 8). */
+export const IMPORT_MESSAGES = {
+  previewFailed: (message: string) => `Preview generation failed: ${message}`,
+  commitFailed: (message: string) => `Commit failed: ${message}`,
+  noData: "Error: No data to commit.",
+  onlyNewestUndo: "Only the newest import of a cohort can be undone. Undo the newer imports of this cohort first.",
+  alreadyUndone: "This import has already been undone.",
+} as const;
