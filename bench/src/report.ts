@@ -1,4 +1,5 @@
 import type { ApiBenchResult } from "./api-bench.js";
+import type { DashboardLatency, ImportBenchResult } from "./import-bench.js";
 import { LOOP_TICK_MS } from "./stats.js";
 
 /** Longest the event loop may be blocked while the benchmarks run. */
@@ -32,5 +33,72 @@ export function missesOf(result: ApiBenchResult): string[] {
   if (result.eventLoopBlockedMs > EVENT_LOOP_LIMIT_MS) {
     misses.push(`${result.engine}: event loop blocked ${result.eventLoopBlockedMs.toFixed(1)} ms > ${EVENT_LOOP_LIMIT_MS} ms`);
   }
+  return misses;
+}
+
+/** Targets of the weekly import (issue 11, "Performance"): times on the embedded engine. */
+export const IMPORT_TARGETS = { previewMs: 5000, commitMs: 10_000, memoryMb: 600, eventLoopMs: 50 } as const;
+
+const sec = (v: number) => `${(v / 1000).toFixed(2)} s`.padStart(9);
+const verdict = (ok: boolean) => (ok ? "ok" : "MISS");
+
+function latency(t: DashboardLatency): string {
+  return `p50 ${t.p50.toFixed(0)} ms, p95 ${t.p95.toFixed(0)} ms, max ${t.max.toFixed(0)} ms (${t.count} requests)`;
+}
+
+/** Longest event-loop block over every step of the import, in ms. */
+function importLoopBlockedMs(r: ImportBenchResult): number {
+  return Math.max(r.preview.loop.blockedMs, r.commit.loop.blockedMs, r.recommit.loop.blockedMs, ...r.undo.map((u) => u.loop.blockedMs));
+}
+
+/** The kernel's high-water mark counts only when it was reset before the import. */
+function peakMb(r: ImportBenchResult): number {
+  return r.memory.hwmReset ? Math.max(r.memory.sampledPeakMb, r.memory.hwmMb ?? 0) : r.memory.sampledPeakMb;
+}
+
+/** The weekly import's figures as a table, misses marked (times are judged on the embedded engine). */
+export function formatImportResult(r: ImportBenchResult): string[] {
+  const judged = r.engine === "embedded";
+  const target = (limit: number, value: number) => (judged ? `≤ ${limit / 1000} s  ${verdict(value <= limit)}` : `(≤ ${limit / 1000} s is set for embedded)`);
+  const s = r.commit.summary;
+  const loop = importLoopBlockedMs(r);
+  const peak = peakMb(r);
+  const lines = [
+    `Weekly import, ${r.engine === "embedded" ? "embedded (PGlite worker)" : "PostgreSQL"}: ${r.students.toLocaleString("en")} students ` +
+      `(${r.rows.meetings.toLocaleString("en")} meeting, ${r.rows.progress.toLocaleString("en")} progress, ${r.rows.reflections.toLocaleString("en")} reflection rows; ${(r.fileBytes / 1024 / 1024).toFixed(1)} MB) into the 50,000-student set`,
+    `  step                           time  loop blocked  target`,
+    `  preview                   ${sec(r.preview.ms)} ${ms(r.preview.loop.blockedMs).padStart(13)}  ${target(IMPORT_TARGETS.previewMs, r.preview.ms)}`,
+    `  commit                    ${sec(r.commit.ms)} ${ms(r.commit.loop.blockedMs).padStart(13)}  ${target(IMPORT_TARGETS.commitMs, r.commit.ms)}`,
+    `  same files again          ${sec(r.recommit.ms)} ${ms(r.recommit.loop.blockedMs).padStart(13)}  every action none: ${r.recommit.allNone ? "yes" : "NO"}`,
+    ...r.undo.map((u, i) => `  undo ${i === 0 ? "(newest batch)" : "(the first commit)"}`.padEnd(28) + `${sec(u.ms)} ${ms(u.loop.blockedMs).padStart(13)}`),
+    `  event loop blocked, longest over these steps: ${loop.toFixed(1)} ms (limit ${IMPORT_TARGETS.eventLoopMs} ms)  ${verdict(loop <= IMPORT_TARGETS.eventLoopMs)}`,
+    `  peak memory of the process: ${peak.toFixed(0)} MB (sampled every 50 ms ${r.memory.sampledPeakMb.toFixed(0)} MB, VmHWM ${r.memory.hwmMb === null ? "n/a" : `${r.memory.hwmMb.toFixed(0)} MB`}${r.memory.hwmReset ? ", reset before the import" : ", since the process started"}) (limit ${IMPORT_TARGETS.memoryMb} MB)  ${verdict(peak <= IMPORT_TARGETS.memoryMb)}`,
+    `  dashboard of another user (trends + students page, one after another):`,
+    `    idle, before the import:  ${latency(r.dashboard.idle)}`,
+    `    during the preview:       ${latency(r.dashboard.preview)}`,
+    `    during the commit:        ${latency(r.dashboard.commit)}`,
+    `  commit summary: ${s.totalStudentsInFiles} students, ${s.newStudentsCreatedCount} new; attendance ${s.attendanceRecordsCreated} created, ${s.attendanceRecordsUpdated} updated; weekly data ${s.weeklyDataCreated} created, ${s.weeklyDataUpdated} updated; ${r.commit.errors} row errors; preview ${r.preview.errors} errors, ${r.preview.warnings} warnings`,
+    r.statistics.refreshedByServer
+      ? "  statistics: the commit analysed the tables it wrote"
+      : `  statistics: the commit did NOT analyse the tables it wrote (${r.statistics.modifiedSinceAnalyze} rows changed since); the bench's analyze took ${((r.statistics.analyzeMs ?? 0) / 1000).toFixed(2)} s`,
+    r.restored.ok ? "  bench set restored by the undos: row counts as before" : `  bench set NOT restored: ${r.restored.differences.join(", ")}`,
+  ];
+  return lines;
+}
+
+export function importMissesOf(r: ImportBenchResult): string[] {
+  const misses: string[] = [];
+  const at = `${r.engine} import`;
+  if (r.engine === "embedded") {
+    if (r.preview.ms > IMPORT_TARGETS.previewMs) misses.push(`${at}: preview ${(r.preview.ms / 1000).toFixed(2)} s > 5 s`);
+    if (r.commit.ms > IMPORT_TARGETS.commitMs) misses.push(`${at}: commit ${(r.commit.ms / 1000).toFixed(2)} s > 10 s`);
+    if (!r.statistics.refreshedByServer) misses.push(`${at}: the commit does not refresh statistics (no autovacuum on the embedded engine)`);
+  }
+  const loop = importLoopBlockedMs(r);
+  if (loop > IMPORT_TARGETS.eventLoopMs) misses.push(`${at}: event loop blocked ${loop.toFixed(1)} ms > ${IMPORT_TARGETS.eventLoopMs} ms`);
+  const peak = peakMb(r);
+  if (peak > IMPORT_TARGETS.memoryMb) misses.push(`${at}: peak memory ${peak.toFixed(0)} MB > ${IMPORT_TARGETS.memoryMb} MB`);
+  if (!r.recommit.allNone) misses.push(`${at}: committing the same files again changed something`);
+  if (!r.restored.ok) misses.push(`${at}: undo did not restore the bench set (${r.restored.differences.join(", ")})`);
   return misses;
 }

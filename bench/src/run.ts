@@ -5,7 +5,8 @@ import { parseArgs } from "node:util";
 import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
-import { formatResult, missesOf } from "./report.js";
+import { type ImportBenchResult, runImportBench } from "./import-bench.js";
+import { formatImportResult, formatResult, importMissesOf, missesOf } from "./report.js";
 import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
@@ -13,7 +14,11 @@ const HELP = `npm run bench [-- options]
   --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
   --browser-only   only the browser timing
   --no-embedded    skip the embedded database
-  --only TEXT      only the requests whose name contains TEXT (while tuning one query)
+  --only TEXT      only the requests whose name contains TEXT (while tuning one query; skips the
+                   weekly import unless --import is given)
+  --import         also the weekly import (the default, except with --only and --browser-only)
+  --no-import      skip the weekly import
+  --import-only    only the weekly import: preview, commit, the same files again, undo
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
 
@@ -27,6 +32,9 @@ async function main(): Promise<void> {
       "browser-only": { type: "boolean", default: false },
       "no-embedded": { type: "boolean", default: false },
       only: { type: "string" },
+      import: { type: "boolean", default: false },
+      "no-import": { type: "boolean", default: false },
+      "import-only": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -38,30 +46,34 @@ async function main(): Promise<void> {
   const warmup = Math.min(50, Math.max(5, Math.round(iterations / 4)));
   const dataDir = fileURLToPath(new URL("../.data/embedded", import.meta.url));
   const results: ApiBenchResult[] = [];
+  const imports: ImportBenchResult[] = [];
+  const importOnly = values["import-only"];
+  const dashboards = !importOnly && !values["browser-only"];
+  // The import runs after the dashboard requests, so it never changes their figures.
+  const withImport = importOnly || (!values["no-import"] && (values.import || (!values.only && !values["browser-only"])));
   const misses: string[] = [];
   const idle = await idleEventLoop(5000);
 
   if (!values["no-embedded"]) {
     const database = await openEmbeddedBenchDatabase(dataDir, log);
     try {
-      if (!values["browser-only"]) {
-        log(`embedded database in ${dataDir}`);
-        const result = await runApiBench(database, { iterations, warmup, log, only: values.only });
-        results.push(result);
-      }
+      log(`embedded database in ${dataDir}`);
+      if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+      if (withImport) imports.push(await runImportBench(database, { log }));
     } finally {
       await database.close();
     }
   }
 
   const url = process.env.BENCH_DATABASE_URL;
-  if (values["browser-only"]) {
+  if (!dashboards && !withImport) {
     // Only the browser timing below.
   } else if (url) {
     const database = await openPostgresBenchDatabase(url, log);
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
-      results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+      if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+      if (withImport) imports.push(await runImportBench(database, { log }));
     } finally {
       await database.close();
     }
@@ -80,6 +92,11 @@ async function main(): Promise<void> {
   for (const r of results) {
     for (const line of formatResult(r, iterations)) log(line);
     misses.push(...missesOf(r));
+    log("");
+  }
+  for (const r of imports) {
+    for (const line of formatImportResult(r)) log(line);
+    misses.push(...importMissesOf(r));
     log("");
   }
 

@@ -1,0 +1,301 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse, LoginResponse } from "@tally/contract";
+import { buildApp } from "@tally/server/app";
+import { testConfig } from "@tally/server/config";
+import type { ServerContext } from "@tally/server/context";
+import type { DatabaseHandle } from "@tally/server/db/connection";
+import { systemClock } from "@tally/server/lib/clock";
+import { createMailer } from "@tally/server/lib/mailer";
+import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { BENCH_PASSWORD, BENCH_USERS, pickWorld } from "./dataset.js";
+import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
+import { type LoopDelay, summarize, type Timing, watchEventLoop } from "./stats.js";
+
+/** The week of the issue's performance target: 25,000 students, 50,000 meeting rows. */
+export const IMPORT_STUDENTS = 25_000;
+const NEW_STUDENTS = 2_500;
+const NEW_WITHOUT_EMAIL = 500;
+// A new cohort after every cohort of the bench set, so no meeting date collides with the
+// students' existing attendance (one record per student, date and meeting type).
+const COHORT = {
+  cohortName: "Bench Import Cohort (2026)",
+  programType: "Projects",
+  startDate: "2026-09-07",
+  endDate: "2026-11-15",
+  totalExpectedHours: "150",
+} as const;
+const WEEK = { number: 3, start: "2026-09-21" };
+/** The tables whose row counts must be the same after both undos as before the import. */
+const COUNTED = ["students", "student_cohorts", "student_teams", "teams", "cohorts", "attendance_records", "weekly_data"] as const;
+
+export interface Step {
+  ms: number;
+  loop: LoopDelay;
+}
+
+export interface DashboardLatency extends Timing {
+  count: number;
+}
+
+export interface ImportBenchResult {
+  engine: string;
+  students: number;
+  rows: { meetings: number; progress: number; reflections: number };
+  fileBytes: number;
+  preview: Step & { summary: ImportPreview["summary"]; errors: number; warnings: number };
+  commit: Step & { summary: ImportCommit["summary"]; errors: number };
+  recommit: Step & { allNone: boolean };
+  undo: Step[];
+  /** Dashboard requests of another user: idle before the import, and while preview and commit ran. */
+  dashboard: { idle: DashboardLatency; preview: DashboardLatency; commit: DashboardLatency };
+  /** Peak RSS sampled every 50 ms during the import, and the kernel's high-water mark (VmHWM). */
+  memory: { sampledPeakMb: number; hwmMb: number | null; hwmReset: boolean };
+  /**
+   * Whether the commit analysed the tables it wrote (the embedded engine has no autovacuum),
+   * their rows changed since the last analysis right after the commit, and what the bench's own
+   * analyze cost when the commit did not.
+   */
+  statistics: { refreshedByServer: boolean; modifiedSinceAnalyze: number; analyzeMs: number | null };
+  restored: { ok: boolean; differences: string[] };
+}
+
+type Headers = { authorization: string };
+
+/**
+ * The weekly import of the issue's Performance section, through the real app (inject, the same
+ * multipart body a browser sends): preview, commit while another user loads dashboards, the
+ * same files again, then both batches undone so the bench set is left as it was.
+ */
+export async function runImportBench(database: DatabaseHandle, opts: { log: (line: string) => void }): Promise<ImportBenchResult> {
+  const log = opts.log;
+  const ctx: ServerContext = {
+    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
+    database,
+    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
+    clock: systemClock,
+  };
+  const app = await buildApp({ ctx, webDist: "" });
+  await app.ready();
+  try {
+    const admin = await signIn(app, BENCH_USERS.admin);
+    const district = await signIn(app, BENCH_USERS.district);
+    await undoLeftovers(app, admin, log);
+    const before = await countRows(database);
+
+    const students = await pickImportStudents(database, { total: IMPORT_STUDENTS, newStudents: NEW_STUDENTS, newWithoutEmail: NEW_WITHOUT_EMAIL });
+    const files = generateImportFiles(students, { start: WEEK.start });
+    const fileBytes = Object.values(files).reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+    log(`  import files: ${students.length} students, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
+
+    const world = await pickWorld(database);
+    const dashboard = dashboardLoop(app, district, world.cohortId);
+    const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+
+    const memory = watchMemory();
+    const preview = await timed(() => dashboard.during(() => post<ImportPreview>(app, "preview-weekly-data", admin, files)));
+    log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
+    const statsBefore = await analyzeState(database);
+    const commit = await timed(() => dashboard.during(() => post<ImportCommit>(app, "commit-weekly-data", admin, files)));
+    log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
+    const peak = memory.stop();
+    const statsAfter = await analyzeState(database);
+
+    // The embedded engine has no autovacuum: if the commit did not refresh statistics, the
+    // planner works from the pre-import counts until someone runs analyze.
+    const refreshedByServer = statsAfter.analyses > statsBefore.analyses;
+    let analyzeMs: number | null = null;
+    if (!refreshedByServer) {
+      const t0 = performance.now();
+      await sql`analyze`.execute(database.db);
+      analyzeMs = performance.now() - t0;
+    }
+
+    const recommit = await timed(() => post<ImportCommit>(app, "commit-weekly-data", admin, files));
+    const allNone = nothingChanged(recommit.value);
+    log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
+
+    const batches = [recommit.value.batchId, commit.value.result.batchId].filter((id, i, all) => all.indexOf(id) === i);
+    const undo: Step[] = [];
+    for (const id of batches) {
+      const step = await timed(() => undoBatch(app, admin, id));
+      undo.push({ ms: step.ms, loop: step.loop });
+    }
+    log(`  undo: ${undo.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
+    const after = await countRows(database);
+    // Leave the set as the dashboard bench expects it: no dead rows, fresh statistics.
+    const t0 = performance.now();
+    await sql`vacuum (analyze)`.execute(database.db);
+    log(`  vacuum (analyze) after the undo: ${(performance.now() - t0).toFixed(0)} ms`);
+    const differences = COUNTED.filter((t) => before[t] !== after[t]).map((t) => `${t} ${before[t]} → ${after[t]}`);
+
+    return {
+      engine: database.engine,
+      students: students.length,
+      rows: { meetings: students.length * 2, progress: students.length, reflections: students.length },
+      fileBytes,
+      preview: {
+        ms: preview.ms,
+        loop: preview.loop,
+        summary: preview.value.result.summary,
+        errors: preview.value.result.errorsEncountered.length,
+        warnings: preview.value.result.warnings.length,
+      },
+      commit: { ms: commit.ms, loop: commit.loop, summary: commit.value.result.summary, errors: commit.value.result.errorsEncountered.length },
+      recommit: { ms: recommit.ms, loop: recommit.loop, allNone },
+      undo,
+      dashboard: { idle: idle.latency, preview: preview.value.latency, commit: commit.value.latency },
+      memory: peak,
+      statistics: { refreshedByServer, modifiedSinceAnalyze: statsAfter.modified, analyzeMs },
+      restored: { ok: differences.length === 0, differences },
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
+  const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
+  if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
+  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+}
+
+/** The multipart body the import form sends: the new cohort's fields, the week and three files. */
+function importForm(files: ImportFiles): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(COHORT)) form.append(key, value);
+  form.append("weekNumber", String(WEEK.number));
+  for (const [field, file] of Object.entries(files)) {
+    form.append(field, new File([file.text], file.name, { type: "text/csv" }));
+  }
+  return form;
+}
+
+async function post<T>(app: FastifyInstance, endpoint: string, headers: Headers, files: ImportFiles): Promise<T> {
+  const res = await app.inject({ method: "POST", url: `/api/flag-upload/${endpoint}`, headers, payload: importForm(files) });
+  if (res.statusCode !== 200) throw new Error(`POST ${endpoint}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+  return res.json<T>();
+}
+
+async function undoBatch(app: FastifyInstance, headers: Headers, id: number): Promise<ImportUndoResponse> {
+  const res = await app.inject({ method: "POST", url: `/api/imports/${id}/undo`, headers });
+  if (res.statusCode !== 200) throw new Error(`undo of import ${id}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+  return res.json<ImportUndoResponse>();
+}
+
+/** An interrupted earlier run leaves its batches behind: take them back, newest first. */
+async function undoLeftovers(app: FastifyInstance, headers: Headers, log: (line: string) => void): Promise<void> {
+  const res = await app.inject({ method: "GET", url: "/api/imports?limit=200", headers });
+  if (res.statusCode !== 200) throw new Error(`GET /api/imports: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const left = res
+    .json<ImportsResponse>()
+    .data.filter((b: ImportBatch) => b.cohortName === COHORT.cohortName && b.undoneAt === null)
+    .sort((a, b) => b.id - a.id);
+  for (const batch of left) {
+    log(`  undoing import ${batch.id} left by an interrupted run`);
+    await undoBatch(app, headers, batch.id);
+  }
+}
+
+function nothingChanged(result: ImportCommit): boolean {
+  const s = result.summary;
+  const counts = [s.newStudentsCreatedCount, s.attendanceRecordsCreated, s.attendanceRecordsUpdated, s.weeklyDataCreated, s.weeklyDataUpdated];
+  return (
+    counts.every((n) => n === 0) &&
+    result.processedStudentDetails.every((d) => d.weeklyData.action === "none" && d.attendance.every((a) => a.action === "none"))
+  );
+}
+
+async function countRows(database: DatabaseHandle): Promise<Record<(typeof COUNTED)[number], number>> {
+  const counts = {} as Record<(typeof COUNTED)[number], number>;
+  for (const table of COUNTED) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(database.db);
+    counts[table] = rows[0]?.n ?? 0;
+  }
+  return counts;
+}
+
+/**
+ * How often the import's two big tables have been analysed by hand (not by autovacuum), and
+ * their rows changed since: what tells whether the commit refreshed the planner's statistics.
+ */
+async function analyzeState(database: DatabaseHandle): Promise<{ analyses: number; modified: number }> {
+  const { rows } = await sql<{ analyses: number; modified: number }>`
+    select coalesce(sum(analyze_count), 0)::int as analyses, coalesce(sum(n_mod_since_analyze), 0)::int as modified
+      from pg_stat_user_tables where relname in ('attendance_records', 'weekly_data')`.execute(database.db);
+  return rows[0] ?? { analyses: 0, modified: 0 };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<Step & { value: T }> {
+  const loop = watchEventLoop();
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  return { ms, loop: loop.stop(), value };
+}
+
+/**
+ * Another user (the district user) loading the dashboard over and over: the trend of all their
+ * schools, the cohort's trend and the first page of students, one request after another.
+ */
+function dashboardLoop(app: FastifyInstance, headers: Headers, cohortId: number) {
+  const urls = ["/api/attendance/cohort-trends", `/api/attendance/cohort-trends?cohortId=${cohortId}`, "/api/students?page=1&limit=48"];
+  return {
+    async during<T>(work: () => Promise<T>): Promise<{ result: T; latency: DashboardLatency }> {
+      const samples: number[] = [];
+      // An object, not a let: the loop reads what the finally block below sets.
+      const state = { done: false };
+      const loop = (async () => {
+        for (let i = 0; !state.done; i++) {
+          const url = urls[i % urls.length] ?? "";
+          const t0 = performance.now();
+          const res = await app.inject({ method: "GET", url, headers });
+          if (res.statusCode !== 200) throw new Error(`GET ${url} during the import: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          samples.push(performance.now() - t0);
+        }
+      })();
+      try {
+        return { result: await work(), latency: { ...summarize(samples), count: samples.length } };
+      } finally {
+        state.done = true;
+        await loop;
+      }
+    },
+  };
+}
+
+/**
+ * Peak resident memory of this process (the app and, embedded, the database's worker thread):
+ * sampled every 50 ms, and the kernel's high-water mark, reset first where Linux allows it
+ * (writing 5 to clear_refs) so that the seeding and the dashboard bench before do not count.
+ */
+function watchMemory(): { stop(): ImportBenchResult["memory"] } {
+  let hwmReset = false;
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    hwmReset = true;
+  } catch {
+    // Not Linux, or not allowed: the sampled peak still stands.
+  }
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return { sampledPeakMb: peak / 1024 / 1024, hwmMb: readHwmMb(), hwmReset };
+    },
+  };
+}
+
+function readHwmMb(): number | null {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
