@@ -59,6 +59,8 @@ export interface ImportBenchResult {
    */
   statistics: { refreshedByServer: boolean; modifiedSinceAnalyze: number; analyzeMs: number | null };
   restored: { ok: boolean; differences: string[] };
+  /** Where the server read the generated files otherwise than they were written. */
+  unexpected: string[];
 }
 
 type Headers = { authorization: string };
@@ -112,6 +114,12 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
       analyzeMs = performance.now() - t0;
     }
 
+    const unexpected = [
+      ...surprises("preview", preview.value.result, students.length),
+      ...surprises("commit", commit.value.result, students.length),
+    ];
+    for (const line of unexpected) log(`  UNEXPECTED ${line}`);
+
     const recommit = await timed(() => post<ImportCommit>(app, "commit-weekly-data", admin, files));
     const allNone = nothingChanged(recommit.value);
     log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
@@ -149,6 +157,7 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
       memory: peak,
       statistics: { refreshedByServer, modifiedSinceAnalyze: statsAfter.modified, analyzeMs },
       restored: { ok: differences.length === 0, differences },
+      unexpected,
     };
   } finally {
     await app.close();
@@ -196,6 +205,24 @@ async function undoLeftovers(app: FastifyInstance, headers: Headers, log: (line:
     log(`  undoing import ${batch.id} left by an interrupted run`);
     await undoBatch(app, headers, batch.id);
   }
+}
+
+/**
+ * The generated week, read right: every student found, the new ones new, two meetings and one
+ * weekly row each created, and no row refused (the files are valid throughout).
+ */
+function surprises(step: string, result: ImportPreview, students: number): string[] {
+  const s = result.summary;
+  const wanted: [string, number, number][] = [
+    ["totalStudentsInFiles", s.totalStudentsInFiles, students],
+    ["newStudentsCreatedCount", s.newStudentsCreatedCount, NEW_STUDENTS],
+    ["attendanceRecordsCreated", s.attendanceRecordsCreated, students * 2],
+    ["weeklyDataCreated", s.weeklyDataCreated, students],
+    ["errorsEncountered", result.errorsEncountered.length, 0],
+  ];
+  const lines = wanted.filter(([, got, want]) => got !== want).map(([name, got, want]) => `${step}: ${name} ${got}, ${want} expected`);
+  for (const e of result.errorsEncountered.slice(0, 3)) lines.push(`${step}: ${e.error}`);
+  return lines;
 }
 
 function nothingChanged(result: ImportCommit): boolean {
@@ -255,12 +282,20 @@ function dashboardLoop(app: FastifyInstance, headers: Headers, cohortId: number)
           samples.push(performance.now() - t0);
         }
       })();
+      // Held until the work ends, so a failing dashboard request is reported, not left unhandled.
+      const failed = loop.then(
+        () => null,
+        (err: unknown) => err,
+      );
+      let result: T;
       try {
-        return { result: await work(), latency: { ...summarize(samples), count: samples.length } };
+        result = await work();
       } finally {
         state.done = true;
-        await loop;
       }
+      const err = await failed;
+      if (err) throw err;
+      return { result, latency: { ...summarize(samples), count: samples.length } };
     },
   };
 }

@@ -99,6 +99,7 @@ export function importMissesOf(r: ImportBenchResult): string[] {
   const peak = peakMb(r);
   if (peak > IMPORT_TARGETS.memoryMb) misses.push(`${at}: peak memory ${peak.toFixed(0)} MB > ${IMPORT_TARGETS.memoryMb} MB`);
   if (!r.recommit.allNone) misses.push(`${at}: committing the same files again changed something`);
+  for (const u of r.unexpected) misses.push(`${at}: ${u}`);
   if (!r.restored.ok) misses.push(`${at}: undo did not restore the bench set (${r.restored.differences.join(", ")})`);
   return misses;
 }
