@@ -30,6 +30,12 @@ describe("ColumnFinder", () => {
     expect(finder.find({ label: "feelings rating", wordPrefixes: ["feel", "rating"] })).toBe(2);
   });
 
+  it("lets a header that also names another role give way", () => {
+    const finder = new ColumnFinder(["Name", "Describe how you feel about your week", "Rate your placement 1-5: how do you feel?"], "r.csv");
+    expect(finder.find({ label: "feelings rating", wordPrefixes: ["feel", "rating"], otherRoleWords: ["describe", "reflect"] })).toBe(2);
+    expect(finder.find({ label: "reflection text", wordPrefixes: ["reflect", "describe"] })).toBe(1);
+  });
+
   it("returns null for a missing optional column", () => {
     expect(new ColumnFinder(["Name"], "a.csv").find({ label: "Email", aliases: ["Email"] })).toBeNull();
   });

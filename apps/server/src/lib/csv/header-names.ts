@@ -17,6 +17,8 @@ export interface ColumnRule {
   aliases?: readonly string[];
   /** Otherwise: the header contains one of these words (or words starting so: "feel" → "feeling"). */
   wordPrefixes?: readonly string[];
+  /** When several headers match by word, those containing these words give way ("Describe how you feel"). */
+  otherRoleWords?: readonly string[];
   required?: boolean;
 }
 
@@ -63,6 +65,9 @@ export class ColumnFinder {
     }
     const prefixes = rule.wordPrefixes ?? [];
     if (prefixes.length === 0) return [];
-    return free.filter((i) => prefixes.some((p) => headerWords(this.headers[i] ?? "").includes(` ${p}`)));
+    const hasWord = (i: number, words: readonly string[]) => words.some((p) => headerWords(this.headers[i] ?? "").includes(` ${p}`));
+    const hits = free.filter((i) => hasWord(i, prefixes));
+    const clear = hits.filter((i) => !hasWord(i, rule.otherRoleWords ?? []));
+    return hits.length > 1 && clear.length === 1 ? clear : hits;
   }
 }
