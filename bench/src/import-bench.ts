@@ -120,7 +120,7 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
     ];
     for (const line of unexpected) log(`  UNEXPECTED ${line}`);
 
-    const recommit = await timed(() => post<ImportCommit>(app, "commit-weekly-data", admin, files));
+    const recommit = await timed(() => post<ImportCommit>(app, "commit-weekly-data", admin, files, commit.value.result.cohortId));
     const allNone = nothingChanged(recommit.value);
     log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
 
@@ -170,10 +170,14 @@ async function signIn(app: FastifyInstance, username: string): Promise<Headers> 
   return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
 }
 
-/** The multipart body the import form sends: the new cohort's fields, the week and three files. */
-function importForm(files: ImportFiles): FormData {
+/**
+ * The multipart body the import form sends: the new cohort's fields (or, once the first commit
+ * made it, the cohort's id), the week and the three files.
+ */
+function importForm(files: ImportFiles, cohortId: number | null): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries(COHORT)) form.append(key, value);
+  if (cohortId === null) for (const [key, value] of Object.entries(COHORT)) form.append(key, value);
+  else form.append("cohortId", String(cohortId));
   form.append("weekNumber", String(WEEK.number));
   for (const [field, file] of Object.entries(files)) {
     form.append(field, new File([file.text], file.name, { type: "text/csv" }));
@@ -181,8 +185,8 @@ function importForm(files: ImportFiles): FormData {
   return form;
 }
 
-async function post<T>(app: FastifyInstance, endpoint: string, headers: Headers, files: ImportFiles): Promise<T> {
-  const res = await app.inject({ method: "POST", url: `/api/flag-upload/${endpoint}`, headers, payload: importForm(files) });
+async function post<T>(app: FastifyInstance, endpoint: string, headers: Headers, files: ImportFiles, cohortId: number | null = null): Promise<T> {
+  const res = await app.inject({ method: "POST", url: `/api/flag-upload/${endpoint}`, headers, payload: importForm(files, cohortId) });
   if (res.statusCode !== 200) throw new Error(`POST ${endpoint}: ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.json<T>();
 }
