@@ -72,7 +72,7 @@ export function formatImportResult(r: ImportBenchResult): string[] {
     `  same files again          ${sec(r.recommit.ms)} ${ms(r.recommit.loop.blockedMs).padStart(13)}  every action none: ${r.recommit.allNone ? "yes" : "NO"}`,
     ...r.undo.map((u, i) => `  undo ${i === 0 ? "(newest batch)" : "(the first commit)"}`.padEnd(28) + `${sec(u.ms)} ${ms(u.loop.blockedMs).padStart(13)}`),
     `  event loop blocked, longest over these steps: ${loop.toFixed(1)} ms (limit ${IMPORT_TARGETS.eventLoopMs} ms)  ${verdict(loop <= IMPORT_TARGETS.eventLoopMs)}`,
-    `  peak memory of the process: ${peak.toFixed(0)} MB (sampled every 50 ms ${r.memory.sampledPeakMb.toFixed(0)} MB, VmHWM ${r.memory.hwmMb === null ? "n/a" : `${r.memory.hwmMb.toFixed(0)} MB`}${r.memory.hwmReset ? ", reset before the import" : ", since the process started"}) (limit ${IMPORT_TARGETS.memoryMb} MB)  ${verdict(peak <= IMPORT_TARGETS.memoryMb)}`,
+    `  peak memory of the process: ${peak.toFixed(0)} MB, ${r.memory.beforeMb.toFixed(0)} MB before the preview (sampled every 50 ms ${r.memory.sampledPeakMb.toFixed(0)} MB, VmHWM ${r.memory.hwmMb === null ? "n/a" : `${r.memory.hwmMb.toFixed(0)} MB`}${r.memory.hwmReset ? ", reset before the import" : ", since the process started"}; main-thread JS heap at most ${r.memory.heapPeakMb.toFixed(0)} MB) (limit ${IMPORT_TARGETS.memoryMb} MB)  ${verdict(peak <= IMPORT_TARGETS.memoryMb)}`,
     `  dashboard of another user (trends + students page, one after another):`,
     `    idle, before the import:  ${latency(r.dashboard.idle)}`,
     `    during the preview:       ${latency(r.dashboard.preview)}`,
