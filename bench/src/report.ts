@@ -80,7 +80,7 @@ export function formatImportResult(r: ImportBenchResult): string[] {
     `  commit summary: ${s.totalStudentsInFiles} students, ${s.newStudentsCreatedCount} new; attendance ${s.attendanceRecordsCreated} created, ${s.attendanceRecordsUpdated} updated; weekly data ${s.weeklyDataCreated} created, ${s.weeklyDataUpdated} updated; ${r.commit.errors} row errors; preview ${r.preview.errors} errors, ${r.preview.warnings} warnings`,
     r.statistics.refreshedByServer
       ? "  statistics: the commit analysed the tables it wrote"
-      : `  statistics: the commit did NOT analyse the tables it wrote; the bench's analyze took ${((r.statistics.analyzeMs ?? 0) / 1000).toFixed(2)} s`,
+      : `  statistics: the commit did not analyse the tables it wrote${judged ? " (NEEDED: the embedded engine has no autovacuum)" : " (autovacuum's job on PostgreSQL)"}; the bench's analyze took ${((r.statistics.analyzeMs ?? 0) / 1000).toFixed(2)} s`,
     `    planner's estimate of attendance + weekly rows right after the commit: ${Math.round(r.statistics.estimatedRows).toLocaleString("en")} (really ${r.statistics.actualRows.toLocaleString("en")})`,
     r.restored.ok ? "  bench set restored by the undos: row counts as before" : `  bench set NOT restored: ${r.restored.differences.join(", ")}`,
   ];
