@@ -6,7 +6,8 @@ import type { ImportUpload, UploadedFile } from "./imports.service.js";
 
 const MB = IMPORT_LIMITS.maxFileBytes / (1024 * 1024);
 const isFileField = (name: string): name is ImportFileField => (IMPORT_FILE_FIELDS as readonly string[]).includes(name);
-const looksLikeCsv = (name: string, mimetype: string) => /\.csv$/i.test(name) || mimetype === "text/csv";
+/** A .csv name; a name without an extension counts when the browser called it text/csv. */
+const looksLikeCsv = (name: string, mimetype: string) => /\.csv$/i.test(name) || (!/\.[a-z0-9]+$/i.test(name) && mimetype === "text/csv");
 
 function tooLarge(name: string) {
   return new AppError(413, "PAYLOAD_TOO_LARGE", `${name} is larger than ${MB} MB. Split the report into smaller files.`);
@@ -16,10 +17,11 @@ function tooLarge(name: string) {
 function uploadError(error: unknown, currentFile: string | null): unknown {
   const code = (error as { code?: string }).code;
   if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(currentFile ?? "A file");
-  if (code === "FST_FILES_LIMIT_REACHED" || code === "FST_PARTS_LIMIT_REACHED" || code === "FST_FIELDS_LIMIT_REACHED") {
+  if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") {
     return badRequest("Send the three report files and the form fields only.");
   }
   if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return badRequest("Send the form as multipart/form-data with the three report files.");
+  if (code === "FST_INVALID_JSON_FIELD_ERROR") return badRequest("Form fields must be plain text.");
   if (code === "FST_PROTO_VIOLATION") return badRequest("A form field has a name that is not allowed.");
   return error;
 }
