@@ -42,7 +42,7 @@ export function importForm(fields: Record<string, string | number>, files: Parti
   for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
   for (const [field, file] of Object.entries(files)) {
     if (!file) continue;
-    form.append(field, new Blob([file.bytes as BlobPart], { type: file.type ?? "text/csv" }), file.name);
+    form.append(field, new Blob([file.bytes], { type: file.type ?? "text/csv" }), file.name);
   }
   return form;
 }

@@ -139,7 +139,7 @@ describe("weekly import of the sample week", () => {
     const res = await t.app.inject({ method: "GET", url: "/api/imports", headers: admin.headers });
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json<{ data: ImportBatch[] }>().data;
-    expect(list.map((b) => b.id)).toEqual([...batchIds].reverse());
+    expect(list.map((b) => b.id)).toEqual(batchIds.toReversed());
     const [newest, first] = list;
     expect(newest).toMatchObject({ cohortId, cohortName: "Summer Week 3", weekNumber: 3, createdCohort: false, canUndo: true, undoneAt: null });
     expect(first).toMatchObject({ createdCohort: true, canUndo: false });
