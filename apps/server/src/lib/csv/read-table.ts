@@ -60,7 +60,8 @@ export async function readTable(text: string, file: string): Promise<Table> {
   const head: { headers: string[] | null } = { headers: null };
   const records: TableRecord[] = [];
   let nextLine = 1;
-  let failure: unknown = null;
+  // Set by the parser's error event, between two writes.
+  const parsing: { failure: unknown } = { failure: null };
 
   const take = (cells: string[]) => {
     const row = nextLine;
@@ -87,16 +88,17 @@ export async function readTable(text: string, file: string): Promise<Table> {
     while ((record = parser.read() as string[] | null) !== null) take(record);
   };
   parser.on("error", (error) => {
-    failure ??= error;
+    parsing.failure ??= error;
   });
 
   try {
-    for (let at = 0; at < text.length && failure === null; at += CHUNK_CHARS) {
+    for (let at = 0; at < text.length; at += CHUNK_CHARS) {
+      if (parsing.failure !== null) break;
       parser.write(text.slice(at, at + CHUNK_CHARS));
       drain();
       await nextTurn();
     }
-    if (failure === null) {
+    if (parsing.failure === null) {
       const ended = new Promise<void>((resolve) => {
         parser.once("end", resolve);
         parser.once("error", () => resolve());
@@ -111,6 +113,7 @@ export async function readTable(text: string, file: string): Promise<Table> {
     parser.destroy();
     throw error;
   }
+  const { failure } = parsing;
   if (failure !== null) {
     if (failure instanceof ReportRejected) throw failure;
     const reason = failure instanceof Error ? failure.message : String(failure);
