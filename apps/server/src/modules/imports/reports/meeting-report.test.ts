@@ -66,6 +66,43 @@ describe("readMeetingReport", () => {
     );
   });
 
+  it("reads generated rows with accented names and awkward notes the same in every shape", async () => {
+    const headers = ["First Name", "Last Name", "Email", "School", "Meeting Date", "Meeting Type", "Status", "Advisor Notes"];
+    const row = fc.tuple(
+      fc.constantFrom("José", "Zoë", "Chloé", "Ana", "Søren", "Ángel"),
+      fc.constantFrom("Núñez", "O'Brien", "De la Cruz", "Müller", "Smith"),
+      fc.constantFrom("", "a@x.org", "B.C@Example.ORG"),
+      fc.constantFrom("Riverside Academy", "École Nord"),
+      fc.constantFrom("2026-07-14", "7/14/2026", "14 Jul 2026", "July 14, 2026"),
+      fc.constantFrom("Mentor", "advisor", "Mentor Meeting", "Advisor Check-in"),
+      fc.constantFrom("Present", "L", "absent", "Excused", "Tardy"),
+      fc.constantFrom("", "Said \"hi\", left early", "Line one\nline two", "Café; 50% done\ttab", "  spaced  "),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 12 }), fc.nat(100), async (tuples, seed) => {
+        const table = { headers, rows: tuples.map((t) => [...t]) };
+        const baseline = withoutRow((await readMeetingReport(file(messyCsv(table)))).rows);
+        expect(baseline).toHaveLength(tuples.length);
+        const options = fc.sample(messyOptions(tuples.length, { Status: ["Attendance"], "Advisor Notes": ["Notes"] }), { seed, numRuns: 1 })[0]!;
+        const report = await readMeetingReport(file(messyCsv(joinNameColumns(table, "Name", seed % 2 === 0), options)));
+        expect(report.errors).toEqual([]);
+        const sameBreaks = (rows: typeof baseline) => rows.map((r) => ({ ...r, advisorNotes: r.advisorNotes?.replace(/\r\n?/g, "\n") ?? null }));
+        expect(sameBreaks(withoutRow(report.rows))).toEqual(sameBreaks(baseline));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("reads 50,000 rows while timers keep running", async () => {
+    const text = HEADERS + "Zoë,Núñez,z@x.org,Riverside,3/2/2026,Mentor,Present\n".repeat(50_000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const report = await readMeetingReport(file(text)).finally(() => clearInterval(timer));
+    expect(report.rows).toHaveLength(50_000);
+    expect(report.rows[49_999]).toMatchObject({ row: 50_001, fullName: "Zoë Núñez", date: "2026-03-02" });
+    expect(ticks).toBeGreaterThan(0);
+  });
+
   it("reads the date forms, status words and meeting-type words", async () => {
     const text =
       HEADERS +
