@@ -53,11 +53,19 @@ const datePart = (raw: string) =>
  */
 export function detectDateOrder(values: Iterable<string>): DateOrder {
   for (const raw of values) {
-    const m = NUMERIC_DATE.exec(datePart(raw));
-    if (m && Number(m[1]) > 12) return "day-month";
-    if (m && Number(m[2]) > 12) return "month-day";
+    const order = dateOrderOf(raw);
+    if (order) return order;
   }
   return "month-day";
+}
+
+/** The order one numeric date can only be read in, or null when it does not decide. */
+export function dateOrderOf(raw: string): DateOrder | null {
+  if (!/^\s*\d{1,2}[/.-]\d{1,2}[/.-]/.test(raw)) return null;
+  const m = NUMERIC_DATE.exec(datePart(raw));
+  if (m && Number(m[1]) > 12) return "day-month";
+  if (m && Number(m[2]) > 12) return "month-day";
+  return null;
 }
 
 function monthFromName(name: string): number | null {

@@ -1,5 +1,5 @@
-import { detectDateOrder, parseDate } from "../../../lib/csv/cell-values.js";
-import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { parseDate } from "../../../lib/csv/cell-values.js";
+import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { CrmRow, ParsedReport, ReportFile } from "./report-types.js";
 
 const STATUSES: Record<string, CrmRow["status"]> = {
@@ -19,7 +19,7 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
   const email = columns.find({ label: "Enrollee Email", aliases: ["Enrollee Email", ...EMAIL_ALIASES] });
   const session = columns.find({ label: "Benefit Session", aliases: ["Benefit Session", "Session"] });
   const date = columns.find({ label: "Session Date", aliases: ["Session Date", "Date"] });
-  const order = detectDateOrder(columnCells(open, [date]));
+  const order = await fileDateOrder(open, [date]);
 
   const { rows, errors } = await readRows(open, (r): CrmRow | null => {
     const key = r.studentKey(names, email);

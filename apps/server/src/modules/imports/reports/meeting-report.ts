@@ -1,5 +1,5 @@
-import { detectDateOrder, parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
-import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
 
 const STATUSES: Record<string, MeetingRow["status"]> = {
@@ -39,7 +39,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
   const type = columns.find({ label: "Meeting Type", aliases: ["Meeting Type", "Type"], required: true })!;
   const status = columns.find({ label: "Status", aliases: ["Status", "Attendance Status", "Attendance"], required: true })!;
   const notes = columns.find({ label: "Advisor Notes", aliases: ["Advisor Notes", "Notes"] });
-  const order = detectDateOrder(columnCells(open, [date]));
+  const order = await fileDateOrder(open, [date]);
 
   const { rows, errors } = await readRows(open, (r): MeetingRow | null => {
     const key = r.studentKey(names, email);

@@ -94,6 +94,13 @@ describe("readProgressReport", () => {
     await expect(result).rejects.toThrow(message);
   });
 
+  it("refuses a file over 10 MB with 413", async () => {
+    const error = await readProgressReport(file(new Uint8Array(10 * 1024 * 1024 + 1).fill(0x41))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportRejected);
+    expect((error as ReportRejected).statusCode).toBe(413);
+    expect((error as ReportRejected).message).toBe("progress.csv is larger than 10 MB; split it into smaller files");
+  });
+
   it("refuses more than 50,000 rows with 413", async () => {
     const text = HEADERS + "A B,1,0,0\n".repeat(50_001);
     const error = await readProgressReport(file(text)).catch((e: unknown) => e);
