@@ -46,7 +46,7 @@ describe("readCrmReport", () => {
   });
 
   it("leaves out each bad row with its error and keeps the others", async () => {
-    const text = `${HEADERS}Good Row,BA-1,completed,2026-07-14\nNo Id,,Completed,\nBad Status,BA-2,Attended,\nBad Date,BA-3,Excused,July\n,BA-4,Enrolled,\n`;
+    const text = `${HEADERS}Good Row,BA-1,completed,2026-07-14\nNo Id,,Completed,\nBad Status,BA-2,Attended,\nBad Date,BA-3,Excused,July\n,BA-4,Enrolled,\nProto Status,BA-5,constructor,\n`;
     const report = await readCrmReport(file(text));
     expect(report.rows.map((r) => [r.fullName, r.status])).toEqual([["Good Row", "completed"]]);
     expect(report.errors).toEqual([
@@ -54,6 +54,7 @@ describe("readCrmReport", () => {
       { file: "crm.csv", row: 4, column: "Disbursement Status", value: "Attended", problem: "is not Completed, Absent, Excused or Enrolled" },
       { file: "crm.csv", row: 5, column: "Session Date", value: "July", problem: "is not a date" },
       { file: "crm.csv", row: 6, column: "Enrollee Name", value: "", problem: "has no student name" },
+      { file: "crm.csv", row: 7, column: "Disbursement Status", value: "constructor", problem: "is not Completed, Absent, Excused or Enrolled" },
     ]);
   });
 

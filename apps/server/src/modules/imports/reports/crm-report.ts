@@ -2,12 +2,13 @@ import { parseDate } from "../../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { CrmRow, ParsedReport, ReportFile } from "./report-types.js";
 
-const STATUSES: Record<string, CrmRow["status"]> = {
-  completed: "completed",
-  absent: "absent",
-  excused: "excused",
-  enrolled: "enrolled",
-};
+// A Map, not an object literal: a cell reading "constructor" must not find Object's.
+const STATUSES = new Map<string, CrmRow["status"]>([
+  ["completed", "completed"],
+  ["absent", "absent"],
+  ["excused", "excused"],
+  ["enrolled", "enrolled"],
+]);
 
 /** The CRM's benefit disbursements (flag uploader): one row per scheduled session. */
 export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmRow>> {
@@ -25,7 +26,7 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
     const key = r.studentKey(names, email);
     const id = r.cell(assignment);
     if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
-    const state = r.required(status, (v) => STATUSES[v.toLowerCase()] ?? null, "is not Completed, Absent, Excused or Enrolled");
+    const state = r.required(status, (v) => STATUSES.get(v.toLowerCase()) ?? null, "is not Completed, Absent, Excused or Enrolled");
     const when = r.optional(date);
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(date!, "is not a date");

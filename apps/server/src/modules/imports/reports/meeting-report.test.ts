@@ -177,5 +177,7 @@ describe("meeting words", () => {
     expect(meetingTypeOf("Tormentor")).toBeNull();
     expect(meetingStatusOf(" LATE ")).toBe("late");
     expect(meetingStatusOf("Presented")).toBeNull();
+    expect(meetingStatusOf("constructor")).toBeNull();
+    expect(meetingStatusOf("toString")).toBeNull();
   });
 });
