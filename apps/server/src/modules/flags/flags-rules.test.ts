@@ -120,14 +120,14 @@ describe("matching rule 4", () => {
   });
 });
 
-describe("refusals of process-flags", () => {
-  const validation = async (res: Awaited<ReturnType<typeof processFlags>>) => {
-    expect(res.statusCode, res.body).toBe(400);
-    const body = res.json<ProcessFlagsError>();
-    expect(body).toMatchObject({ status: "error", data: [] });
-    return body.validationErrors;
-  };
+async function validation(res: Awaited<ReturnType<typeof processFlags>>): Promise<string[]> {
+  expect(res.statusCode, res.body).toBe(400);
+  const body = res.json<ProcessFlagsError>();
+  expect(body).toMatchObject({ status: "error", data: [] });
+  return body.validationErrors;
+}
 
+describe("refusals of process-flags", () => {
   it("refuses anyone but a super admin", async () => {
     const res = await processFlags(files(), { cohortId, currentWeek: 3 }, admin.headers);
     expect(res.statusCode).toBe(403);
