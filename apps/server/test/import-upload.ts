@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ImportFileField } from "@tally/contract";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../src/db/schema.js";
 import type { TestApp } from "./test-app.js";
 
 const FIXTURES = new URL("./fixtures/week3/", import.meta.url);
@@ -51,4 +53,16 @@ export type ImportStep = "preview" | "commit";
 
 export function postImport(t: Pick<TestApp, "app">, step: ImportStep, headers: Record<string, string>, form: FormData) {
   return t.app.inject({ method: "POST", url: `/api/flag-upload/${step}-weekly-data`, headers, payload: form });
+}
+
+const IMPORT_TABLES = ["cohorts", "teams", "students", "student_cohorts", "student_teams", "attendance_records", "weekly_data"] as const;
+
+/** Every row of the tables an import touches, as text: equal snapshots mean an identical state. */
+export async function importTablesSnapshot(db: Kysely<Database>): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of IMPORT_TABLES) {
+    const { rows } = await sql<{ r: string }>`select t::text as r from ${sql.table(table)} t order by 1`.execute(db);
+    out[table] = rows.map((row) => row.r);
+  }
+  return out;
 }

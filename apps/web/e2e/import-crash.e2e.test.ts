@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../tools/free-port.mjs";
 
 // A server killed (SIGKILL) while it writes an import leaves the embedded database as it was:
 // after a restart on the same data folder there is no batch, no cohort, no student of it.
@@ -15,16 +15,6 @@ const STUDENTS = 25_000;
 let server: ChildProcess | undefined;
 let baseUrl = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(): Promise<void> {
   const port = await freePort();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dbIdSchema } from "./common.js";
-import { weeklyFlagSchema } from "./imports.js";
+import { weeklyFlagSchema } from "./weekly-data.js";
 
 // The flag uploader (issue 12, super_admin): POST /flag-upload/process-flags (multipart) and
 // POST /flag-upload/confirm-flag-import (JSON).

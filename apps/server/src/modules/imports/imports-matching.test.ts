@@ -1,8 +1,7 @@
 import type { ImportCommit, ImportPreview } from "@tally/contract";
-import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAttendance, buildCohort, buildSchool, buildStudent, buildTeam, buildWeeklyData } from "../../../test/factories.js";
-import { importForm, postImport } from "../../../test/import-upload.js";
+import { importForm, importTablesSnapshot, postImport } from "../../../test/import-upload.js";
 import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -61,15 +60,6 @@ beforeAll(async () => {
   ids = { cohort: cohort.id, ana: ana.id, jose: jose.id, kim: kim.id, otherCohort: other.id, lincoln: lincoln.id, red: red.id };
 });
 
-const TABLES = ["cohorts", "teams", "students", "student_cohorts", "student_teams", "attendance_records", "weekly_data"] as const;
-async function snapshot(): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const table of TABLES) {
-    const { rows } = await sql<{ r: string }>`select t::text as r from ${sql.table(table)} t order by 1`.execute(t.db);
-    out[table] = rows.map((row) => row.r);
-  }
-  return out;
-}
 
 const detail = (p: ImportPreview, name: string) => p.processedStudentDetails.find((d) => d.studentFullName === name);
 
@@ -148,7 +138,7 @@ describe("matching rows to students", () => {
 
 describe("commit and undo against existing data", () => {
   it("writes the matched students' rows, joins and creates what is new, and undo restores every value", async () => {
-    const before = await snapshot();
+    const before = await importTablesSnapshot(t.db);
     const res = await postImport(t, "commit", admin.headers, importForm({ cohortId: ids.cohort, weekNumber: 2 }, files));
     expect(res.statusCode, res.body).toBe(200);
     const commit = res.json<ImportCommit>();
@@ -168,7 +158,7 @@ describe("commit and undo against existing data", () => {
     const undo = await t.app.inject({ method: "POST", url: `/api/imports/${commit.batchId}/undo`, headers: admin.headers });
     expect(undo.statusCode, undo.body).toBe(200);
     expect(undo.json().data).toMatchObject({ attendanceRecordsRemoved: 4, attendanceRecordsRestored: 1, weeklyDataRemoved: 3, weeklyDataRestored: 1, studentsRemoved: 1, cohortRemoved: false });
-    expect(await snapshot()).toEqual(before);
+    expect(await importTablesSnapshot(t.db)).toEqual(before);
     await expectRollupsMatchRecount(t.db);
   });
 });

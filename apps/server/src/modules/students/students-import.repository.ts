@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows } from "../../lib/json-rows.js";
+import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
 
 // Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
 
@@ -13,12 +13,7 @@ export interface NewStudentRow {
 }
 
 /** Reserves ids so that the rows that refer to new students can be built before they exist. */
-export async function reserveStudentIds(db: DbExecutor, count: number): Promise<number[]> {
-  if (count === 0) return [];
-  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('students', 'id'))::int as id
-    from generate_series(1, ${count})`.execute(db);
-  return rows.map((r) => r.id);
-}
+export const reserveStudentIds = (db: DbExecutor, count: number) => reserveIds(db, "students", count);
 
 export async function insertStudents(db: DbExecutor, rows: readonly NewStudentRow[], at: Date): Promise<void> {
   for (const chunk of inChunks(rows)) {
