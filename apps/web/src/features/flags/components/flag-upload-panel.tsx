@@ -7,7 +7,7 @@ import {
   type FlagVerificationRow,
 } from "@tally/contract";
 import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { errorText } from "../../../lib/api-error";
 import { useConfirmFlagImport } from "../api/confirm-flag-import";
 import { FlagValidationError, processFlags } from "../api/process-flags";
@@ -36,16 +36,21 @@ export function FlagUploadPanel({ cohort, currentWeek }: Props) {
   const focusTarget = useRef<HTMLElement | null>(null);
   const confirm = useConfirmFlagImport();
 
-  const abort = () => {
+  const abort = useCallback(() => {
     controller.current?.abort();
     controller.current = null;
-  };
-  // Another cohort or week: whatever was processed no longer applies; leaving the page aborts.
+  }, []);
+  // Another cohort or week: whatever was processed no longer applies (the files stay chosen).
+  const runFor = useRef(`${cohort.id}:${currentWeek}`);
   useEffect(() => {
+    const key = `${cohort.id}:${currentWeek}`;
+    if (runFor.current === key) return;
+    runFor.current = key;
     abort();
     dispatch({ type: "reset" });
-  }, [cohort.id, currentWeek]);
-  useEffect(() => abort, []);
+  }, [abort, cohort.id, currentWeek]);
+  // Leaving the page aborts what is in flight.
+  useEffect(() => abort, [abort]);
   // After each change of state, focus goes to what now matters (the table, the result, the error).
   useEffect(() => {
     if (state.status !== "idle") focusTarget.current?.focus();

@@ -76,6 +76,7 @@ async function processWith(panel: HTMLElement) {
 }
 
 const status = () => screen.getByTestId("flag-upload-status").textContent;
+const flagTable = () => screen.getByRole("table", { name: "Calculated flags" });
 
 describe("Flag Uploader page", () => {
   it("refuses an admin with the spec's Access Denied text, on the page's own address", async () => {
@@ -245,16 +246,15 @@ describe("Flag Uploader page", () => {
     const panel = await chooseCohort();
     await processWith(panel);
     const data = Array.from({ length: 120 }, (_, i) =>
-      buildRow({ studentId: i + 1, name: `Student ${i + 1}`, calculated_flags: Array.from({ length: i % 3 }, (_, k) => `Flag ${k}`) }),
+      buildRow({ studentId: i + 1, name: `Student ${i + 1}`, calculated_flags: Array.from({ length: i % 3 }, (_flag, k) => `Flag ${k}`) }),
     );
     await act(async () => answer(buildResult({ data })));
-    const table = () => screen.getByRole("table", { name: "Calculated flags" });
-    const names = () => within(table()).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell")[1]!.textContent);
+    const names = () => within(flagTable()).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell")[1]!.textContent);
     expect(names()).toHaveLength(50);
     expect(screen.getByText("Showing 1–50 of 120")).toBeTruthy();
 
-    fireEvent.click(within(table()).getByRole("button", { name: /Calculated flags/ }));
-    expect(within(table()).getAllByRole("columnheader")[3]!.getAttribute("aria-sort")).toBe("descending");
+    fireEvent.click(within(flagTable()).getByRole("button", { name: /Calculated flags/ }));
+    expect(within(flagTable()).getAllByRole("columnheader")[3]!.getAttribute("aria-sort")).toBe("descending");
     expect(names().slice(0, 3)).toEqual(["Student 3", "Student 6", "Student 9"]);
 
     fireEvent.click(screen.getByRole("switch", { name: "Only flagged" }));
@@ -262,7 +262,7 @@ describe("Flag Uploader page", () => {
     fireEvent.click(screen.getByRole("button", { name: "Page 2" }));
     expect(screen.getByText("Showing 51–80 of 80")).toBeTruthy();
 
-    fireEvent.click(within(table()).getByLabelText("Check all students"));
+    fireEvent.click(within(flagTable()).getByLabelText("Check all students"));
     expect(screen.getByTestId("selection-count").textContent).toBe("0 of 120 students checked for import");
     expect((screen.getByRole("button", { name: "Import 0 students" }) as HTMLButtonElement).disabled).toBe(true);
   });
