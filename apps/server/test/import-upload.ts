@@ -19,7 +19,7 @@ export function week3Expected(): {
   weeks: number;
   expectedHours: number;
   cohortStart: string;
-  students: Array<{ name: string; email: string; school: string; team: string; mentor: string; advisor: string; hours: number | null; flagUploaderFlags: string[] }>;
+  students: Array<{ name: string; email: string; school: string; team: string; benefitAssignmentId: string; mentor: string; advisor: string; hours: number | null; flagUploaderFlags: string[] }>;
 } {
   return JSON.parse(readFileSync(new URL("expected.json", FIXTURES), "utf8"));
 }

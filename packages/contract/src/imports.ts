@@ -167,6 +167,8 @@ export const importBatchSchema = z.object({
   undoneAt: z.string().nullable(),
   /** Only the newest batch of a cohort that is not undone can be undone. */
   canUndo: z.boolean(),
+  /** A weekly import, or the flag uploader's import of calculated flags. */
+  kind: z.enum(["weekly", "flags"]),
 });
 export type ImportBatch = z.infer<typeof importBatchSchema>;
 

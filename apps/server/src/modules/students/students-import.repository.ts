@@ -77,3 +77,28 @@ export async function deleteUnreferencedStudents(db: DbExecutor, ids: readonly n
   }
   return removed;
 }
+
+/**
+ * Stores each Benefit Assignment ID on its student where the student has none and no other
+ * student holds it (the flag uploader's first match); returns the students that took one.
+ */
+export async function storeBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string]>): Promise<number[]> {
+  const stored: number[] = [];
+  for (const chunk of inChunks(pairs)) {
+    const { rows } = await sql<{ id: number }>`update students s set benefit_assignment_id = p->>1, updated_at = now()
+      from json_array_elements(${jsonRows(chunk)}) p
+      where s.id = (p->>0)::int and s.benefit_assignment_id is null
+        and not exists (select 1 from students o where o.benefit_assignment_id = p->>1)
+      returning s.id`.execute(db);
+    for (const r of rows) stored.push(r.id);
+  }
+  return stored;
+}
+
+/** Puts back the Benefit Assignment IDs an undone flag import stored ([student, previous]). */
+export async function restoreBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string | null]>): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`update students s set benefit_assignment_id = p->>1
+      from json_array_elements(${jsonRows(chunk)}) p where s.id = (p->>0)::int`.execute(db);
+  }
+}
