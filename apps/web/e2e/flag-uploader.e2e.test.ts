@@ -57,6 +57,7 @@ function dated(name: string): { name: string; mimeType: string; buffer: Buffer }
 }
 
 let browser: Browser;
+let superSession: Awaited<ReturnType<typeof signedInState>>;
 let superContext: BrowserContext;
 let superAdmin: Page;
 
@@ -88,14 +89,22 @@ async function commitFixtureWeek(context: BrowserContext, token: string): Promis
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
-  const session = await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home);
-  superContext = await newContext(browser, { storageState: session, height: 900 });
+  superSession = await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home);
+  superContext = await newContext(browser, { storageState: superSession, height: 900 });
   superAdmin = await superContext.newPage();
-  await commitFixtureWeek(superContext, tokenOf(session));
+  await commitFixtureWeek(superContext, tokenOf(superSession));
 });
 afterAll(async () => {
   await browser?.close();
 });
+
+/** Chooses the three dated sample files in the upload panel. */
+async function attachSample(p: Locator): Promise<void> {
+  await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles(dated("progress.csv"));
+  await p.getByLabel(FLAG_FILE_LABELS.reflectionReport).setInputFiles(dated("reflections.csv"));
+  await p.getByLabel(FLAG_FILE_LABELS.attendanceReport).setInputFiles(dated("crm-attendance.csv"));
+  await expect.poll(() => p.getByTestId("chosen-file").allTextContents()).toEqual(["progress.csv", "reflections.csv", "crm-attendance.csv"]);
+}
 
 const panel = (page: Page): Locator => page.getByRole("region", { name: `Reports for ${COHORT}, Week ${WEEK}` });
 const flagTable = (page: Page): Locator => page.getByRole("table", { name: "Calculated flags" });
@@ -143,10 +152,7 @@ describe("the flag uploader", () => {
 
   test("processing the sample week lists 40 students with their calculated flags", async () => {
     const p = panel(superAdmin);
-    await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles(dated("progress.csv"));
-    await p.getByLabel(FLAG_FILE_LABELS.reflectionReport).setInputFiles(dated("reflections.csv"));
-    await p.getByLabel(FLAG_FILE_LABELS.attendanceReport).setInputFiles(dated("crm-attendance.csv"));
-    await expect.poll(() => p.getByTestId("chosen-file").allTextContents()).toEqual(["progress.csv", "reflections.csv", "crm-attendance.csv"]);
+    await attachSample(p);
     await p.getByRole("button", { name: "Process" }).click();
     await visible(p.getByRole("heading", { name: "Verify calculated flags" }));
     await settled(superAdmin);
@@ -205,5 +211,26 @@ describe("the flag uploader", () => {
     await visible(week);
     await expect.poll(() => week.getByRole("listitem").allTextContents()).toEqual(DMITRI_FLAGS);
     await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-flags-tab.png`, animations: "disabled" });
+  });
+
+  test("on a phone the verification step fits the width (the table scrolls in its own box)", async () => {
+    const context = await newContext(browser, { storageState: superSession, width: 390, height: 844 });
+    try {
+      const page = await context.newPage();
+      await page.goto("/admin/flag-uploader");
+      await expectTitle(page, "Flag Uploader");
+      await page.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
+      await page.getByLabel("Week Number").selectOption(String(WEEK));
+      const p = panel(page);
+      await attachSample(p);
+      await p.getByRole("button", { name: "Process" }).click();
+      await visible(p.getByRole("heading", { name: "Verify calculated flags" }));
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}flag-uploader-verify-390.png`, animations: "disabled" });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, "the page scrolls sideways").toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
   });
 });

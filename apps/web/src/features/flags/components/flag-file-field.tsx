@@ -45,17 +45,17 @@ export function FlagFileField({ label, file, error, disabled, onFile }: Props) {
         flex: "1 1 240px",
       }}
     >
-      <Input.Label htmlFor={id} required>
-        {label}
-      </Input.Label>
+      {/* No asterisk: all three are required, and it wrapped onto a line of its own. */}
+      <Input.Label htmlFor={id}>{label}</Input.Label>
       <Input.Description id={hintId} mb={6}>
-        Drop a CSV file here or choose one.
+        Required. Drop a CSV file here or choose one.
       </Input.Description>
       <input
         id={id}
         type="file"
         accept=".csv,text/csv"
         disabled={disabled}
+        aria-required="true"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${hintId} ${errorId}` : hintId}
         // Cleared after each choice so choosing the same file again (after a fix) still counts.

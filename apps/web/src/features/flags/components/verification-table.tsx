@@ -16,6 +16,8 @@ interface Props {
 }
 
 const SORT_LABEL: Record<FlagSort, string> = { none: "", desc: " (most first)", asc: " (fewest first)" };
+/** Names and ids stay on one line; the flags column takes the wrapping. */
+const NO_WRAP = { whiteSpace: "nowrap" } as const;
 const ARIA_SORT = { none: "none", desc: "descending", asc: "ascending" } as const;
 
 export function VerificationTable({ rows, selected, onSelect, disabled }: Props) {
@@ -61,7 +63,7 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
                   disabled={disabled}
                 />
               </Table.Th>
-              <Table.Th>Name</Table.Th>
+              <Table.Th style={NO_WRAP}>Name</Table.Th>
               <Table.Th>Benefit Assignment ID</Table.Th>
               <Table.Th aria-sort={ARIA_SORT[sort]}>
                 <UnstyledButton
@@ -75,7 +77,7 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
                   Calculated flags{SORT_LABEL[sort]} {sort === "desc" ? "▼" : sort === "asc" ? "▲" : "↕"}
                 </UnstyledButton>
               </Table.Th>
-              <Table.Th>Matched by</Table.Th>
+              <Table.Th style={NO_WRAP}>Matched by</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -91,10 +93,10 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
                       disabled={disabled}
                     />
                   </Table.Td>
-                  <Table.Td>{row.name}</Table.Td>
-                  <Table.Td>{row.benefit_assignment_id}</Table.Td>
+                  <Table.Td style={NO_WRAP}>{row.name}</Table.Td>
+                  <Table.Td style={NO_WRAP}>{row.benefit_assignment_id}</Table.Td>
                   <Table.Td c={row.calculated_flags.length > 0 ? undefined : "dimmed"}>{flagsText(row)}</Table.Td>
-                  <Table.Td>{FLAG_MATCH_LABELS[row.matchedBy]}</Table.Td>
+                  <Table.Td style={NO_WRAP}>{FLAG_MATCH_LABELS[row.matchedBy]}</Table.Td>
                 </Table.Tr>
               );
             })}
