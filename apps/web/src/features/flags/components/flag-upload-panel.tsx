@@ -51,9 +51,18 @@ export function FlagUploadPanel({ cohort, currentWeek }: Props) {
   }, [abort, cohort.id, currentWeek]);
   // Leaving the page aborts what is in flight.
   useEffect(() => abort, [abort]);
-  // After each change of state, focus goes to what now matters (the table, the result, the error).
+  // After each change of state focus goes to what now matters: Cancel while busy, then the
+  // table, the result or the error; Process after Cancel. Never left on a control that vanished.
+  const processButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const previous = useRef(state.status);
   useEffect(() => {
-    if (state.status !== "idle") focusTarget.current?.focus();
+    const was = previous.current;
+    previous.current = state.status;
+    if (was === state.status) return;
+    if (isBusy(state.status)) cancelButton.current?.focus();
+    else if (state.status === "idle") processButton.current?.focus();
+    else focusTarget.current?.focus();
   }, [state.status]);
 
   const choose = (field: FlagFileField, file: File) => {
@@ -143,10 +152,12 @@ export function FlagUploadPanel({ cohort, currentWeek }: Props) {
         ) : null}
         <Group gap="sm">
           {state.status === "idle" || state.status === "error" ? (
-            <Button onClick={() => void process()}>Process</Button>
+            <Button ref={processButton} onClick={() => void process()}>
+              Process
+            </Button>
           ) : null}
           {state.status !== "idle" ? (
-            <Button variant="default" onClick={cancel}>
+            <Button ref={cancelButton} variant="default" onClick={cancel}>
               {state.status === "success" || state.status === "error" ? "Start over" : "Cancel"}
             </Button>
           ) : null}

@@ -130,6 +130,17 @@ describe("Flag Uploader page", () => {
     expect(process).not.toHaveBeenCalled();
   });
 
+  it("takes a file dropped on a report's area", async () => {
+    await openAsSuperAdmin();
+    const panel = await chooseCohort();
+    const area = within(panel).getByTestId(`drop-${FLAG_FILE_LABELS.attendanceReport}`);
+    fireEvent.drop(area, { dataTransfer: { files: [csv("crm-attendance.csv")] } });
+    expect(within(area).getByTestId("chosen-file").textContent).toBe("crm-attendance.csv");
+    fireEvent.drop(area, { dataTransfer: { files: [new File(["x"], "crm.pdf", { type: "application/pdf" })] } });
+    expect(within(area).getByText(FLAG_UPLOAD_MESSAGES.invalidFileType)).toBeTruthy();
+    expect(within(area).queryByTestId("chosen-file")).toBeNull();
+  });
+
   it("goes uploading → processing → verifying, then imports only the rows left checked", async () => {
     const confirmBodies: unknown[] = [];
     await openAsSuperAdmin({
@@ -211,9 +222,12 @@ describe("Flag Uploader page", () => {
     const panel = await chooseCohort();
     await processWith(panel);
     const signal = lastOptions.signal!;
-    fireEvent.click(within(panel).getByRole("button", { name: "Cancel" }));
+    const cancel = within(panel).getByRole("button", { name: "Cancel" });
+    expect(document.activeElement).toBe(cancel);
+    fireEvent.click(cancel);
     expect(signal.aborted).toBe(true);
     expect(status()).toBe("Choose the three reports, then process them.");
+    expect(document.activeElement).toBe(within(panel).getByRole("button", { name: "Process" }));
     await act(async () => answer(buildResult()));
     expect(screen.queryByRole("table", { name: "Calculated flags" })).toBeNull();
     expect(within(panel).getByRole("button", { name: "Process" })).toBeTruthy();
