@@ -19,6 +19,17 @@ const up: string[] = [
   )`,
   `create index import_batches_cohort on import_batches (cohort_id, id desc)`,
   `create index import_batches_recent on import_batches (id desc)`,
+
+  // Undo deletes the teams an import created; their emptied rollup rows go with them (a row
+  // left behind would name a team that no longer exists).
+  `create function teams_rollup_forget() returns trigger language plpgsql as $$
+   begin
+     delete from rollup_school_teams r using old_rows o where r.team_id = o.id and r.students = 0;
+     delete from rollup_team_spread r using old_rows o where r.team_id = o.id and r.school_keys = 0;
+     return null;
+   end $$`,
+  `create trigger teams_rollup_forget after delete on teams
+     referencing old table as old_rows for each statement execute function teams_rollup_forget()`,
 ];
 
 export async function migrate009(db: Kysely<unknown>): Promise<void> {
