@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { PerformanceObserver } from "node:perf_hooks";
 import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse, LoginResponse } from "@tally/contract";
 import { buildApp } from "@tally/server/app";
 import { testConfig } from "@tally/server/config";
@@ -66,6 +67,11 @@ export interface ImportBenchResult {
    */
   statistics: { refreshedByServer: boolean; estimatedRows: number; actualRows: number; analyzeMs: number | null };
   restored: { ok: boolean; differences: string[] };
+  /**
+   * Garbage collections of the main thread during preview and commit: a long pause holds the
+   * event loop like any other work, and its length grows with the live heap.
+   */
+  gc: { longestMs: number; totalMs: number; count: number };
   /** Where the server read the generated files otherwise than they were written. */
   unexpected: string[];
 }
@@ -103,6 +109,7 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
     const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
 
     const memory = watchMemory();
+    const gc = watchGc();
     // Bodies are built before and replies parsed after the timing: a browser and a real socket
     // do that work outside this process, so it must not count as the server's.
     const previewForm = importForm(files, null);
@@ -115,6 +122,7 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
     const commitReply = parseReply<ImportCommit>(commit.value.result, "commit");
     log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
     const peak = memory.stop();
+    const gcPauses = gc.stop();
     const statsAfter = await analyzeState(database);
 
     // The embedded engine has no autovacuum: if the commit did not refresh statistics, the
@@ -170,6 +178,7 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
       undo,
       dashboard: { idle: idle.latency, preview: preview.value.latency, commit: commit.value.latency },
       memory: peak,
+      gc: gcPauses,
       statistics: { refreshedByServer, estimatedRows: statsAfter.estimated, actualRows: statsAfter.actual, analyzeMs },
       restored: { ok: differences.length === 0, differences },
       unexpected,
@@ -354,6 +363,24 @@ function watchMemory(): { stop(): ImportBenchResult["memory"] } {
       sample();
       const mb = (bytes: number) => bytes / 1024 / 1024;
       return { beforeMb: mb(before), sampledPeakMb: mb(peak), hwmMb: readHwmMb(), hwmReset, heapPeakMb: mb(heap) };
+    },
+  };
+}
+
+function watchGc(): { stop(): ImportBenchResult["gc"] } {
+  const seen = { longestMs: 0, totalMs: 0, count: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      seen.longestMs = Math.max(seen.longestMs, entry.duration);
+      seen.totalMs += entry.duration;
+      seen.count += 1;
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    stop() {
+      observer.disconnect();
+      return seen;
     },
   };
 }

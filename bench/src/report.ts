@@ -73,6 +73,7 @@ export function formatImportResult(r: ImportBenchResult): string[] {
     ...r.undo.map((u, i) => `  undo ${i === 0 ? "(newest batch)" : "(the first commit)"}`.padEnd(28) + `${sec(u.ms)} ${ms(u.loop.blockedMs).padStart(13)}`),
     `  event loop blocked, longest over these steps: ${loop.toFixed(1)} ms (limit ${IMPORT_TARGETS.eventLoopMs} ms)  ${verdict(loop <= IMPORT_TARGETS.eventLoopMs)}`,
     `  peak memory of the process: ${peak.toFixed(0)} MB, ${r.memory.beforeMb.toFixed(0)} MB before the preview (sampled every 50 ms ${r.memory.sampledPeakMb.toFixed(0)} MB, VmHWM ${r.memory.hwmMb === null ? "n/a" : `${r.memory.hwmMb.toFixed(0)} MB`}${r.memory.hwmReset ? ", reset before the import" : ", since the process started"}; main-thread JS heap at most ${r.memory.heapPeakMb.toFixed(0)} MB) (limit ${IMPORT_TARGETS.memoryMb} MB)  ${verdict(peak <= IMPORT_TARGETS.memoryMb)}`,
+    `  main-thread garbage collection during preview and commit: longest pause ${r.gc.longestMs.toFixed(0)} ms, ${r.gc.count} collections, ${(r.gc.totalMs / 1000).toFixed(2)} s in all`,
     `  dashboard of another user (trends + students page, one after another):`,
     `    idle, before the import:  ${latency(r.dashboard.idle)}`,
     `    during the preview:       ${latency(r.dashboard.preview)}`,
