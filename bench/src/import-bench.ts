@@ -369,7 +369,6 @@ function watchMemory(): { stop(): ImportBenchResult["memory"] } {
     stop() {
       clearInterval(timer);
       sample();
-      const mb = (bytes: number) => bytes / 1024 / 1024;
       return { beforeMb: mb(before), sampledPeakMb: mb(peak), hwmMb: readHwmMb(), hwmReset, heapPeakMb: mb(heap) };
     },
   };
@@ -392,6 +391,8 @@ function watchGc(): { stop(): ImportBenchResult["gc"] } {
     },
   };
 }
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
 
 function readHwmMb(): number | null {
   try {
