@@ -115,16 +115,10 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
 
     const memory = watchMemory();
     const gc = watchGc();
-    // Bodies are built before and replies parsed after the timing: a browser and a real socket
-    // do that work outside this process, so it must not count as the server's.
-    const previewForm = importForm(files, null);
-    const preview = await timed(() => dashboard.during(() => send(app, "preview-weekly-data", admin, previewForm)));
-    const previewReply = parseReply<ImportPreview>(preview.value.result, "preview");
+    const preview = await importStep(app, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
     log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
     const statsBefore = await analyzeState(database);
-    const commitForm = importForm(files, null);
-    const commit = await timed(() => dashboard.during(() => send(app, "commit-weekly-data", admin, commitForm)));
-    const commitReply = parseReply<ImportCommit>(commit.value.result, "commit");
+    const commit = await importStep(app, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
     log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
     const peak = memory.stop();
     const gcPauses = gc.stop();
@@ -140,19 +134,16 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
       analyzeMs = performance.now() - t0;
     }
 
-    const unexpected = [
-      ...surprises("preview", previewReply, students.length),
-      ...surprises("commit", commitReply, students.length),
-    ];
+    const unexpected = [...preview.reply.surprises, ...commit.reply.surprises];
     for (const line of unexpected) log(`  UNEXPECTED ${line}`);
 
-    const recommitForm = importForm(files, commitReply.cohortId);
+    const recommitForm = importForm(files, commit.reply.cohortId);
     const recommit = await timed(() => send(app, "commit-weekly-data", admin, recommitForm));
     const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
     const allNone = nothingChanged(recommitReply);
     log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
 
-    const batches = [recommitReply.batchId, commitReply.batchId].filter((id, i, all) => all.indexOf(id) === i);
+    const batches = [recommitReply.batchId, commit.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
     const undo: Step[] = [];
     for (const id of batches) {
       const step = await timed(() => undoBatch(app, admin, id));
@@ -171,18 +162,11 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
       students: students.length,
       rows: { meetings: students.length * 2, progress: students.length, reflections: students.length },
       fileBytes,
-      preview: {
-        ms: preview.ms,
-        cpuMs: preview.cpuMs,
-        loop: preview.loop,
-        summary: previewReply.summary,
-        errors: previewReply.errorsEncountered.length,
-        warnings: previewReply.warnings.length,
-      },
-      commit: { ms: commit.ms, cpuMs: commit.cpuMs, loop: commit.loop, summary: commitReply.summary, errors: commitReply.errorsEncountered.length },
+      preview: { ...stepOf(preview), summary: preview.reply.summary, errors: preview.reply.errors, warnings: preview.reply.warnings },
+      commit: { ...stepOf(commit), summary: commit.reply.summary, errors: commit.reply.errors },
       recommit: { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone },
       undo,
-      dashboard: { idle: idle.latency, preview: preview.value.latency, commit: commit.value.latency },
+      dashboard: { idle: idle.latency, preview: preview.latency, commit: commit.latency },
       memory: peak,
       gc: gcPauses,
       statistics: { refreshedByServer, estimatedRows: statsAfter.estimated, actualRows: statsAfter.actual, analyzeMs },
@@ -261,6 +245,35 @@ function surprises(step: string, result: ImportPreview, students: number): strin
   for (const e of result.errorsEncountered.slice(0, 3)) lines.push(`${step}: ${e.error}`);
   return lines;
 }
+
+/**
+ * Preview or commit while the dashboard loop runs. The body is built before and the reply
+ * parsed after the timing (a browser and a real socket do that work outside this process),
+ * and only a digest of the reply leaves this function, so the bench's own copy of a
+ * 25,000-student reply does not swell the heap being measured.
+ */
+async function importStep(
+  app: FastifyInstance,
+  dashboard: ReturnType<typeof dashboardLoop>,
+  headers: Headers,
+  endpoint: "preview-weekly-data" | "commit-weekly-data",
+  form: FormData,
+  students: number,
+) {
+  const { value, ...step } = await timed(() => dashboard.during(() => send(app, endpoint, headers, form)));
+  const parsed = parseReply<Partial<ImportCommit> & ImportPreview>(value.result, endpoint);
+  const reply = {
+    summary: parsed.summary,
+    errors: parsed.errorsEncountered.length,
+    warnings: parsed.warnings.length,
+    surprises: surprises(endpoint.startsWith("preview") ? "preview" : "commit", parsed, students),
+    batchId: parsed.batchId ?? 0,
+    cohortId: parsed.cohortId ?? 0,
+  };
+  return { ...step, latency: value.latency, reply };
+}
+
+const stepOf = (s: Step): Step => ({ ms: s.ms, cpuMs: s.cpuMs, loop: s.loop });
 
 function nothingChanged(result: ImportCommit): boolean {
   const s = result.summary;
