@@ -28,7 +28,7 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
   return (
     <>
       <Radio.Group
-        label="Cohort"
+        label="Import into"
         value={values.mode}
         onChange={(mode) => onChange({ mode: mode as CohortMode, weekNumber: null })}
       >

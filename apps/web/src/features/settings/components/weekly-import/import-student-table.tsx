@@ -84,7 +84,7 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
                   ) : (
                     <Stack gap={2}>
                       {student.attendance.map((row) => (
-                        <Text key={`${row.date}-${row.meetingType}`} size="xs" style={{ whiteSpace: "nowrap" }}>
+                        <Text component="div" key={`${row.date}-${row.meetingType}`} size="xs" style={{ whiteSpace: "nowrap" }}>
                           {row.date} · {capital(row.status)} · {capital(row.meetingType)} · <ActionBadge action={row.action} />
                         </Text>
                       ))}
