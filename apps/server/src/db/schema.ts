@@ -266,6 +266,44 @@ export interface AuditLogTable {
   after: Json<unknown | null>;
 }
 
+/** What an import batch changed, so Undo can restore the state before it (migration 009). */
+export interface ImportChanges {
+  cohortCreated: number | null;
+  studentsCreated: number[];
+  teamsCreated: number[];
+  /** [student_id, cohort_id] memberships the batch added (new students' ones included). */
+  cohortMemberships: Array<[number, number]>;
+  /** [student_id, team_id] team memberships the batch added (new students' ones included). */
+  teamMemberships: Array<[number, number]>;
+  attendanceCreated: number[];
+  /** [id, previous status, previous updated_at]. */
+  attendanceUpdated: Array<[number, string, string]>;
+  weeklyCreated: number[];
+  weeklyUpdated: Array<{
+    id: number;
+    week_start: string | null;
+    flags: WeeklyFlag[];
+    reflection: string | null;
+    advisor_notes: string | null;
+    hours_reported: number | null;
+    updated_at: string;
+  }>;
+}
+
+export interface ImportBatchesTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  user_id: number | null;
+  cohort_id: number;
+  week_number: number;
+  files: Json<Array<{ field: string; name: string; size: number; sha256: string }>>;
+  summary: Json<Record<string, number>>;
+  created_cohort: boolean;
+  changes: Json<ImportChanges>;
+  undone_at: NullableTimestamp;
+  undone_by: number | null;
+}
+
 export interface Database {
   schools: SchoolsTable;
   cohorts: CohortsTable;
@@ -292,6 +330,7 @@ export interface Database {
   cohort_visibility: CohortVisibilityTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
+  import_batches: ImportBatchesTable;
 }
 
 export type User = Selectable<UsersTable>;

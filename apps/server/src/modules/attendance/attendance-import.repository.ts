@@ -1,0 +1,75 @@
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import { inChunks, jsonRows } from "../../lib/json-rows.js";
+
+export interface AttendanceKeyRow {
+  id: number;
+  student_id: number;
+  date: string;
+  meeting_type: "mentor" | "advisor";
+  status: "present" | "late" | "absent";
+  updated_at: string;
+}
+
+/** The records the import may meet: these students on these dates (the unique key's columns). */
+export async function findAttendanceOn(
+  db: DbExecutor,
+  studentIds: readonly number[],
+  dates: readonly string[],
+): Promise<AttendanceKeyRow[]> {
+  if (studentIds.length === 0 || dates.length === 0) return [];
+  const found: AttendanceKeyRow[] = [];
+  for (const chunk of inChunks(studentIds, 20_000)) {
+    const { rows } = await sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
+        a.meeting_type, a.status, to_json(a.updated_at)#>>'{}' as updated_at
+      from attendance_records a
+      where a.student_id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))
+        and a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`.execute(db);
+    found.push(...rows);
+  }
+  return found;
+}
+
+export interface NewAttendanceRow {
+  student_id: number;
+  cohort_id: number;
+  school_id: number;
+  team_id: number;
+  week_number: number;
+  date: string;
+  meeting_type: "mentor" | "advisor";
+  status: "present" | "late" | "absent";
+}
+
+/** Inserts the rows and returns their ids. */
+export async function insertAttendance(db: DbExecutor, rows: readonly NewAttendanceRow[], at: Date): Promise<number[]> {
+  const ids: number[] = [];
+  for (const chunk of inChunks(rows)) {
+    const result = await sql<{ id: number }>`insert into attendance_records
+        (student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, created_at, updated_at)
+      select student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, ${at}, ${at}
+        from json_to_recordset(${jsonRows(chunk)}) as x(student_id int, cohort_id int, school_id int, team_id int,
+          week_number int, date date, meeting_type text, status text)
+      returning id`.execute(db);
+    for (const r of result.rows) ids.push(r.id);
+  }
+  return ids;
+}
+
+/** Sets each record's status and updated_at ([id, status, updated_at]): the import's updates and undo's restores. */
+export async function setAttendanceStatuses(db: DbExecutor, rows: ReadonlyArray<[number, string, string]>): Promise<void> {
+  for (const chunk of inChunks(rows)) {
+    await sql`update attendance_records a set status = (x->>1), updated_at = (x->>2)::timestamptz
+      from json_array_elements(${jsonRows(chunk)}) x where a.id = (x->>0)::int`.execute(db);
+  }
+}
+
+export async function deleteAttendance(db: DbExecutor, ids: readonly number[]): Promise<number> {
+  let removed = 0;
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await sql<{ id: number }>`delete from attendance_records a
+      using json_array_elements_text(${jsonRows(chunk)}) x where a.id = x.value::int returning a.id`.execute(db);
+    removed += rows.length;
+  }
+  return removed;
+}

@@ -1,0 +1,142 @@
+import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type ImportSummary } from "@tally/contract";
+import type { WeeklyFlag } from "../../db/schema.js";
+import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
+import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
+import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
+import type { RosterStudent } from "./roster-matching.js";
+import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+
+export interface PlanCohort {
+  startDate: string;
+  endDate: string;
+  totalExpectedHours: number | null;
+}
+
+/** The attendance change of one meeting row. */
+export interface AttendanceChange {
+  action: ImportAction;
+  /** The existing record (updated or none). */
+  existing: AttendanceKeyRow | null;
+  date: string;
+  meetingType: "mentor" | "advisor";
+  status: "present" | "late" | "absent";
+}
+
+export interface StudentPlan {
+  student: RosterStudent;
+  attendance: AttendanceChange[];
+  weekly: { action: ImportAction; existing: StoredWeeklyRow | null; values: WeeklyValues };
+}
+
+export interface ImportPlan {
+  week: number;
+  weekStart: string;
+  students: StudentPlan[];
+  summary: ImportSummary;
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const d = new Date(`${isoDate}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const flagKey = (flags: readonly WeeklyFlag[]) => flags.map((f) => `${f.code}\u0000${f.text}`).join("\u0001");
+
+function sameWeekly(a: WeeklyValues, b: WeeklyValues): boolean {
+  return (
+    a.week_start === b.week_start &&
+    a.reflection === b.reflection &&
+    a.advisor_notes === b.advisor_notes &&
+    a.hours_reported === b.hours_reported &&
+    flagKey(a.flags) === flagKey(b.flags)
+  );
+}
+
+/** The week's advisor notes: every distinct note of the student's meeting rows, in file order. */
+function advisorNotes(student: RosterStudent): string | null {
+  const notes = [...new Set(student.meetings.map((m) => m.advisorNotes?.trim()).filter((n): n is string => !!n))];
+  return notes.length > 0 ? notes.join("\n") : null;
+}
+
+/**
+ * What the import would do for each student: attendance actions against the records the
+ * database has, and the week's weekly row with the flags these three files decide (an import
+ * replaces only its own flag codes, so the flag uploader's codes for the week stay).
+ */
+export async function planImport(
+  cohort: PlanCohort,
+  week: number,
+  roster: readonly RosterStudent[],
+  existingAttendance: readonly AttendanceKeyRow[],
+  existingWeekly: readonly StoredWeeklyRow[],
+): Promise<ImportPlan> {
+  const attendanceByKey = new Map(existingAttendance.map((a) => [`${a.student_id}|${a.date}|${a.meeting_type}`, a]));
+  const weeklyByStudent = new Map(existingWeekly.map((w) => [w.student_id, w]));
+  const weekCount = cohortWeekCount(cohort.startDate, cohort.endDate);
+  const weekStart = addDays(cohort.startDate, 7 * (week - 1));
+  const summary: ImportSummary = {
+    totalStudentsInFiles: roster.length,
+    newStudentsCreatedCount: 0,
+    attendanceRecordsCreated: 0,
+    attendanceRecordsUpdated: 0,
+    weeklyDataCreated: 0,
+    weeklyDataUpdated: 0,
+    studentsProcessedForWeeklyData: roster.length,
+  };
+
+  const students: StudentPlan[] = [];
+  for (const student of roster) {
+    if (students.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    if (student.existingId === null) summary.newStudentsCreatedCount++;
+    const attendance = student.meetings.map((m): AttendanceChange => {
+      const existing = student.existingId === null ? undefined : attendanceByKey.get(`${student.existingId}|${m.date}|${m.meetingType}`);
+      const action: ImportAction = !existing ? "created" : existing.status === m.status ? "none" : "updated";
+      if (action === "created") summary.attendanceRecordsCreated++;
+      if (action === "updated") summary.attendanceRecordsUpdated++;
+      return { action, existing: existing ?? null, date: m.date, meetingType: m.meetingType, status: m.status };
+    });
+
+    const existing = student.existingId === null ? undefined : weeklyByStudent.get(student.existingId);
+    const computed = calculateFlags({
+      week,
+      weekCount,
+      totalExpectedHours: cohort.totalExpectedHours,
+      inPlatformSource: true,
+      progress: student.progress ? { progress: student.progress.progress, pastDue: student.progress.pastDue } : null,
+      reflection: student.reflection ? { hours: student.reflection.hours, rating: student.reflection.rating } : null,
+      meetings: {
+        mentorAbsent: student.meetings.some((m) => m.meetingType === "mentor" && m.status === "absent"),
+        advisorAbsent: student.meetings.some((m) => m.meetingType === "advisor" && m.status === "absent"),
+      },
+    });
+    const values: WeeklyValues = {
+      week_start: weekStart,
+      flags: mergeFlags(existing?.flags ?? [], computed, WEEKLY_IMPORT_CODES),
+      reflection: student.reflection?.reflection ?? null,
+      advisor_notes: advisorNotes(student),
+      hours_reported: student.reflection?.hours ?? null,
+    };
+    const action: ImportAction = !existing ? "created" : sameWeekly(existing, values) ? "none" : "updated";
+    if (action === "created") summary.weeklyDataCreated++;
+    if (action === "updated") summary.weeklyDataUpdated++;
+    students.push({ student, attendance, weekly: { action, existing: existing ?? null, values } });
+  }
+  return { week, weekStart, students, summary };
+}
+
+/** The preview's per-student list (the spec's shape). */
+export function studentDetails(plan: ImportPlan): ImportStudentDetail[] {
+  return plan.students.map(({ student, attendance, weekly }) => ({
+    studentFullName: student.fullName,
+    studentId: student.existingId,
+    isNewStudent: student.existingId === null,
+    weeklyData: {
+      action: weekly.action,
+      flags: weekly.values.flags,
+      total_hours_reported: weekly.values.hours_reported,
+      reflection: weekly.values.reflection,
+    },
+    attendance: attendance.map((a) => ({ date: a.date, status: a.status, meetingType: a.meetingType, action: a.action })),
+  }));
+}

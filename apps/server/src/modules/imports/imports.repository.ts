@@ -1,0 +1,161 @@
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import type { ImportChanges } from "../../db/schema.js";
+import { jsonRows } from "../../lib/json-rows.js";
+import type { KnownStudent, KnownTeam, NamedRef } from "./roster-matching.js";
+
+/** One key for every import and undo: they take turns, so none plans on a state that moves. */
+const IMPORT_LOCK_KEY = 7_311_011;
+
+export async function lockImports(db: DbExecutor): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`.execute(db);
+}
+
+/**
+ * What a plan depends on besides the files: any batch written or undone since, or another
+ * change to the cohort's members. Read before planning and again under the lock.
+ */
+export async function readFingerprint(db: DbExecutor, cohortId: number | null): Promise<string> {
+  const { rows } = await sql<{ fingerprint: string }>`select concat_ws('|',
+      (select coalesce(max(id), 0) from import_batches),
+      (select count(undone_at) from import_batches),
+      (select count(*) from student_cohorts where cohort_id = ${cohortId ?? 0}),
+      (select count(*) from teams where cohort_id = ${cohortId ?? 0})) as fingerprint`.execute(db);
+  return rows[0]?.fingerprint ?? "";
+}
+
+/** The cohort's students and any student with one of these e-mails or ids, with their team in the cohort. */
+export async function findKnownStudents(
+  db: DbExecutor,
+  cohortId: number | null,
+  emails: readonly string[],
+  ids: readonly number[],
+): Promise<KnownStudent[]> {
+  const cohort = cohortId ?? 0;
+  const { rows } = await sql<KnownStudent>`select s.id, s.first_name, s.last_name, s.email, s.school_id,
+      exists (select 1 from student_cohorts sc where sc.student_id = s.id and sc.cohort_id = ${cohort}) as in_cohort,
+      (select st.team_id from student_teams st join teams t on t.id = st.team_id
+        where st.student_id = s.id and t.cohort_id = ${cohort}
+        order by st.joined_at desc, st.team_id desc limit 1) as team_id
+    from students s
+    where s.id in (select student_id from student_cohorts where cohort_id = ${cohort})
+       or lower(s.email) in (select value from json_array_elements_text(${jsonRows(emails)}))
+       or s.id in (select value::int from json_array_elements_text(${jsonRows(ids)}))`.execute(db);
+  return rows;
+}
+
+export function listSchoolNames(db: DbExecutor): Promise<NamedRef[]> {
+  return db.selectFrom("schools").select(["id", "name"]).execute();
+}
+
+export function listCohortTeams(db: DbExecutor, cohortId: number | null): Promise<KnownTeam[]> {
+  return db
+    .selectFrom("teams")
+    .select(["id", "name", "school_id"])
+    .where("cohort_id", "=", cohortId ?? 0)
+    .execute();
+}
+
+export interface NewBatch {
+  userId: number;
+  cohortId: number;
+  weekNumber: number;
+  files: Array<{ field: string; name: string; size: number; sha256: string }>;
+  summary: Record<string, number>;
+  createdCohort: boolean;
+  changes: ImportChanges;
+  at: Date;
+}
+
+export async function insertBatch(db: DbExecutor, batch: NewBatch): Promise<number> {
+  const row = await db
+    .insertInto("import_batches")
+    .values({
+      created_at: batch.at,
+      user_id: batch.userId,
+      cohort_id: batch.cohortId,
+      week_number: batch.weekNumber,
+      files: JSON.stringify(batch.files),
+      summary: JSON.stringify(batch.summary),
+      created_cohort: batch.createdCohort,
+      changes: JSON.stringify(batch.changes),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface BatchListRow {
+  id: number;
+  created_at: Date;
+  user_name: string | null;
+  cohort_id: number;
+  cohort_name: string | null;
+  week_number: number;
+  files: Array<{ field: string; name: string; size: number; sha256: string }>;
+  summary: Record<string, number>;
+  created_cohort: boolean;
+  undone_at: Date | null;
+  newest_open: boolean;
+}
+
+/** Batches newest first, each with whether it is its cohort's newest batch still in force. */
+export function listBatches(db: DbExecutor, filter: { cohortId?: number | undefined; limit: number }): Promise<BatchListRow[]> {
+  let query = db
+    .selectFrom("import_batches as b")
+    .leftJoin("users as u", "u.id", "b.user_id")
+    .leftJoin("cohorts as c", "c.id", "b.cohort_id")
+    .select([
+      "b.id",
+      "b.created_at",
+      "u.username as user_name",
+      "b.cohort_id",
+      "c.name as cohort_name",
+      "b.week_number",
+      "b.files",
+      "b.summary",
+      "b.created_cohort",
+      "b.undone_at",
+      sql<boolean>`b.undone_at is null and not exists (select 1 from import_batches n
+        where n.cohort_id = b.cohort_id and n.id > b.id and n.undone_at is null)`.as("newest_open"),
+    ])
+    .orderBy("b.id", "desc")
+    .limit(filter.limit);
+  if (filter.cohortId !== undefined) query = query.where("b.cohort_id", "=", filter.cohortId);
+  return query.execute();
+}
+
+export interface BatchForUndo {
+  id: number;
+  cohort_id: number;
+  week_number: number;
+  undone_at: Date | null;
+  changes: ImportChanges;
+  has_newer: boolean;
+}
+
+export async function findBatchForUndo(db: DbExecutor, id: number): Promise<BatchForUndo | undefined> {
+  return db
+    .selectFrom("import_batches as b")
+    .select([
+      "b.id",
+      "b.cohort_id",
+      "b.week_number",
+      "b.undone_at",
+      "b.changes",
+      sql<boolean>`exists (select 1 from import_batches n where n.cohort_id = b.cohort_id and n.id > b.id and n.undone_at is null)`.as(
+        "has_newer",
+      ),
+    ])
+    .where("b.id", "=", id)
+    .executeTakeFirst();
+}
+
+export async function markUndone(db: DbExecutor, id: number, userId: number, at: Date): Promise<void> {
+  await db.updateTable("import_batches").set({ undone_at: at, undone_by: userId }).where("id", "=", id).execute();
+}
+
+/** Fresh planner statistics after a large write: the embedded engine has no autovacuum. */
+export async function analyzeImportTables(db: DbExecutor): Promise<void> {
+  await sql`analyze students, student_cohorts, student_teams, teams, attendance_records, weekly_data`.execute(db);
+}

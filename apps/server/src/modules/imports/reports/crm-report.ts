@@ -1,0 +1,36 @@
+import { detectDateOrder, parseDate } from "../../../lib/csv/cell-values.js";
+import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import type { CrmRow, ParsedReport, ReportFile } from "./report-types.js";
+
+const STATUSES: Record<string, CrmRow["status"]> = {
+  completed: "completed",
+  absent: "absent",
+  excused: "excused",
+  enrolled: "enrolled",
+};
+
+/** The CRM's benefit disbursements (flag uploader): one row per scheduled session. */
+export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmRow>> {
+  const open = await openReport(file);
+  const { columns } = open;
+  const names = findNameColumns(columns, ["Enrollee Name"], "Enrollee Name");
+  const assignment = columns.find({ label: "Benefit Assignment ID", aliases: ["Benefit Assignment ID"], required: true })!;
+  const status = columns.find({ label: "Disbursement Status", aliases: ["Disbursement Status", "Status"], required: true })!;
+  const email = columns.find({ label: "Enrollee Email", aliases: ["Enrollee Email", ...EMAIL_ALIASES] });
+  const session = columns.find({ label: "Benefit Session", aliases: ["Benefit Session", "Session"] });
+  const date = columns.find({ label: "Session Date", aliases: ["Session Date", "Date"] });
+  const order = detectDateOrder(columnCells(open, [date]));
+
+  const { rows, errors } = await readRows(open, (r): CrmRow | null => {
+    const key = r.studentKey(names, email);
+    const id = r.cell(assignment);
+    if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
+    const state = r.required(status, (v) => STATUSES[v.toLowerCase()] ?? null, "is not Completed, Absent, Excused or Enrolled");
+    const when = r.optional(date);
+    const whenIso = when === null ? null : parseDate(when, order);
+    if (when !== null && whenIso === null) r.fail(date!, "is not a date");
+    if (!key || id === "" || state === null) return null;
+    return { ...key, benefitAssignmentId: id, status: state, session: r.optional(session), date: whenIso };
+  });
+  return { file: file.name, rows, errors };
+}

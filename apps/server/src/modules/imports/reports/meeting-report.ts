@@ -1,0 +1,65 @@
+import { detectDateOrder, parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
+
+const STATUSES: Record<string, MeetingRow["status"]> = {
+  present: "present",
+  p: "present",
+  late: "late",
+  l: "late",
+  tardy: "late",
+  absent: "absent",
+  a: "absent",
+  excused: "absent",
+};
+
+/** "Mentor", "mentor meeting", "Advisor Check-in" → the meeting type; by the word, not the whole text. */
+export function meetingTypeOf(raw: string): MeetingRow["meetingType"] | null {
+  const text = raw.toLowerCase();
+  const mentor = /\bmentor/.test(text);
+  const advisor = /\badvis[eo]r/.test(text);
+  if (mentor === advisor) return null;
+  return mentor ? "mentor" : "advisor";
+}
+
+export function meetingStatusOf(raw: string): MeetingRow["status"] | null {
+  return STATUSES[raw.trim().toLowerCase()] ?? null;
+}
+
+/** The meeting attendance report of the weekly import: one row per student per meeting. */
+export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<MeetingRow>> {
+  const open = await openReport(file);
+  const { columns } = open;
+  const names = findNameColumns(columns, [], "Student Name");
+  const email = columns.find({ label: "Email", aliases: EMAIL_ALIASES });
+  const studentId = columns.find({ label: "Student ID", aliases: ["Student ID"] });
+  const school = columns.find({ label: "School", aliases: ["School", "School Name"] });
+  const team = columns.find({ label: "Team", aliases: ["Team", "Team Name"] });
+  const date = columns.find({ label: "Meeting Date", aliases: ["Meeting Date", "Date"], required: true })!;
+  const type = columns.find({ label: "Meeting Type", aliases: ["Meeting Type", "Type"], required: true })!;
+  const status = columns.find({ label: "Status", aliases: ["Status", "Attendance Status", "Attendance"], required: true })!;
+  const notes = columns.find({ label: "Advisor Notes", aliases: ["Advisor Notes", "Notes"] });
+  const order = detectDateOrder(columnCells(open, [date]));
+
+  const { rows, errors } = await readRows(open, (r): MeetingRow | null => {
+    const key = r.studentKey(names, email);
+    const id = r.optional(studentId);
+    const idValue = id === null ? null : parseWholeNumber(id);
+    if (id !== null && (idValue === null || idValue < 1)) r.fail(studentId!, "is not a student id");
+    const isoDate = r.required(date, (v) => parseDate(v, order), "is not a date");
+    const meetingType = r.required(type, meetingTypeOf, "is not Mentor or Advisor");
+    const attendance = r.required(status, meetingStatusOf, "is not Present, Late, Absent or Excused");
+    if (!key || isoDate === null || meetingType === null || attendance === null) return null;
+    return {
+      ...key,
+      studentId: idValue,
+      school: r.optional(school),
+      team: r.optional(team),
+      date: isoDate,
+      meetingType,
+      status: attendance,
+      advisorNotes: r.optional(notes),
+    };
+  });
+  return { file: file.name, rows, errors };
+}

@@ -1,0 +1,137 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { decodeText } from "../../../lib/csv/decode-text.js";
+import { ColumnFinder } from "../../../lib/csv/header-names.js";
+import { type TableRecord, readTable } from "../../../lib/csv/read-table.js";
+import { normaliseEmail, turnLastFirst } from "../student-names.js";
+import type { ReportFile, RowError, StudentKey } from "./report-types.js";
+import { ReportRejected } from "./report-types.js";
+
+// What the four report readers share: opening a file, the name and e-mail columns every
+// report has, and collecting a row's problems so that a bad row is left out with its errors.
+
+/** Aliases for one full-name column, in every report (report-formats.md). */
+export const FULL_NAME_ALIASES = ["Student Name", "Name", "Full Name"] as const;
+export const EMAIL_ALIASES = ["Email", "E-mail", "Email Address", "Student Email"] as const;
+
+/** Rows handled between two yields to the event loop. */
+const ROWS_PER_TURN = 2_000;
+
+export interface OpenReport {
+  records: TableRecord[];
+  columns: ColumnFinder;
+}
+
+/** Decodes and parses a report file; refusals name the file. */
+export async function openReport(file: ReportFile): Promise<OpenReport> {
+  const table = await readTable(decodeText(file.bytes, file.name), file.name);
+  return { records: table.records, columns: new ColumnFinder(table.headers, file.name) };
+}
+
+export type NameColumns = { first: number; last: number } | { full: number };
+
+/**
+ * First Name + Last Name, or one full-name column (the report's own header first, e.g.
+ * "Enrollee Name", then the common aliases).
+ */
+export function findNameColumns(columns: ColumnFinder, ownNames: readonly string[], label: string): NameColumns {
+  const first = columns.find({ label: "First Name", aliases: ["First Name", "Given Name", "Firstname"] });
+  const last = columns.find({ label: "Last Name", aliases: ["Last Name", "Surname", "Family Name", "Lastname"] });
+  if (first !== null && last !== null) return { first, last };
+  const full = columns.find({ label, aliases: [...ownNames, ...FULL_NAME_ALIASES] });
+  if (full === null) {
+    throw new ReportRejected(`${columns.file}: required column "${label}" is missing (or "First Name" and "Last Name")`);
+  }
+  return { full };
+}
+
+/** One record being read: its trimmed cells and the problems found so far. */
+export class RowReading {
+  readonly problems: RowError[] = [];
+
+  constructor(
+    readonly record: TableRecord,
+    private readonly columns: ColumnFinder,
+  ) {}
+
+  get row(): number {
+    return this.record.row;
+  }
+
+  /** The trimmed cell of a column; "" when the report has no such column. */
+  cell(index: number | null): string {
+    return index === null ? "" : (this.record.cells[index] ?? "").trim();
+  }
+
+  /** The trimmed cell, or null when it is empty or the column is absent. */
+  optional(index: number | null): string | null {
+    const value = this.cell(index);
+    return value === "" ? null : value;
+  }
+
+  fail(index: number, problem: string): void {
+    this.problems.push({
+      file: this.columns.file,
+      row: this.record.row,
+      column: this.columns.header(index),
+      value: this.record.cells[index] ?? "",
+      problem,
+    });
+  }
+
+  /** Reads a required cell with `parse`; an empty or unreadable cell is a problem. */
+  required<T>(index: number, parse: (raw: string) => T | null, problem: string): T | null {
+    const raw = this.cell(index);
+    if (raw === "") {
+      this.fail(index, "is empty");
+      return null;
+    }
+    const value = parse(raw);
+    if (value === null) this.fail(index, problem);
+    return value;
+  }
+
+  /** Name and e-mail of the row's student; null (with a problem) when the row names nobody. */
+  studentKey(names: NameColumns, email: number | null): StudentKey | null {
+    let firstName: string;
+    let lastName: string;
+    if ("full" in names) {
+      const full = turnLastFirst(this.cell(names.full));
+      const space = full.indexOf(" ");
+      firstName = space < 0 ? full : full.slice(0, space);
+      lastName = space < 0 ? "" : full.slice(space + 1);
+    } else {
+      firstName = this.cell(names.first).replace(/\s+/g, " ");
+      lastName = this.cell(names.last).replace(/\s+/g, " ");
+    }
+    const fullName = [firstName, lastName].filter(Boolean).join(" ");
+    if (fullName === "") {
+      this.fail("full" in names ? names.full : names.first, "has no student name");
+      return null;
+    }
+    return { row: this.row, fullName, firstName, lastName, email: normaliseEmail(this.cell(email)) };
+  }
+}
+
+/**
+ * Reads every record with `read`, keeping the rows without problems and collecting the
+ * problems of the others; yields to the event loop between batches.
+ */
+export async function readRows<T>(open: OpenReport, read: (reading: RowReading) => T | null): Promise<{ rows: T[]; errors: RowError[] }> {
+  const rows: T[] = [];
+  const errors: RowError[] = [];
+  for (let i = 0; i < open.records.length; i++) {
+    if (i > 0 && i % ROWS_PER_TURN === 0) await nextTurn();
+    const reading = new RowReading(open.records[i]!, open.columns);
+    const row = read(reading);
+    if (reading.problems.length > 0 || row === null) errors.push(...reading.problems);
+    else rows.push(row);
+  }
+  return { rows, errors };
+}
+
+/** The cells of some columns over all records, for the file-level date order. */
+export function* columnCells(open: OpenReport, indexes: readonly (number | null)[]): Iterable<string> {
+  for (const record of open.records) {
+    for (const index of indexes) if (index !== null) yield record.cells[index] ?? "";
+  }
+}

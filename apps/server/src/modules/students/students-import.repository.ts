@@ -1,0 +1,79 @@
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import { inChunks, jsonRows } from "../../lib/json-rows.js";
+
+// Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
+
+export interface NewStudentRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  school_id: number;
+}
+
+/** Reserves ids so that the rows that refer to new students can be built before they exist. */
+export async function reserveStudentIds(db: DbExecutor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('students', 'id'))::int as id
+    from generate_series(1, ${count})`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+export async function insertStudents(db: DbExecutor, rows: readonly NewStudentRow[], at: Date): Promise<void> {
+  for (const chunk of inChunks(rows)) {
+    await sql`insert into students (id, first_name, last_name, email, school_id, created_at, updated_at)
+      select id, first_name, last_name, email, school_id, ${at}, ${at}
+        from json_to_recordset(${jsonRows(chunk)}) as x(id int, first_name text, last_name text, email text, school_id int)`.execute(db);
+  }
+}
+
+export async function insertCohortMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>, at: Date): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`insert into student_cohorts (student_id, cohort_id, joined_at)
+      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${jsonRows(chunk)}) p
+      on conflict do nothing`.execute(db);
+  }
+}
+
+export async function insertTeamMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>, at: Date): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`insert into student_teams (student_id, team_id, joined_at)
+      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${jsonRows(chunk)}) p
+      on conflict do nothing`.execute(db);
+  }
+}
+
+export async function deleteCohortMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`delete from student_cohorts sc using json_array_elements(${jsonRows(chunk)}) p
+      where sc.student_id = (p->>0)::int and sc.cohort_id = (p->>1)::int`.execute(db);
+  }
+}
+
+export async function deleteTeamMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`delete from student_teams st using json_array_elements(${jsonRows(chunk)}) p
+      where st.student_id = (p->>0)::int and st.team_id = (p->>1)::int`.execute(db);
+  }
+}
+
+/**
+ * Deletes those of the students that nothing else refers to any more (no cohort, team,
+ * attendance or weekly row); returns how many went.
+ */
+export async function deleteUnreferencedStudents(db: DbExecutor, ids: readonly number[]): Promise<number> {
+  let removed = 0;
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await sql<{ id: number }>`delete from students s
+      using json_array_elements_text(${jsonRows(chunk)}) x
+      where s.id = x.value::int
+        and not exists (select 1 from student_cohorts where student_id = s.id)
+        and not exists (select 1 from student_teams where student_id = s.id)
+        and not exists (select 1 from attendance_records where student_id = s.id)
+        and not exists (select 1 from weekly_data where student_id = s.id)
+      returning s.id`.execute(db);
+    removed += rows.length;
+  }
+  return removed;
+}

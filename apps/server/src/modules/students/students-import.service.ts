@@ -1,0 +1,11 @@
+// The students module's writes for the weekly import and its undo (the imports module calls these).
+export {
+  deleteCohortMemberships,
+  deleteTeamMemberships,
+  deleteUnreferencedStudents,
+  insertCohortMemberships,
+  insertStudents,
+  insertTeamMemberships,
+  type NewStudentRow,
+  reserveStudentIds,
+} from "./students-import.repository.js";

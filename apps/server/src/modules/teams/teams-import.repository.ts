@@ -1,0 +1,39 @@
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import { inChunks, jsonRows } from "../../lib/json-rows.js";
+
+export interface NewTeamRow {
+  id: number;
+  name: string;
+  school_id: number;
+  cohort_id: number;
+}
+
+export async function reserveTeamIds(db: DbExecutor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('teams', 'id'))::int as id
+    from generate_series(1, ${count})`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Teams the weekly import creates: named in the meeting report, unknown in a known school. */
+export async function insertTeams(db: DbExecutor, rows: readonly NewTeamRow[], at: Date): Promise<void> {
+  for (const chunk of inChunks(rows)) {
+    await sql`insert into teams (id, name, school_id, cohort_id, created_at)
+      select id, name, school_id, cohort_id, ${at}
+        from json_to_recordset(${jsonRows(chunk)}) as x(id int, name text, school_id int, cohort_id int)`.execute(db);
+  }
+}
+
+/** Deletes those of the teams no student belongs to any more; returns how many went. */
+export async function deleteUnusedTeams(db: DbExecutor, ids: readonly number[]): Promise<number> {
+  let removed = 0;
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await sql<{ id: number }>`delete from teams t using json_array_elements_text(${jsonRows(chunk)}) x
+      where t.id = x.value::int and not exists (select 1 from student_teams where team_id = t.id)
+        and not exists (select 1 from attendance_records where team_id = t.id)
+      returning t.id`.execute(db);
+    removed += rows.length;
+  }
+  return removed;
+}

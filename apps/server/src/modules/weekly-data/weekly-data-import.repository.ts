@@ -1,0 +1,78 @@
+import { sql } from "kysely";
+import type { DbExecutor } from "../../db/executor.js";
+import type { WeeklyFlag } from "../../db/schema.js";
+import { inChunks, jsonRows } from "../../lib/json-rows.js";
+
+/** A weekly row as the import compares and undo restores it (timestamps as exact ISO text). */
+export interface WeeklyValues {
+  week_start: string | null;
+  flags: WeeklyFlag[];
+  reflection: string | null;
+  advisor_notes: string | null;
+  hours_reported: number | null;
+}
+export interface StoredWeeklyRow extends WeeklyValues {
+  id: number;
+  student_id: number;
+  updated_at: string;
+}
+
+export async function findWeekRows(
+  db: DbExecutor,
+  cohortId: number,
+  weekNumber: number,
+  studentIds: readonly number[],
+): Promise<StoredWeeklyRow[]> {
+  if (studentIds.length === 0) return [];
+  const found: StoredWeeklyRow[] = [];
+  for (const chunk of inChunks(studentIds, 20_000)) {
+    const { rows } = await sql<StoredWeeklyRow>`select w.id, w.student_id, to_char(w.week_start, 'YYYY-MM-DD') as week_start,
+        w.flags, w.reflection, w.advisor_notes, w.hours_reported, to_json(w.updated_at)#>>'{}' as updated_at
+      from weekly_data w
+      where w.cohort_id = ${cohortId} and w.week_number = ${weekNumber}
+        and w.student_id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))`.execute(db);
+    found.push(...rows);
+  }
+  return found;
+}
+
+export interface NewWeeklyRow extends WeeklyValues {
+  student_id: number;
+  cohort_id: number;
+  week_number: number;
+}
+
+const RECORD = sql`x(id int, student_id int, cohort_id int, week_number int, week_start date, flags jsonb,
+  reflection text, advisor_notes text, hours_reported double precision, updated_at timestamptz)`;
+
+export async function insertWeeklyRows(db: DbExecutor, rows: readonly NewWeeklyRow[], at: Date): Promise<number[]> {
+  const ids: number[] = [];
+  for (const chunk of inChunks(rows)) {
+    const result = await sql<{ id: number }>`insert into weekly_data
+        (student_id, cohort_id, week_number, week_start, flags, reflection, advisor_notes, hours_reported, created_at, updated_at)
+      select student_id, cohort_id, week_number, week_start, flags, reflection, advisor_notes, hours_reported, ${at}, ${at}
+        from json_to_recordset(${jsonRows(chunk)}) as ${RECORD}
+      returning id`.execute(db);
+    for (const r of result.rows) ids.push(r.id);
+  }
+  return ids;
+}
+
+/** Writes the values and updated_at of existing rows: the import's updates and undo's restores. */
+export async function setWeeklyValues(db: DbExecutor, rows: ReadonlyArray<WeeklyValues & { id: number; updated_at: string }>): Promise<void> {
+  for (const chunk of inChunks(rows)) {
+    await sql`update weekly_data w set week_start = x.week_start, flags = x.flags, reflection = x.reflection,
+        advisor_notes = x.advisor_notes, hours_reported = x.hours_reported, updated_at = x.updated_at
+      from json_to_recordset(${jsonRows(chunk)}) as ${RECORD} where w.id = x.id`.execute(db);
+  }
+}
+
+export async function deleteWeeklyRows(db: DbExecutor, ids: readonly number[]): Promise<number> {
+  let removed = 0;
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await sql<{ id: number }>`delete from weekly_data w
+      using json_array_elements_text(${jsonRows(chunk)}) x where w.id = x.value::int returning w.id`.execute(db);
+    removed += rows.length;
+  }
+  return removed;
+}

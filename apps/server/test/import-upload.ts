@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import type { ImportFileField } from "@tally/contract";
+import type { TestApp } from "./test-app.js";
+
+const FIXTURES = new URL("./fixtures/week3/", import.meta.url);
+
+/** The week-3 sample reports (../shared/fixtures/reports/week3). */
+export function week3Files(): Record<ImportFileField, { name: string; bytes: Uint8Array }> {
+  const read = (name: string) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, FIXTURES))) });
+  return {
+    attendanceReport: read("meeting-attendance.csv"),
+    progressReport: read("progress.csv"),
+    reflectionReport: read("reflections.csv"),
+  };
+}
+
+export function week3Expected(): {
+  week: number;
+  weeks: number;
+  expectedHours: number;
+  cohortStart: string;
+  students: Array<{ name: string; email: string; school: string; team: string; mentor: string; advisor: string; hours: number | null; flagUploaderFlags: string[] }>;
+} {
+  return JSON.parse(readFileSync(new URL("expected.json", FIXTURES), "utf8"));
+}
+
+/** The fixture's cohort as new-cohort form fields (6 weeks from 2026-06-29, 120 hours). */
+export const WEEK3_NEW_COHORT = {
+  cohortName: "Summer Week 3",
+  programType: "Internship (6 week)",
+  startDate: "2026-06-29",
+  endDate: "2026-08-10",
+  totalExpectedHours: "120",
+  weekNumber: "3",
+};
+
+type FileInput = { name: string; bytes: Uint8Array | string; type?: string };
+
+/** The multipart body the web form sends. */
+export function importForm(fields: Record<string, string | number>, files: Partial<Record<string, FileInput>>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+  for (const [field, file] of Object.entries(files)) {
+    if (!file) continue;
+    form.append(field, new Blob([file.bytes as BlobPart], { type: file.type ?? "text/csv" }), file.name);
+  }
+  return form;
+}
+
+export type ImportStep = "preview" | "commit";
+
+export function postImport(t: Pick<TestApp, "app">, step: ImportStep, headers: Record<string, string>, form: FormData) {
+  return t.app.inject({ method: "POST", url: `/api/flag-upload/${step}-weekly-data`, headers, payload: form });
+}
