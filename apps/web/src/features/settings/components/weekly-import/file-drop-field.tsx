@@ -1,5 +1,6 @@
 import { Box, Text } from "@mantine/core";
 import { type DragEvent, useId, useRef, useState } from "react";
+import classes from "./file-drop-field.module.css";
 import { fileSizeText } from "./import-form-values";
 
 interface Props {
@@ -65,13 +66,11 @@ export function FileDropField({ label, file, error, onChange }: Props) {
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${hintId} ${errorId}` : hintId}
         onChange={(event) => onChange(event.currentTarget.files?.[0] ?? null)}
-        style={{ maxWidth: "100%" }}
+        className={classes.input}
       />
-      {file ? (
-        <Text size="sm" mt={4} data-testid="chosen-file">
-          {file.name} ({fileSizeText(file.size)})
-        </Text>
-      ) : null}
+      <Text size="sm" mt={4} data-testid={file ? "chosen-file" : undefined} c={file ? undefined : "dimmed"}>
+        {file ? `${file.name} (${fileSizeText(file.size)})` : "No file chosen"}
+      </Text>
       {error ? (
         <Text id={errorId} size="sm" c="red" mt={4}>
           {error}

@@ -50,12 +50,16 @@ export function ImportModal({ onClose, onCommitted }: Props) {
   const previewCall = usePreviewWeeklyData();
   const commitCall = useCommitWeeklyData();
   const running = useRef<AbortController | null>(null);
-  const previewHeading = useRef<HTMLDivElement>(null);
+  const previewHeading = useRef<HTMLHeadingElement>(null);
 
   // Closing the dialog mid-upload stops the upload.
   useEffect(() => () => running.current?.abort(), []);
   useEffect(() => {
-    if (preview) previewHeading.current?.focus();
+    // The new view starts at its top, its heading announced, not where the form was scrolled to.
+    const heading = previewHeading.current;
+    if (!preview || !heading) return;
+    heading.focus({ preventScroll: true });
+    heading.scrollIntoView?.({ block: "start" });
   }, [preview]);
 
   const week = effectiveWeek(values, cohorts ?? []);
@@ -148,9 +152,7 @@ export function ImportModal({ onClose, onCommitted }: Props) {
       {preview ? (
         <Stack gap="sm">
           {failureAlert}
-          <div ref={previewHeading} tabIndex={-1} style={{ outline: "none" }}>
-            <ImportPreview preview={preview} />
-          </div>
+          <ImportPreview preview={preview} headingRef={previewHeading} />
           {commitCall.isPending ? <ImportProgress progress={progress} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={backToForm} disabled={busy}>

@@ -1,6 +1,6 @@
 import { Alert, Box, Checkbox, Group, List, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { ImportPreview as Preview, ImportStudentDetail } from "@tally/contract";
-import { useMemo, useState } from "react";
+import { type Ref, useMemo, useState } from "react";
 import { PageButtons } from "../../../../components/page-buttons";
 import { StatCard } from "../../../../components/stat-card";
 import { pageOf } from "../../../../lib/paging";
@@ -39,7 +39,7 @@ function MessageList({ title, color, items }: { title: string; color: string; it
 }
 
 /** "Preview Upload Summary": the counts, errors and warnings, and the students, filterable. */
-export function ImportPreview({ preview }: { preview: Preview }) {
+export function ImportPreview({ preview, headingRef }: { preview: Preview; headingRef?: Ref<HTMLHeadingElement> }) {
   const [onlyChanges, setOnlyChanges] = useState(false);
   const [onlyErrors, setOnlyErrors] = useState(false);
   const [page, setPage] = useState(1);
@@ -62,7 +62,7 @@ export function ImportPreview({ preview }: { preview: Preview }) {
 
   return (
     <Stack gap="sm">
-      <Title order={3} size="h4">
+      <Title order={3} size="h4" ref={headingRef} tabIndex={-1} style={{ outline: "none", scrollMarginTop: "4.5rem" }}>
         Preview Upload Summary
       </Title>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">

@@ -1,7 +1,12 @@
 import { Badge, Stack, Table, Text } from "@mantine/core";
 import type { ImportAction, ImportStudentDetail } from "@tally/contract";
 
-const ACTION_COLORS: Record<ImportAction, string> = { created: "green", updated: "orange", none: "gray" };
+/** Background colour and a text shade dark enough for 4.5:1 on it (small bold text). */
+const ACTION_COLORS: Record<ImportAction, { color: string; text: string }> = {
+  created: { color: "green", text: "green.9" },
+  updated: { color: "orange", text: "orange.9" },
+  none: { color: "gray", text: "gray.8" },
+};
 const EXCERPT_LENGTH = 70;
 
 /** The spec's reflection excerpt: the first 70 characters, then "…" when there is more. */
@@ -15,7 +20,7 @@ const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function ActionBadge({ action }: { action: ImportAction }) {
   return (
-    <Badge size="sm" variant="light" color={ACTION_COLORS[action]}>
+    <Badge size="sm" variant="light" color={ACTION_COLORS[action].color} c={ACTION_COLORS[action].text} tt="none">
       {action}
     </Badge>
   );
@@ -24,16 +29,16 @@ function ActionBadge({ action }: { action: ImportAction }) {
 /** One page of the preview's students: who, what happens to their week, and each meeting row. */
 export function ImportStudentTable({ students }: { students: ImportStudentDetail[] }) {
   return (
-    <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} role="region" aria-label="Students table, scrolls sideways">
+    <Table.ScrollContainer minWidth={960} type="native" tabIndex={0} role="region" aria-label="Students table, scrolls sideways">
       <Table striped verticalSpacing="xs" aria-label="Students in the files" layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col" w={170}>Student</Table.Th>
-            <Table.Th scope="col" w={80}>Weekly data</Table.Th>
-            <Table.Th scope="col" w={170}>Flags</Table.Th>
-            <Table.Th scope="col" w={60} ta="right">Hours</Table.Th>
+            <Table.Th scope="col" w={180}>Student</Table.Th>
+            <Table.Th scope="col" w={90}>Weekly data</Table.Th>
+            <Table.Th scope="col" w={190}>Flags</Table.Th>
+            <Table.Th scope="col" w={64} ta="right">Hours</Table.Th>
             <Table.Th scope="col">Reflection</Table.Th>
-            <Table.Th scope="col" w={270}>Attendance</Table.Th>
+            <Table.Th scope="col" w={290}>Attendance</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -48,7 +53,7 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
                   <Text size="xs" c="dimmed">
                     {student.studentId === null ? "ID assigned on save" : `ID ${student.studentId}`}
                   </Text>
-                  <Badge size="xs" mt={2} variant="outline" color={student.isNewStudent ? "blue" : "gray"}>
+                  <Badge size="xs" mt={2} variant="outline" color={student.isNewStudent ? "blue.8" : "gray.7"} tt="none">
                     {student.isNewStudent ? "New" : "Existing"}
                   </Badge>
                 </Table.Td>
@@ -63,7 +68,7 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
                   ) : (
                     <Stack gap={2}>
                       {weeklyData.flags.map((flag) => (
-                        <Text key={flag.code} size="xs" c="red.8">
+                        <Text key={flag.code} size="xs" c="red.9">
                           {flag.text}
                         </Text>
                       ))}
