@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -64,8 +65,21 @@ async function openImport(page: Page): Promise<Locator> {
   return visible(page.getByRole("dialog", { name: "Import Weekly Cohort Data" }));
 }
 
-async function chooseFiles(dialog: Locator): Promise<void> {
-  for (const [label, path] of Object.entries(FILES)) await dialog.getByLabel(label).setInputFiles(path);
+/** Chooses the three files; with `drop`, the progress report is dropped on its area instead. */
+async function chooseFiles(page: Page, dialog: Locator, drop = false): Promise<void> {
+  for (const [label, path] of Object.entries(FILES)) {
+    if (drop && label === "Progress report") {
+      const file = { name: basename(path), text: readFileSync(path, "utf8") };
+      const dataTransfer = await page.evaluateHandle(({ name, text }) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], name, { type: "text/csv" }));
+        return transfer;
+      }, file);
+      await dialog.getByTestId(`drop-${label}`).dispatchEvent("drop", { dataTransfer });
+    } else {
+      await dialog.getByLabel(label).setInputFiles(path);
+    }
+  }
   await expect.poll(() => dialog.getByTestId("chosen-file").allTextContents()).toEqual([
     expect.stringMatching(/^meeting-attendance\.csv \(\d+\.\d KB\)$/),
     expect.stringMatching(/^progress\.csv \(\d+\.\d KB\)$/),
@@ -105,7 +119,7 @@ describe("weekly import", () => {
     await dialog.getByLabel("Total expected hours").fill("120");
     await visible(dialog.getByText("Week 1 to 6 of this cohort"));
     await dialog.getByLabel("Week number").fill("3");
-    await chooseFiles(dialog);
+    await chooseFiles(admin, dialog);
     await settled(admin);
     await dialog.screenshot({ path: `${SHOTS}import-form.png`, animations: "disabled" });
     await expectNoSeriousA11yViolations(admin, "the import form");
@@ -154,9 +168,9 @@ describe("weekly import", () => {
     await openSettings(admin);
     const dialog = await openImport(admin);
     await dialog.getByLabel("Existing cohort").check();
-    await dialog.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
+    await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
-    await chooseFiles(dialog);
+    await chooseFiles(admin, dialog, true);
     await preview(admin, dialog);
     expect(await stat(dialog, "Students in files")).toBe(40);
     for (const label of ["New students", "Attendance created", "Attendance updated", "Weekly data created", "Weekly data updated"]) {

@@ -1,4 +1,4 @@
-import { Box, Text } from "@mantine/core";
+import { Box, Input, Text } from "@mantine/core";
 import { type DragEvent, useId, useRef, useState } from "react";
 import classes from "./file-drop-field.module.css";
 import { fileSizeText } from "./import-form-values";
@@ -48,15 +48,12 @@ export function FileDropField({ label, file, error, onChange }: Props) {
         background: over ? "var(--mantine-color-blue-0)" : undefined,
       }}
     >
-      <Text component="label" htmlFor={id} fw={500} size="sm" display="block">
-        {label}{" "}
-        <Text component="span" c="red" aria-hidden="true">
-          *
-        </Text>
-      </Text>
-      <Text id={hintId} size="xs" c="dimmed" mb={6}>
+      <Input.Label htmlFor={id} required>
+        {label}
+      </Input.Label>
+      <Input.Description id={hintId} mb={6}>
         Drop a CSV file here or choose one (at most 10 MB).
-      </Text>
+      </Input.Description>
       <input
         ref={input}
         id={id}
@@ -72,9 +69,9 @@ export function FileDropField({ label, file, error, onChange }: Props) {
         {file ? `${file.name} (${fileSizeText(file.size)})` : "No file chosen"}
       </Text>
       {error ? (
-        <Text id={errorId} size="sm" c="red" mt={4}>
+        <Input.Error id={errorId} mt={4}>
           {error}
-        </Text>
+        </Input.Error>
       ) : null}
     </Box>
   );

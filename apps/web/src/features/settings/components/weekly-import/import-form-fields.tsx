@@ -1,4 +1,4 @@
-import { Group, NativeSelect, Radio, SimpleGrid, Text, TextInput } from "@mantine/core";
+import { Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import {
   type AdminCohortItem,
   COHORT_HOURS_MAX,
@@ -98,18 +98,19 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         description={weekCount === null ? undefined : `Week 1 to ${weekCount} of this cohort`}
         {...bindText(week, set("weekNumber"))}
       />
-      <Text fw={500} size="sm" mb={-6}>
-        Reports (CSV)
-      </Text>
-      {IMPORT_FILE_FIELDS.map((field) => (
-        <FileDropField
-          key={field}
-          label={IMPORT_FILE_LABELS[field]}
-          file={values.files[field]}
-          error={errors[field]}
-          onChange={(file) => onChange({ files: { ...values.files, [field]: file } })}
-        />
-      ))}
+      <Fieldset legend="Reports (CSV)" variant="unstyled">
+        <Stack gap="sm">
+          {IMPORT_FILE_FIELDS.map((field) => (
+            <FileDropField
+              key={field}
+              label={IMPORT_FILE_LABELS[field]}
+              file={values.files[field]}
+              error={errors[field]}
+              onChange={(file) => onChange({ files: { ...values.files, [field]: file } })}
+            />
+          ))}
+        </Stack>
+      </Fieldset>
     </>
   );
 }

@@ -106,6 +106,16 @@ describe("Import Weekly Cohort Data", () => {
     expect(upload).not.toHaveBeenCalled();
   });
 
+  it("takes a file dropped on a report's area and shows its name and size", async () => {
+    renderSection();
+    const dialog = await openModal();
+    const area = within(dialog).getByTestId(`drop-${IMPORT_FILE_LABELS.progressReport}`);
+    expect(within(area).getByText("No file chosen")).toBeTruthy();
+    fireEvent.dragOver(area, { dataTransfer: { files: [] } });
+    fireEvent.drop(area, { dataTransfer: { files: [csvFile("progress-week3.csv", "x".repeat(2048))] } });
+    expect(within(area).getByText("progress-week3.csv (2.0 KB)")).toBeTruthy();
+  });
+
   it("previews a new cohort with progress, lists the students, and commits with a success message listing the counts", async () => {
     renderSection();
     const dialog = await openModal();

@@ -3,9 +3,9 @@ import type { ImportAction, ImportStudentDetail } from "@tally/contract";
 
 /** Background colour and a text shade dark enough for 4.5:1 on it (small bold text). */
 const ACTION_COLORS: Record<ImportAction, { color: string; text: string }> = {
-  created: { color: "green", text: "green.9" },
-  updated: { color: "orange", text: "orange.9" },
-  none: { color: "gray", text: "gray.8" },
+  created: { color: "green", text: "#1f6d31" },
+  updated: { color: "orange", text: "#a33a08" },
+  none: { color: "gray", text: "#343a40" },
 };
 const EXCERPT_LENGTH = 70;
 

@@ -58,7 +58,8 @@ describe("Recent imports", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Undo import of Summer 2026 week 3" }));
     const dialog = await screen.findByRole("dialog", { name: "Undo import" });
     expect(dialog.textContent).toContain("Summer 2026, week 3");
-    expect(dialog.textContent).toContain("40 students · 80 attendance created · 0 updated · 40 weekly created · 0 updated");
+    expect(dialog.textContent).toContain("the 80 attendance records and 40 weekly records it created");
+    expect(dialog.textContent).not.toContain("previous values");
     expect(dialog.textContent).toContain("the 40 students it created");
     expect(dialog.textContent).toContain("the cohort itself (Summer 2026)");
     fireEvent.click(within(dialog).getByRole("button", { name: "Undo import" }));

@@ -3,7 +3,7 @@ import type { ImportBatch } from "@tally/contract";
 import { ModalShell } from "../../../../components/modal-shell";
 import { errorText } from "../../../../lib/api-error";
 import { useUndoImport } from "../../api/undo-import";
-import { batchCountsText } from "./recent-imports-text";
+import { batchDateText } from "./recent-imports-text";
 
 interface Props {
   batch: ImportBatch;
@@ -15,6 +15,8 @@ interface Props {
 export function UndoImportDialog({ batch, onClose, onDone }: Props) {
   const undo = useUndoImport();
   const cohort = batch.cohortName ?? `cohort ${batch.cohortId}`;
+  const { summary } = batch;
+  const updated = summary.attendanceRecordsUpdated + summary.weeklyDataUpdated;
   const run = () =>
     undo.mutate(batch.id, {
       onSuccess: (reply) => {
@@ -31,16 +33,23 @@ export function UndoImportDialog({ batch, onClose, onDone }: Props) {
           </Alert>
         ) : null}
         <Text size="sm">
-          This restores {cohort}, week {batch.weekNumber}, to how it was before this import. It removes:
+          This restores {cohort}, week {batch.weekNumber}, to how it was before the import of {batchDateText(batch.createdAt)}. It removes:
         </Text>
         <List size="sm" spacing={2}>
-          <List.Item>{batchCountsText(batch.summary)}</List.Item>
-          {batch.summary.newStudentsCreatedCount > 0 ? (
-            <List.Item>the {batch.summary.newStudentsCreatedCount} students it created, where nothing else refers to them</List.Item>
+          <List.Item>
+            the {summary.attendanceRecordsCreated} attendance records and {summary.weeklyDataCreated} weekly records it created
+          </List.Item>
+          {summary.newStudentsCreatedCount > 0 ? (
+            <List.Item>the {summary.newStudentsCreatedCount} students it created, where nothing else refers to them</List.Item>
           ) : null}
           {batch.createdCohort ? <List.Item>the cohort itself ({cohort})</List.Item> : null}
         </List>
-        <Text size="sm">Records it updated get their previous values back.</Text>
+        {updated > 0 ? (
+          <Text size="sm">
+            The {summary.attendanceRecordsUpdated} attendance and {summary.weeklyDataUpdated} weekly records it updated get their
+            previous values back.
+          </Text>
+        ) : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={undo.isPending}>
             Cancel
