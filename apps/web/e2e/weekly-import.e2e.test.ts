@@ -183,6 +183,23 @@ describe("weekly import", () => {
     expect(text).toContain("Attendance updated: 0");
   });
 
+  test("a report in the wrong slot is refused with the server's message, and nothing is written", async () => {
+    const dialog = await openImport(admin);
+    await dialog.getByLabel("Existing cohort").check();
+    await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
+    await dialog.getByLabel("Week number").fill("3");
+    await dialog.getByLabel("Meeting attendance report").setInputFiles(FILES["Progress report"]);
+    await dialog.getByLabel("Progress report").setInputFiles(FILES["Progress report"]);
+    await dialog.getByLabel("Reflection report").setInputFiles(FILES["Reflection report"]);
+    await dialog.getByRole("button", { name: "Preview Import" }).click();
+    const alert = await visible(dialog.getByRole("alert"));
+    await dialog.screenshot({ path: `${SHOTS}import-error.png`, animations: "disabled" });
+    expect(await alert.textContent()).toMatch(/^Preview generation failed: progress\.csv: .*"Meeting Date"/);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => recentImports(admin).getByRole("row").filter({ hasText: COHORT }).count()).toBe(2);
+  });
+
   test("both imports are undone from Recent imports, newest first, and the cohort is gone", async () => {
     const table = await visible(recentImports(admin));
     const rows = table.getByRole("row").filter({ hasText: COHORT });
@@ -194,6 +211,7 @@ describe("weekly import", () => {
     expect(await rows.nth(0).getByRole("button", { name: /^Undo import/ }).count()).toBe(1);
     expect(await rows.nth(1).getByRole("button", { name: /^Undo import/ }).count()).toBe(0);
     await table.scrollIntoViewIfNeeded();
+    await expectNoSeriousA11yViolations(admin, "Admin Settings with recent imports");
     await section(admin).screenshot({ path: `${SHOTS}import-recent.png`, animations: "disabled" });
 
     await rows.nth(0).getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();
