@@ -78,9 +78,9 @@ describe("Import Weekly Cohort Data", () => {
   it("names every missing field and file, refuses a non-CSV and an over-size file, and sends nothing", async () => {
     renderSection();
     const dialog = await openModal();
+    fireEvent.change(field(dialog, "Cohort name"), { target: { value: "Summer" } });
     await press(dialog, "Preview Import");
     for (const text of [
-      "Cohort name is required",
       "Select a program type",
       "Start date is required",
       "End date is required",
@@ -91,6 +91,9 @@ describe("Import Weekly Cohort Data", () => {
     ]) {
       expect(within(dialog).getByText(text)).toBeTruthy();
     }
+    expect(within(dialog).queryByText("Cohort name is required")).toBeNull();
+    // The cursor goes to the first field to mend.
+    expect(document.activeElement).toBe(field(dialog, "Program type"));
     chooseFile(dialog, IMPORT_FILE_LABELS.progressReport, new File(["x"], "progress.xlsx", { type: "application/vnd.ms-excel" }));
     const big = new File([new Uint8Array(10 * 1024 * 1024 + 1)], "reflections.csv", { type: "text/csv" });
     chooseFile(dialog, IMPORT_FILE_LABELS.reflectionReport, big);

@@ -51,8 +51,15 @@ export function ImportModal({ onClose, onCommitted }: Props) {
   const commitCall = useCommitWeeklyData();
   const running = useRef<AbortController | null>(null);
   const previewHeading = useRef<HTMLHeadingElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempts, setAttempts] = useState(0);
 
-  // Closing the dialog mid-upload stops the upload.
+  // A refused form puts the cursor on the first field to mend, its message read with it.
+  useEffect(() => {
+    if (attempts > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
+
+  // Closing the dialog mid-preview stops the upload.
   useEffect(() => () => running.current?.abort(), []);
   useEffect(() => {
     // The new view starts at its top, its heading announced, not where the form was scrolled to.
@@ -70,14 +77,18 @@ export function ImportModal({ onClose, onCommitted }: Props) {
       : null;
   const busy = previewCall.isPending || commitCall.isPending;
 
-  const start = () => {
+  /**
+   * The upload's body and progress handler. Only a preview can be cancelled: a commit the
+   * server may already be writing is left to finish (its result then refreshes the lists).
+   */
+  const start = (cancellable: boolean) => {
     running.current?.abort();
-    running.current = new AbortController();
+    running.current = cancellable ? new AbortController() : null;
     setProgress(NO_PROGRESS);
     setFailure(null);
     return {
       form: importFormData(values, week),
-      signal: running.current.signal,
+      signal: running.current?.signal,
       onProgress: (p: UploadProgress) =>
         setProgress((old) => (p.kind === "upload" ? { ...old, percent: p.percent } : { percent: 100, stage: p.stage })),
     };
@@ -88,8 +99,11 @@ export function ImportModal({ onClose, onCommitted }: Props) {
     if (busy) return;
     const found = validateImportForm(values, week, cohorts ?? []);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    previewCall.mutate(start(), {
+    if (Object.keys(found).length > 0) {
+      setAttempts((n) => n + 1);
+      return;
+    }
+    previewCall.mutate(start(true), {
       onSuccess: (reply) => setPreview(reply),
       onError: (error) => {
         if (!isAbort(error)) setFailure(IMPORT_MESSAGES.previewFailed(messageOf(error)));
@@ -103,7 +117,7 @@ export function ImportModal({ onClose, onCommitted }: Props) {
       setFailure(IMPORT_MESSAGES.noData);
       return;
     }
-    commitCall.mutate(start(), {
+    commitCall.mutate(start(false), {
       onSuccess: (reply) => {
         onCommitted(committedText(reply.summary));
         onClose();
@@ -126,10 +140,10 @@ export function ImportModal({ onClose, onCommitted }: Props) {
   ) : null;
 
   return (
-    <ModalShell title={IMPORT_TITLE} onClose={onClose} size={preview ? "78rem" : "lg"}>
-      <form onSubmit={submit} noValidate aria-label={IMPORT_TITLE} hidden={preview !== null}>
+    // While a commit runs the dialog stays open: its outcome must be seen.
+    <ModalShell title={IMPORT_TITLE} onClose={commitCall.isPending ? () => {} : onClose} size={preview ? "78rem" : "lg"}>
+      <form ref={formRef} onSubmit={submit} noValidate aria-label={IMPORT_TITLE} hidden={preview !== null}>
         <Stack gap="sm">
-          {preview ? null : failureAlert}
           <ImportFormFields
             values={values}
             onChange={(patch) => setValues((old) => ({ ...old, ...patch }))}
@@ -139,6 +153,8 @@ export function ImportModal({ onClose, onCommitted }: Props) {
             weekCount={weekCount}
           />
           {previewCall.isPending ? <ImportProgress progress={progress} /> : null}
+          {/* Beside the button that was pressed, not above a long form scrolled out of view. */}
+          {preview ? null : failureAlert}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -151,9 +167,9 @@ export function ImportModal({ onClose, onCommitted }: Props) {
       </form>
       {preview ? (
         <Stack gap="sm">
-          {failureAlert}
           <ImportPreview preview={preview} headingRef={previewHeading} />
           {commitCall.isPending ? <ImportProgress progress={progress} /> : null}
+          {failureAlert}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={backToForm} disabled={busy}>
               Back to Edit Form
