@@ -171,7 +171,17 @@ describe("weekly import", () => {
     await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
     await chooseFiles(admin, dialog, true);
-    await preview(admin, dialog);
+    // A slow line (16 KB/s up) so the upload lasts a second or so: long enough to be seen.
+    const cdp = await admin.context().newCDPSession(admin);
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
+    await dialog.getByRole("button", { name: "Preview Import" }).click();
+    await visible(dialog.getByRole("button", { name: "Processing..." }));
+    await visible(dialog.getByTestId("import-progress").getByRole("status").filter({ hasText: /^Uploading files… \d+%$/ }));
+    await dialog.getByTestId("import-progress").screenshot({ path: `${SHOTS}import-progress.png`, animations: "disabled" });
+    await visible(dialog.getByRole("heading", { name: "Preview Upload Summary" }));
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+    await settled(admin);
     expect(await stat(dialog, "Students in files")).toBe(40);
     for (const label of ["New students", "Attendance created", "Attendance updated", "Weekly data created", "Weekly data updated"]) {
       expect(await stat(dialog, label), label).toBe(0);

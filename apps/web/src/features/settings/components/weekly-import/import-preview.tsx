@@ -65,7 +65,7 @@ export function ImportPreview({ preview, headingRef }: { preview: Preview; headi
       <Title order={3} size="h4" ref={headingRef} tabIndex={-1} style={{ outline: "none", scrollMarginTop: "4.5rem" }}>
         Preview Upload Summary
       </Title>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="xs">
         {SUMMARY_LABELS.map(([key, label]) => (
           <StatCard key={key} label={label} value={preview.summary[key]} />
         ))}
@@ -97,6 +97,11 @@ export function ImportPreview({ preview, headingRef }: { preview: Preview; headi
             : `Showing ${slice.from}–${slice.to} of ${slice.total} ${slice.total === 1 ? "student" : "students"}`}
         </Text>
       </Group>
+      {onlyErrors && preview.errorsEncountered.some((e) => e.studentId === null) ? (
+        <Text size="sm" c="dimmed">
+          Rows that matched no student are listed under Errors above.
+        </Text>
+      ) : null}
       {slice.total > 0 ? <ImportStudentTable students={slice.items} /> : null}
       <PageButtons page={slice.page} pageCount={slice.pageCount} onChange={setPage} label="students" />
     </Stack>
