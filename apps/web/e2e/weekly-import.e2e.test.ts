@@ -11,7 +11,7 @@ import {
   signedInState,
   visible,
 } from "./browser";
-import { chooseOption, eventually, studentsHeadingCount, tokenOf } from "./dashboards-page";
+import { chooseOption, eventually, horizontalOverflow, studentsHeadingCount, tokenOf } from "./dashboards-page";
 import { ADMIN } from "./demo-accounts";
 
 // An admin imports a week of the three reports as a new cohort, sees it on the dashboard,
@@ -32,10 +32,11 @@ const README_SHOT = new URL("../../../docs/weekly-import-preview.png", import.me
 
 let browser: Browser;
 let admin: Page;
+let session: Awaited<ReturnType<typeof signedInState>>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
+  session = await signedInState(browser, ADMIN.username, ADMIN.home);
   const context = await newContext(browser, { storageState: session, height: 900 });
   admin = await context.newPage();
   for (const name of SCHOOLS) {
@@ -241,4 +242,17 @@ describe("weekly import", () => {
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => cohortRow(admin).count()).toBe(0);
   });
+});
+
+test("on a 390 px phone the import form fills the screen and nothing scrolls sideways", async () => {
+  const phone = await (await newContext(browser, { storageState: session, width: 390, height: 844 })).newPage();
+  await openSettings(phone);
+  const dialog = await openImport(phone);
+  await settled(phone);
+  await phone.screenshot({ path: `${SHOTS}import-form-phone.png`, animations: "disabled" });
+  expect(await horizontalOverflow(phone)).toBe(0);
+  const box = await dialog.boundingBox();
+  expect(box?.width).toBeLessThanOrEqual(390);
+  await expect.poll(() => dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+  await phone.context().close();
 });

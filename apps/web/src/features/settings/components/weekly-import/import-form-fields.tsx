@@ -98,7 +98,13 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         description={weekCount === null ? undefined : `Week 1 to ${weekCount} of this cohort`}
         {...bindText(week, set("weekNumber"))}
       />
-      <Fieldset legend="Reports (CSV)" variant="unstyled">
+      <Fieldset
+        legend="Reports (CSV)"
+        variant="unstyled"
+        p={0}
+        m={0}
+        styles={{ legend: { padding: 0, marginBottom: 6, fontWeight: 500, fontSize: "var(--mantine-font-size-sm)" } }}
+      >
         <Stack gap="sm">
           {IMPORT_FILE_FIELDS.map((field) => (
             <FileDropField
