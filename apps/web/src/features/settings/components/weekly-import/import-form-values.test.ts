@@ -16,9 +16,9 @@ describe("currentWeek", () => {
   });
 });
 
-describe("fileProblem", () => {
-  const file = (name: string, size: number, type = "text/csv") => new File([new Uint8Array(size)], name, { type });
+const file = (name: string, size: number, type = "text/csv") => new File([new Uint8Array(size)], name, { type });
 
+describe("fileProblem", () => {
   it("takes a CSV by name (any letter case) with a CSV-like or empty type, and refuses others, empty and over 10 MB", () => {
     expect(fileProblem(file("week.CSV", 10), "Progress report")).toBeNull();
     expect(fileProblem(file("week.csv", 10, ""), "Progress report")).toBeNull();
