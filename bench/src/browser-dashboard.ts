@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { launchBrowser } from "../../tools/chromium.mjs";
 import { BENCH_PASSWORD, BENCH_USERS } from "./dataset.js";
 import { summarize } from "./stats.js";
+import { freePort } from "../../tools/free-port.mjs";
 
 /** Sign-in click to trend chart and first student cards drawn. */
 export const BROWSER_TARGET_MS = 1500;
@@ -61,16 +61,6 @@ export async function runBrowserBench(opts: { dataDir: string; log: (line: strin
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["apps/server/dist/server.js"], {

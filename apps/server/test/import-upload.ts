@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ImportFileField } from "@tally/contract";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../src/db/schema.js";
 import type { TestApp } from "./test-app.js";
 
 const FIXTURES = new URL("./fixtures/week3/", import.meta.url);
@@ -19,7 +21,7 @@ export function week3Expected(): {
   weeks: number;
   expectedHours: number;
   cohortStart: string;
-  students: Array<{ name: string; email: string; school: string; team: string; mentor: string; advisor: string; hours: number | null; flagUploaderFlags: string[] }>;
+  students: Array<{ name: string; email: string; school: string; team: string; benefitAssignmentId: string; mentor: string; advisor: string; hours: number | null; flagUploaderFlags: string[] }>;
 } {
   return JSON.parse(readFileSync(new URL("expected.json", FIXTURES), "utf8"));
 }
@@ -42,7 +44,7 @@ export function importForm(fields: Record<string, string | number>, files: Parti
   for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
   for (const [field, file] of Object.entries(files)) {
     if (!file) continue;
-    form.append(field, new Blob([file.bytes as BlobPart], { type: file.type ?? "text/csv" }), file.name);
+    form.append(field, new Blob([file.bytes], { type: file.type ?? "text/csv" }), file.name);
   }
   return form;
 }
@@ -51,4 +53,16 @@ export type ImportStep = "preview" | "commit";
 
 export function postImport(t: Pick<TestApp, "app">, step: ImportStep, headers: Record<string, string>, form: FormData) {
   return t.app.inject({ method: "POST", url: `/api/flag-upload/${step}-weekly-data`, headers, payload: form });
+}
+
+const IMPORT_TABLES = ["cohorts", "teams", "students", "student_cohorts", "student_teams", "attendance_records", "weekly_data"] as const;
+
+/** Every row of the tables an import touches, as text: equal snapshots mean an identical state. */
+export async function importTablesSnapshot(db: Kysely<Database>): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of IMPORT_TABLES) {
+    const { rows } = await sql<{ r: string }>`select t::text as r from ${sql.table(table)} t order by 1`.execute(db);
+    out[table] = rows.map((row) => row.r);
+  }
+  return out;
 }

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../../tools/free-port.mjs";
 
 export const DEMO_PASSWORD = "Demo-Passw0rd!";
 
@@ -18,16 +18,6 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Copies the built server and web app aside, so a `npm run build` in the same checkout during

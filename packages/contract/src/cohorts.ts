@@ -104,3 +104,20 @@ export type AdminCohortsResponse = z.infer<typeof adminCohortsResponseSchema>;
 /** Reply of POST /cohorts and PATCH /cohorts/:id. */
 export const cohortMutationResponseSchema = z.object({ data: adminCohortSchema });
 export type CohortMutationResponse = z.infer<typeof cohortMutationResponseSchema>;
+
+/**
+ * The week a cohort is in on `today` (YYYY-MM-DD): days elapsed since the start over 7,
+ * rounded up, at least 1 and at most the cohort's week count (the import and flag uploader's
+ * default week).
+ */
+export function currentCohortWeek(startDate: string, endDate: string, today: string): number {
+  const days = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000;
+  const weeks = cohortWeekCount(startDate, endDate);
+  if (!Number.isFinite(days)) return 1;
+  return Math.min(weeks, Math.max(1, Math.ceil(days / 7)));
+}
+
+/** GET /cohorts/active: cohorts that started at most this many days ahead… */
+export const ACTIVE_COHORT_LEAD_DAYS = 14;
+/** …and ended at most this many days ago (a week's reports arrive after the cohort ends). */
+export const ACTIVE_COHORT_GRACE_DAYS = 28;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PROGRAM_TYPES } from "./cohorts.js";
 import { dbIdSchema } from "./common.js";
+import { weeklyFlagSchema } from "./weekly-data.js";
 
 // The weekly import (issue 11): POST /flag-upload/preview-weekly-data and
 // /flag-upload/commit-weekly-data (multipart), GET /imports, POST /imports/:id/undo.
@@ -51,9 +52,6 @@ export type ImportFormFields = z.infer<typeof importFormFieldsSchema>;
 export const IMPORT_ACTIONS = ["created", "updated", "none"] as const;
 export const importActionSchema = z.enum(IMPORT_ACTIONS);
 export type ImportAction = z.infer<typeof importActionSchema>;
-
-export const weeklyFlagSchema = z.object({ code: z.string(), text: z.string() });
-export type WeeklyFlagItem = z.infer<typeof weeklyFlagSchema>;
 
 export const importSummarySchema = z.object({
   totalStudentsInFiles: z.number().int(),
@@ -167,6 +165,8 @@ export const importBatchSchema = z.object({
   undoneAt: z.string().nullable(),
   /** Only the newest batch of a cohort that is not undone can be undone. */
   canUndo: z.boolean(),
+  /** A weekly import, or the flag uploader's import of calculated flags. */
+  kind: z.enum(["weekly", "flags"]),
 });
 export type ImportBatch = z.infer<typeof importBatchSchema>;
 

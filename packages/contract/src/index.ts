@@ -19,3 +19,4 @@ export * from "./settings.js";
 export * from "./cohort-visibility.js";
 export * from "./demo-settings.js";
 export * from "./imports.js";
+export * from "./flag-upload.js";

@@ -8,12 +8,16 @@ export type WeeklyDataParams = z.infer<typeof weeklyDataParamsSchema>;
 
 export const weeklyDataQuerySchema = z.object({ cohortId: dbIdSchema.optional() });
 export type WeeklyDataQuery = z.infer<typeof weeklyDataQuerySchema>;
+/** A flag of a student's week: a stable code and the text shown (report-formats.md, flag rules). */
+export const weeklyFlagSchema = z.object({ code: z.string(), text: z.string() });
+export type WeeklyFlagItem = z.infer<typeof weeklyFlagSchema>;
+
 export const weeklyDataItemSchema = z.object({
   id: z.number().int(),
   cohort_id: z.number().int(),
   week_number: z.number().int(),
   week_start: z.string().nullable(),
-  flags: z.array(z.object({ code: z.string(), text: z.string() })),
+  flags: z.array(weeklyFlagSchema),
   reflection: z.string().nullable(),
   advisor_notes: z.string().nullable(),
   updated_at: z.string(),

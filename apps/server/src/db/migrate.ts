@@ -8,6 +8,7 @@ import { migrate006 } from "./migrations/006-outbox-withhold-links.js";
 import { migrate007 } from "./migrations/007-refresh-token-families.js";
 import { migrate008 } from "./migrations/008-audit-log.js";
 import { migrate009 } from "./migrations/009-import-batches.js";
+import { migrate010 } from "./migrations/010-flag-runs.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "007-refresh-token-families": { up: migrate007 },
   "008-audit-log": { up: migrate008 },
   "009-import-batches": { up: migrate009 },
+  "010-flag-runs": { up: migrate010 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -288,6 +288,8 @@ export interface ImportChanges {
     hours_reported: number | null;
     updated_at: string;
   }>;
+  /** [student_id, previous benefit_assignment_id] of the flag uploader's first matches. */
+  benefitIds?: Array<[number, string | null]>;
 }
 
 export interface ImportBatchesTable {
@@ -299,9 +301,29 @@ export interface ImportBatchesTable {
   files: Json<Array<{ field: string; name: string; size: number; sha256: string }>>;
   summary: Json<Record<string, number>>;
   created_cohort: boolean;
+  kind: ColumnType<"weekly" | "flags", "weekly" | "flags" | undefined, never>;
   changes: Json<ImportChanges>;
   undone_at: NullableTimestamp;
   undone_by: number | null;
+}
+
+/** One processed flag-uploader run, kept until it is confirmed or expires (migration 010). */
+export interface FlagRunsTable {
+  id: string;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  user_id: number | null;
+  cohort_id: number;
+  week_number: number;
+  files: Json<Array<{ field: string; name: string; size: number; sha256: string }>>;
+  rows: Json<FlagRunRow[]>;
+}
+export interface FlagRunRow {
+  studentId: number;
+  name: string;
+  benefit_assignment_id: string;
+  flags: WeeklyFlag[];
+  matchedBy: "benefit_assignment_id" | "email" | "name";
 }
 
 export interface Database {
@@ -331,6 +353,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
   import_batches: ImportBatchesTable;
+  flag_runs: FlagRunsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
 import { authRoutes } from "./auth/auth.routes.js";
+import { flagsRoutes } from "./flags/flags.routes.js";
 import { importsRoutes } from "./imports/imports.routes.js";
 import { mailRoutes } from "./mail/mail.routes.js";
 import { attendanceRoutes } from "./attendance/attendance.routes.js";
@@ -29,4 +30,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = 
   cohortVisibilityRoutes,
   demoSettingsRoutes,
   importsRoutes,
+  flagsRoutes,
 ];

@@ -18,7 +18,7 @@ describe("route guard", () => {
   });
 
   it("sends a user without the role to /unauthorized", async () => {
-    signIn(buildUser({ role: "admin" }));
+    signIn(buildUser({ role: "district_user" }));
     const { router } = renderApp("/admin/flag-uploader");
     expect(await screen.findByRole("heading", { name: "Access Denied" })).toBeTruthy();
     expect(router.state.location.pathname).toBe("/unauthorized");

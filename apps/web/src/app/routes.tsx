@@ -61,6 +61,8 @@ function HomeRedirect() {
   return <Navigate to={user ? homePath(user) : "/dashboard"} replace />;
 }
 
+const FLAG_UPLOADER_VISITORS = { roles: ["admin", "super_admin"] } as const;
+
 /** Spec section 2 route table. */
 export const routes: RouteObject[] = [
   {
@@ -105,7 +107,9 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        element: <RouteGuard rule={ACCESS.flagUploader} />,
+        // Admins are let in to read the page's own "Only Super Admins…" refusal (spec); the page
+        // checks ACCESS.flagUploader itself. Other roles go to /unauthorized.
+        element: <RouteGuard rule={FLAG_UPLOADER_VISITORS} />,
         children: [
           { element: <AdminLayout />, children: [{ path: "/admin/flag-uploader", element: <FlagUploaderPage /> }] },
         ],

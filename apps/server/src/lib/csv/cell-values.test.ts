@@ -71,6 +71,8 @@ describe("dates", () => {
     ["3/2/2026 10:15 AM", "2026-03-02"],
     ["2026-03-02 14:30:05", "2026-03-02"],
     ["3/2/26", "2026-03-02"],
+    ["2 Sept 2026", "2026-09-02"],
+    ["2nd March 2026", "2026-03-02"],
   ])("parseDate(%j) = %s", (raw, expected) => expect(parseDate(raw)).toBe(expected));
 
   it("reads numeric dates in the file's order", () => {
@@ -79,7 +81,7 @@ describe("dates", () => {
     expect(parseDate("13/2/2026", "month-day")).toBeNull();
   });
 
-  it.each(["", "soon", "2026-02-30", "2/30/2026", "31 Apr 2026", "2026-13-01", "3/2", "2 Foo 2026", "0/1/2026"])("parseDate(%j) is null", (raw) =>
+  it.each(["", "soon", "2026-02-30", "2/30/2026", "31 Apr 2026", "2026-13-01", "3/2", "2 Foo 2026", "0/1/2026", "2 Mayday 2026", "2 Marchx 2026", "2 Ma 2026"])("parseDate(%j) is null", (raw) =>
     expect(parseDate(raw)).toBeNull(),
   );
 

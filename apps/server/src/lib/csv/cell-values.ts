@@ -33,7 +33,7 @@ export function parseWholeNumber(raw: string): number | null {
 
 export type DateOrder = "month-day" | "day-month";
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const NUMERIC_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})$/;
 const ISO_DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/;
 const DAY_MONTH_NAME = /^(\d{1,2})(?:st|nd|rd|th)?[\s-]+([a-z]+)\.?,?[\s-]+(\d{4})$/;
@@ -53,19 +53,26 @@ const datePart = (raw: string) =>
  */
 export function detectDateOrder(values: Iterable<string>): DateOrder {
   for (const raw of values) {
-    const m = NUMERIC_DATE.exec(datePart(raw));
-    if (m && Number(m[1]) > 12) return "day-month";
-    if (m && Number(m[2]) > 12) return "month-day";
+    const order = dateOrderOf(raw);
+    if (order) return order;
   }
   return "month-day";
 }
 
+/** The order one numeric date can only be read in, or null when it does not decide. */
+export function dateOrderOf(raw: string): DateOrder | null {
+  if (!/^\s*\d{1,2}[/.-]\d{1,2}[/.-]/.test(raw)) return null;
+  const m = NUMERIC_DATE.exec(datePart(raw));
+  if (m && Number(m[1]) > 12) return "day-month";
+  if (m && Number(m[2]) > 12) return "month-day";
+  return null;
+}
+
+/** "Mar", "March", "Sept" → 3; a word that is not a month (or its first three letters or more) → null. */
 function monthFromName(name: string): number | null {
-  const key = name.slice(0, 3);
-  const index = MONTHS.indexOf(key);
-  // "Mar", "March", "Sept"; not "Marchx".
-  if (index < 0 || !/^[a-z]+$/.test(name)) return null;
-  return index + 1;
+  if (name.length < 3) return null;
+  const index = MONTHS.findIndex((month) => month.startsWith(name));
+  return index < 0 ? null : index + 1;
 }
 
 function isoDate(year: number, month: number, day: number): string | null {

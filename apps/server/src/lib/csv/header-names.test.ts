@@ -41,8 +41,8 @@ describe("ColumnFinder", () => {
   });
 
   it("refuses a missing required column, naming file and column", () => {
-    const run = () => new ColumnFinder(["Name"], "progress.csv").find({ label: "Progress", aliases: ["Progress"], required: true });
-    expect(run).toThrow(new ReportRejected('progress.csv: required column "Progress" is missing'));
+    const finder = new ColumnFinder(["Name"], "progress.csv");
+    expect(() => finder.find({ label: "Progress", aliases: ["Progress"], required: true })).toThrow(new ReportRejected('progress.csv: required column "Progress" is missing'));
   });
 
   it("refuses two headers for one role, naming both", () => {

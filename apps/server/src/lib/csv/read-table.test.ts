@@ -32,6 +32,11 @@ describe("readTable", () => {
     ]);
   });
 
+  it("takes the delimiter from Excel's sep= line", async () => {
+    const table = await readTable("sep=;\r\nName;Note, with comma\r\nA;b,c\r\n", "a.csv");
+    expect(table).toEqual({ headers: ["Name", "Note, with comma"], records: [{ row: 3, cells: ["A", "b,c"] }] });
+  });
+
   it("skips blank lines before the header", async () => {
     const table = await readTable("\n\nA\tB\nx\ty", "a.csv");
     expect(table.headers).toEqual(["A", "B"]);

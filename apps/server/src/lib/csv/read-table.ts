@@ -14,9 +14,10 @@ export interface Table {
   records: TableRecord[];
 }
 
-/** Characters fed to the parser between two yields to the event loop (~1–3 ms of work). */
-const CHUNK_CHARS = 64 * 1024;
+/** Characters fed to the parser between two yields to the event loop (about a millisecond of work). */
+const CHUNK_CHARS = 32 * 1024;
 const DELIMITERS = [",", ";", "\t"] as const;
+const SEP_LINE = /^sep=([,;\t|])[ \t]*(?:\r\n|\r|\n)/i;
 
 /** The delimiter that occurs most often, outside quotes, on the header line (comma on a tie). */
 export function detectDelimiter(text: string): string {
@@ -43,11 +44,14 @@ const lineBreaks = (cell: string) => cell.match(/\r\n|\r|\n/g)?.length ?? 0;
  * ending, blank and all-empty rows skipped, ragged rows padded. Feeds the parser in chunks and
  * yields between them so a 10 MB file never holds the event loop for long.
  */
-export async function readTable(text: string, file: string): Promise<Table> {
-  if (text.trim() === "") throw new ReportRejected(`${file} is empty`);
+export async function readTable(source: string, file: string): Promise<Table> {
+  if (source.trim() === "") throw new ReportRejected(`${file} is empty`);
 
+  // Excel writes a "sep=;" line before the header when asked to name the delimiter.
+  const sepLine = SEP_LINE.exec(source);
+  const text = sepLine ? source.slice(sepLine[0].length) : source;
   const parser = parse({
-    delimiter: detectDelimiter(text),
+    delimiter: sepLine?.[1] ?? detectDelimiter(text),
     bom: true,
     relax_column_count: true,
     // Exports put stray quotes inside unquoted cells (5" screen); keep them as text.
@@ -59,8 +63,9 @@ export async function readTable(text: string, file: string): Promise<Table> {
   // In an object: TypeScript does not see the closure assign it and would narrow it to null.
   const head: { headers: string[] | null } = { headers: null };
   const records: TableRecord[] = [];
-  let nextLine = 1;
-  let failure: unknown = null;
+  let nextLine = sepLine ? 2 : 1;
+  // Set by the parser's error event, between two writes.
+  const parsing: { failure: unknown } = { failure: null };
 
   const take = (cells: string[]) => {
     const row = nextLine;
@@ -87,16 +92,17 @@ export async function readTable(text: string, file: string): Promise<Table> {
     while ((record = parser.read() as string[] | null) !== null) take(record);
   };
   parser.on("error", (error) => {
-    failure ??= error;
+    parsing.failure ??= error;
   });
 
   try {
-    for (let at = 0; at < text.length && failure === null; at += CHUNK_CHARS) {
+    for (let at = 0; at < text.length; at += CHUNK_CHARS) {
+      if (parsing.failure !== null) break;
       parser.write(text.slice(at, at + CHUNK_CHARS));
       drain();
       await nextTurn();
     }
-    if (failure === null) {
+    if (parsing.failure === null) {
       const ended = new Promise<void>((resolve) => {
         parser.once("end", resolve);
         parser.once("error", () => resolve());
@@ -111,6 +117,7 @@ export async function readTable(text: string, file: string): Promise<Table> {
     parser.destroy();
     throw error;
   }
+  const { failure } = parsing;
   if (failure !== null) {
     if (failure instanceof ReportRejected) throw failure;
     const reason = failure instanceof Error ? failure.message : String(failure);

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows } from "../../lib/json-rows.js";
+import { deleteRowsById, inChunks, jsonRows } from "../../lib/json-rows.js";
 
 export interface AttendanceKeyRow {
   id: number;
@@ -64,12 +64,4 @@ export async function setAttendanceStatuses(db: DbExecutor, rows: ReadonlyArray<
   }
 }
 
-export async function deleteAttendance(db: DbExecutor, ids: readonly number[]): Promise<number> {
-  let removed = 0;
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await sql<{ id: number }>`delete from attendance_records a
-      using json_array_elements_text(${jsonRows(chunk)}) x where a.id = x.value::int returning a.id`.execute(db);
-    removed += rows.length;
-  }
-  return removed;
-}
+export const deleteAttendance = (db: DbExecutor, ids: readonly number[]) => deleteRowsById(db, "attendance_records", ids);

@@ -16,7 +16,11 @@ export interface CohortRow {
  * students; with a school list it is shown when it is visible at one of them. An admin without
  * a school filter sees every cohort except the demo one.
  */
-export async function listCohorts(db: DbExecutor, scope: DataScope, opts: { activeOn?: string } = {}): Promise<CohortRow[]> {
+export async function listCohorts(
+  db: DbExecutor,
+  scope: DataScope,
+  opts: { active?: { startsBy: string; endsFrom: string } } = {},
+): Promise<CohortRow[]> {
   let query = db
     .selectFrom("cohorts as c")
     .select(["c.id", "c.name", "c.program_type", "c.start_date", "c.end_date", "c.total_expected_hours"]);
@@ -30,8 +34,8 @@ export async function listCohorts(db: DbExecutor, scope: DataScope, opts: { acti
             and ${cohortVisible(scope, "sc.cohort_id", "s.school_id")}))`,
     );
   }
-  if (opts.activeOn) {
-    query = query.where("c.start_date", "<=", opts.activeOn).where("c.end_date", ">=", opts.activeOn);
+  if (opts.active) {
+    query = query.where("c.start_date", "<=", opts.active.startsBy).where("c.end_date", ">=", opts.active.endsFrom);
   }
   return query.orderBy("c.start_date", "desc").orderBy("c.id", "desc").execute();
 }

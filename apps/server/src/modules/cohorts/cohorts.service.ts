@@ -1,4 +1,6 @@
 import {
+  ACTIVE_COHORT_GRACE_DAYS,
+  ACTIVE_COHORT_LEAD_DAYS,
   type AdminCohortItem,
   type CohortItem,
   type CreateCohortRequest,
@@ -18,15 +20,20 @@ export async function listCohorts(db: DbExecutor, user: ScopeSubject, filter: Da
   return repo.listCohorts(db, await resolveScope(db, user, filter));
 }
 
-/** Cohorts running today (start_date <= today <= end_date, UTC date of the clock). */
+const dayOffset = (now: Date, days: number) => new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Cohorts a week's reports can still be for: running today, starting within the next two
+ * weeks, or ended within the last four (reports of a cohort's last week arrive after it ends).
+ */
 export async function listActiveCohorts(
   db: DbExecutor,
   user: ScopeSubject,
   filter: DashboardFilter,
   now: Date,
 ): Promise<CohortItem[]> {
-  const today = now.toISOString().slice(0, 10);
-  return repo.listCohorts(db, await resolveScope(db, user, filter), { activeOn: today });
+  const active = { startsBy: dayOffset(now, ACTIVE_COHORT_LEAD_DAYS), endsFrom: dayOffset(now, -ACTIVE_COHORT_GRACE_DAYS) };
+  return repo.listCohorts(db, await resolveScope(db, user, filter), { active });
 }
 
 function withWeeks(row: repo.AdminCohortRow): AdminCohortItem {

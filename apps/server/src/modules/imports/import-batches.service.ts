@@ -10,6 +10,14 @@ import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import * as repo from "./imports.repository.js";
 
+export { lockImports } from "./imports.repository.js";
+export type { NewBatch } from "./imports.repository.js";
+
+/** Records a batch (the flag uploader's too) in the caller's transaction, so Undo can take it back. */
+export function recordBatch(trx: DbExecutor, batch: repo.NewBatch): Promise<number> {
+  return repo.insertBatch(trx, batch);
+}
+
 /** Recent import batches, newest first. */
 export async function listImports(db: DbExecutor, query: ImportsQuery): Promise<ImportBatch[]> {
   const rows = await repo.listBatches(db, { cohortId: query.cohortId, limit: query.limit });
@@ -25,6 +33,7 @@ export async function listImports(db: DbExecutor, query: ImportsQuery): Promise<
     createdCohort: r.created_cohort,
     undoneAt: r.undone_at ? new Date(r.undone_at).toISOString() : null,
     canUndo: r.newest_open,
+    kind: r.kind,
   }));
 }
 
@@ -46,6 +55,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     await weekly.setWeeklyValues(trx, c.weeklyUpdated);
     const attendanceRecordsRemoved = await attendance.deleteAttendance(trx, c.attendanceCreated);
     await attendance.setAttendanceStatuses(trx, c.attendanceUpdated);
+    await students.restoreBenefitIds(trx, c.benefitIds ?? []);
     await students.deleteTeamMemberships(trx, c.teamMemberships);
     await students.deleteCohortMemberships(trx, c.cohortMemberships);
     const studentsRemoved = await students.deleteUnreferencedStudents(trx, c.studentsCreated);

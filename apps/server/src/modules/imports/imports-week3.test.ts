@@ -1,8 +1,7 @@
 import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse } from "@tally/contract";
-import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { buildSchool } from "../../../test/factories.js";
-import { importForm, postImport, WEEK3_NEW_COHORT, week3Expected, week3Files } from "../../../test/import-upload.js";
+import { importForm, importTablesSnapshot, postImport, WEEK3_NEW_COHORT, week3Expected, week3Files } from "../../../test/import-upload.js";
 import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { filledBeforeAll } from "../../../test/filled-before-all.js";
@@ -18,17 +17,6 @@ filledBeforeAll(async () => {
   return {};
 });
 
-const TABLES = ["cohorts", "teams", "students", "student_cohorts", "student_teams", "attendance_records", "weekly_data"] as const;
-
-/** Every row of the tables an import touches, as text: equal snapshots mean an identical state. */
-async function snapshot(): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const table of TABLES) {
-    const { rows } = await sql<{ r: string }>`select t::text as r from ${sql.table(table)} t order by 1`.execute(t.db);
-    out[table] = rows.map((row) => row.r);
-  }
-  return out;
-}
 
 const form = (fields: Record<string, string | number> = WEEK3_NEW_COHORT) => importForm(fields, week3Files());
 
@@ -43,9 +31,11 @@ function importFlags(s: (typeof expected.students)[number]): string[] {
 describe("weekly import of the sample week", () => {
   let batchIds: number[] = [];
   let cohortId = 0;
+  let initial: Record<string, string[]> = {};
 
   it("previews 40 new students and 80 attendance rows, and writes nothing", async () => {
-    const before = await snapshot();
+    const before = await importTablesSnapshot(t.db);
+    initial = before;
     const res = await postImport(t, "preview", admin.headers, form());
     expect(res.statusCode, res.body).toBe(200);
     const preview = res.json<ImportPreview>();
@@ -73,7 +63,7 @@ describe("weekly import of the sample week", () => {
         ["advisor", s.advisor, "created"],
       ]);
     }
-    expect(await snapshot()).toEqual(before);
+    expect(await importTablesSnapshot(t.db)).toEqual(before);
   });
 
   it("gives the flag texts of report-formats.md", async () => {
@@ -125,21 +115,21 @@ describe("weekly import of the sample week", () => {
   });
 
   it("changes nothing when the same files are committed again (every action none)", async () => {
-    const before = await snapshot();
+    const before = await importTablesSnapshot(t.db);
     const res = await postImport(t, "commit", admin.headers, form({ cohortId, weekNumber: 3 }));
     expect(res.statusCode, res.body).toBe(200);
     const again = res.json<ImportCommit>();
     expect(again.summary).toMatchObject({ newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, attendanceRecordsUpdated: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0 });
     expect(again.processedStudentDetails.every((d) => !d.isNewStudent && d.weeklyData.action === "none" && d.attendance.every((a) => a.action === "none"))).toBe(true);
     batchIds.push(again.batchId);
-    expect(await snapshot()).toEqual(before);
+    expect(await importTablesSnapshot(t.db)).toEqual(before);
   });
 
   it("lists the batches, newest first, with who, files, sizes and hashes", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/imports", headers: admin.headers });
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json<{ data: ImportBatch[] }>().data;
-    expect(list.map((b) => b.id)).toEqual([...batchIds].reverse());
+    expect(list.map((b) => b.id)).toEqual(batchIds.toReversed());
     const [newest, first] = list;
     expect(newest).toMatchObject({ cohortId, cohortName: "Summer Week 3", weekNumber: 3, createdCohort: false, canUndo: true, undoneAt: null });
     expect(first).toMatchObject({ createdCohort: true, canUndo: false });
@@ -168,10 +158,7 @@ describe("weekly import of the sample week", () => {
     const first = await t.app.inject({ method: "POST", url: `/api/imports/${firstId}/undo`, headers: admin.headers });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json<ImportUndoResponse>().data).toMatchObject({ attendanceRecordsRemoved: 80, weeklyDataRemoved: 40, studentsRemoved: 40, cohortRemoved: true });
-    for (const table of TABLES) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(t.db);
-      expect(rows[0]?.n, table).toBe(0);
-    }
+    expect(await importTablesSnapshot(t.db)).toEqual(initial);
     await expectRollupsMatchRecount(t.db);
     const list = (await t.app.inject({ method: "GET", url: "/api/imports", headers: admin.headers })).json<{ data: ImportBatch[] }>().data;
     expect(list.every((b) => b.undoneAt !== null && !b.canUndo)).toBe(true);

@@ -65,6 +65,7 @@ export interface NewBatch {
   createdCohort: boolean;
   changes: ImportChanges;
   at: Date;
+  kind?: "weekly" | "flags";
 }
 
 export async function insertBatch(db: DbExecutor, batch: NewBatch): Promise<number> {
@@ -79,6 +80,7 @@ export async function insertBatch(db: DbExecutor, batch: NewBatch): Promise<numb
       summary: JSON.stringify(batch.summary),
       created_cohort: batch.createdCohort,
       changes: JSON.stringify(batch.changes),
+      kind: batch.kind ?? "weekly",
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -97,6 +99,7 @@ export interface BatchListRow {
   created_cohort: boolean;
   undone_at: Date | null;
   newest_open: boolean;
+  kind: "weekly" | "flags";
 }
 
 /** Batches newest first, each with whether it is its cohort's newest batch still in force. */
@@ -116,6 +119,7 @@ export function listBatches(db: DbExecutor, filter: { cohortId?: number | undefi
       "b.summary",
       "b.created_cohort",
       "b.undone_at",
+      "b.kind",
       sql<boolean>`b.undone_at is null and not exists (select 1 from import_batches n
         where n.cohort_id = b.cohort_id and n.id > b.id and n.undone_at is null)`.as("newest_open"),
     ])

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows } from "../../lib/json-rows.js";
+import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
 
 // Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
 
@@ -13,12 +13,7 @@ export interface NewStudentRow {
 }
 
 /** Reserves ids so that the rows that refer to new students can be built before they exist. */
-export async function reserveStudentIds(db: DbExecutor, count: number): Promise<number[]> {
-  if (count === 0) return [];
-  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('students', 'id'))::int as id
-    from generate_series(1, ${count})`.execute(db);
-  return rows.map((r) => r.id);
-}
+export const reserveStudentIds = (db: DbExecutor, count: number) => reserveIds(db, "students", count);
 
 export async function insertStudents(db: DbExecutor, rows: readonly NewStudentRow[], at: Date): Promise<void> {
   for (const chunk of inChunks(rows)) {
@@ -76,4 +71,29 @@ export async function deleteUnreferencedStudents(db: DbExecutor, ids: readonly n
     removed += rows.length;
   }
   return removed;
+}
+
+/**
+ * Stores each Benefit Assignment ID on its student where the student has none and no other
+ * student holds it (the flag uploader's first match); returns the students that took one.
+ */
+export async function storeBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string]>): Promise<number[]> {
+  const stored: number[] = [];
+  for (const chunk of inChunks(pairs)) {
+    const { rows } = await sql<{ id: number }>`update students s set benefit_assignment_id = p->>1, updated_at = now()
+      from json_array_elements(${jsonRows(chunk)}) p
+      where s.id = (p->>0)::int and s.benefit_assignment_id is null
+        and not exists (select 1 from students o where o.benefit_assignment_id = p->>1)
+      returning s.id`.execute(db);
+    for (const r of rows) stored.push(r.id);
+  }
+  return stored;
+}
+
+/** Puts back the Benefit Assignment IDs an undone flag import stored ([student, previous]). */
+export async function restoreBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string | null]>): Promise<void> {
+  for (const chunk of inChunks(pairs)) {
+    await sql`update students s set benefit_assignment_id = p->>1
+      from json_array_elements(${jsonRows(chunk)}) p where s.id = (p->>0)::int`.execute(db);
+  }
 }

@@ -8,4 +8,6 @@ export {
   insertTeamMemberships,
   type NewStudentRow,
   reserveStudentIds,
+  restoreBenefitIds,
+  storeBenefitIds,
 } from "./students-import.repository.js";

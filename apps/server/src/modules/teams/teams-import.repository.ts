@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows } from "../../lib/json-rows.js";
+import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
 
 export interface NewTeamRow {
   id: number;
@@ -9,12 +9,7 @@ export interface NewTeamRow {
   cohort_id: number;
 }
 
-export async function reserveTeamIds(db: DbExecutor, count: number): Promise<number[]> {
-  if (count === 0) return [];
-  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('teams', 'id'))::int as id
-    from generate_series(1, ${count})`.execute(db);
-  return rows.map((r) => r.id);
-}
+export const reserveTeamIds = (db: DbExecutor, count: number) => reserveIds(db, "teams", count);
 
 /** Teams the weekly import creates: named in the meeting report, unknown in a known school. */
 export async function insertTeams(db: DbExecutor, rows: readonly NewTeamRow[], at: Date): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { WeeklyFlag } from "../../db/schema.js";
-import { inChunks, jsonRows } from "../../lib/json-rows.js";
+import { deleteRowsById, inChunks, jsonRows } from "../../lib/json-rows.js";
 
 /** A weekly row as the import compares and undo restores it (timestamps as exact ISO text). */
 export interface WeeklyValues {
@@ -67,12 +67,4 @@ export async function setWeeklyValues(db: DbExecutor, rows: ReadonlyArray<Weekly
   }
 }
 
-export async function deleteWeeklyRows(db: DbExecutor, ids: readonly number[]): Promise<number> {
-  let removed = 0;
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await sql<{ id: number }>`delete from weekly_data w
-      using json_array_elements_text(${jsonRows(chunk)}) x where w.id = x.value::int returning w.id`.execute(db);
-    removed += rows.length;
-  }
-  return removed;
-}
+export const deleteWeeklyRows = (db: DbExecutor, ids: readonly number[]) => deleteRowsById(db, "weekly_data", ids);

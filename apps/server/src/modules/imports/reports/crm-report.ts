@@ -1,13 +1,14 @@
-import { detectDateOrder, parseDate } from "../../../lib/csv/cell-values.js";
-import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { parseDate } from "../../../lib/csv/cell-values.js";
+import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { CrmRow, ParsedReport, ReportFile } from "./report-types.js";
 
-const STATUSES: Record<string, CrmRow["status"]> = {
-  completed: "completed",
-  absent: "absent",
-  excused: "excused",
-  enrolled: "enrolled",
-};
+// A Map, not an object literal: a cell reading "constructor" must not find Object's.
+const STATUSES = new Map<string, CrmRow["status"]>([
+  ["completed", "completed"],
+  ["absent", "absent"],
+  ["excused", "excused"],
+  ["enrolled", "enrolled"],
+]);
 
 /** The CRM's benefit disbursements (flag uploader): one row per scheduled session. */
 export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmRow>> {
@@ -19,13 +20,13 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
   const email = columns.find({ label: "Enrollee Email", aliases: ["Enrollee Email", ...EMAIL_ALIASES] });
   const session = columns.find({ label: "Benefit Session", aliases: ["Benefit Session", "Session"] });
   const date = columns.find({ label: "Session Date", aliases: ["Session Date", "Date"] });
-  const order = detectDateOrder(columnCells(open, [date]));
+  const order = await fileDateOrder(open, [date]);
 
   const { rows, errors } = await readRows(open, (r): CrmRow | null => {
     const key = r.studentKey(names, email);
     const id = r.cell(assignment);
     if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
-    const state = r.required(status, (v) => STATUSES[v.toLowerCase()] ?? null, "is not Completed, Absent, Excused or Enrolled");
+    const state = r.required(status, (v) => STATUSES.get(v.toLowerCase()) ?? null, "is not Completed, Absent, Excused or Enrolled");
     const when = r.optional(date);
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(date!, "is not a date");

@@ -1,17 +1,18 @@
-import { detectDateOrder, parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
-import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
 
-const STATUSES: Record<string, MeetingRow["status"]> = {
-  present: "present",
-  p: "present",
-  late: "late",
-  l: "late",
-  tardy: "late",
-  absent: "absent",
-  a: "absent",
-  excused: "absent",
-};
+// A Map, not an object literal: a cell reading "constructor" must not find Object's.
+const STATUSES = new Map<string, MeetingRow["status"]>([
+  ["present", "present"],
+  ["p", "present"],
+  ["late", "late"],
+  ["l", "late"],
+  ["tardy", "late"],
+  ["absent", "absent"],
+  ["a", "absent"],
+  ["excused", "absent"],
+]);
 
 /** "Mentor", "mentor meeting", "Advisor Check-in" → the meeting type; by the word, not the whole text. */
 export function meetingTypeOf(raw: string): MeetingRow["meetingType"] | null {
@@ -23,7 +24,7 @@ export function meetingTypeOf(raw: string): MeetingRow["meetingType"] | null {
 }
 
 export function meetingStatusOf(raw: string): MeetingRow["status"] | null {
-  return STATUSES[raw.trim().toLowerCase()] ?? null;
+  return STATUSES.get(raw.trim().toLowerCase()) ?? null;
 }
 
 /** The meeting attendance report of the weekly import: one row per student per meeting. */
@@ -39,7 +40,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
   const type = columns.find({ label: "Meeting Type", aliases: ["Meeting Type", "Type"], required: true })!;
   const status = columns.find({ label: "Status", aliases: ["Status", "Attendance Status", "Attendance"], required: true })!;
   const notes = columns.find({ label: "Advisor Notes", aliases: ["Advisor Notes", "Notes"] });
-  const order = detectDateOrder(columnCells(open, [date]));
+  const order = await fileDateOrder(open, [date]);
 
   const { rows, errors } = await readRows(open, (r): MeetingRow | null => {
     const key = r.studentKey(names, email);

@@ -1,5 +1,5 @@
-import { detectDateOrder, parseDate, parseNumber, parseWholeNumber } from "../../../lib/csv/cell-values.js";
-import { columnCells, EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { parseDate, parseNumber, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { ParsedReport, ReflectionRow, ReportFile } from "./report-types.js";
 
 /** More hours than a week has is a typo, not a week's work. */
@@ -28,7 +28,7 @@ export async function readReflectionReport(file: ReportFile): Promise<ParsedRepo
   const hours = columns.find({ label: "hours worked", wordPrefixes: ["hours"], otherRoleWords: textWords, required: true })!;
   const rating = columns.find({ label: "feelings rating", wordPrefixes: ["feel", "rating"], otherRoleWords: textWords, required: true })!;
   const text = columns.find({ label: "reflection text", wordPrefixes: textWords });
-  const order = detectDateOrder(columnCells(open, [submitted]));
+  const order = await fileDateOrder(open, [submitted]);
 
   const { rows, errors } = await readRows(open, (r): ReflectionRow | null => {
     const key = r.studentKey(names, email);

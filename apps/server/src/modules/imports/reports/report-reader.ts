@@ -1,10 +1,11 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { type DateOrder, dateOrderOf } from "../../../lib/csv/cell-values.js";
 import { decodeText } from "../../../lib/csv/decode-text.js";
 import { ColumnFinder } from "../../../lib/csv/header-names.js";
 import { type TableRecord, readTable } from "../../../lib/csv/read-table.js";
 import { normaliseEmail, turnLastFirst } from "../student-names.js";
 import type { ReportFile, RowError, StudentKey } from "./report-types.js";
-import { ReportRejected } from "./report-types.js";
+import { REPORT_LIMITS, ReportRejected } from "./report-types.js";
 
 // What the four report readers share: opening a file, the name and e-mail columns every
 // report has, and collecting a row's problems so that a bad row is left out with its errors.
@@ -14,7 +15,7 @@ export const FULL_NAME_ALIASES = ["Student Name", "Name", "Full Name"] as const;
 export const EMAIL_ALIASES = ["Email", "E-mail", "Email Address", "Student Email"] as const;
 
 /** Rows handled between two yields to the event loop. */
-const ROWS_PER_TURN = 2_000;
+const ROWS_PER_TURN = 1_000;
 
 export interface OpenReport {
   records: TableRecord[];
@@ -23,6 +24,10 @@ export interface OpenReport {
 
 /** Decodes and parses a report file; refusals name the file. */
 export async function openReport(file: ReportFile): Promise<OpenReport> {
+  // The upload limit should stop such a file first; this keeps the readers safe on their own.
+  if (file.bytes.length > REPORT_LIMITS.maxFileBytes) {
+    throw new ReportRejected(`${file.name} is larger than ${REPORT_LIMITS.maxFileBytes / (1024 * 1024)} MB; split it into smaller files`, 413);
+  }
   const table = await readTable(decodeText(file.bytes, file.name), file.name);
   return { records: table.records, columns: new ColumnFinder(table.headers, file.name) };
 }
@@ -129,9 +134,15 @@ export async function readRows<T>(open: OpenReport, read: (reading: RowReading) 
   return { rows, errors };
 }
 
-/** The cells of some columns over all records, for the file-level date order. */
-export function* columnCells(open: OpenReport, indexes: readonly (number | null)[]): Iterable<string> {
-  for (const record of open.records) {
-    for (const index of indexes) if (index !== null) yield record.cells[index] ?? "";
+/** The day/month order of the file's numeric dates in these columns (US month/day unless decided). */
+export async function fileDateOrder(open: OpenReport, indexes: readonly (number | null)[]): Promise<DateOrder> {
+  const columns = indexes.filter((i) => i !== null);
+  for (let i = 0; i < open.records.length; i++) {
+    if (i > 0 && i % ROWS_PER_TURN === 0) await nextTurn();
+    for (const index of columns) {
+      const order = dateOrderOf(open.records[i]!.cells[index] ?? "");
+      if (order) return order;
+    }
   }
+  return "month-day";
 }

@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+import type { FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { AppError, badRequest } from "./errors.js";
+
+export interface UploadedReport {
+  name: string;
+  bytes: Uint8Array;
+  size: number;
+  sha256: string;
+}
+
+export interface ReportUploadRules<F extends string, S extends z.ZodType> {
+  /** The file fields, each required once. */
+  fileFields: readonly F[];
+  labels: Record<F, string>;
+  /** The text fields, as strings. */
+  fieldsSchema: S;
+  maxFileBytes: number;
+}
+
+/** A .csv name; a name without an extension counts when the browser called it text/csv. */
+const looksLikeCsv = (name: string, mimetype: string) => /\.csv$/i.test(name) || (!/\.[a-z0-9]+$/i.test(name) && mimetype === "text/csv");
+
+/** Fastify's multipart refusals, said for people. */
+function uploadError(error: unknown, currentFile: string | null, tooLarge: (name: string) => AppError, count: number): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(currentFile ?? "A file");
+  if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") {
+    return badRequest(`Send the ${count === 3 ? "three" : count} report files and the form fields only.`);
+  }
+  if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return badRequest(`Send the form as multipart/form-data with the ${count === 3 ? "three" : count} report files.`);
+  if (code === "FST_INVALID_JSON_FIELD_ERROR") return badRequest("Form fields must be plain text.");
+  if (code === "FST_PROTO_VIOLATION") return badRequest("A form field has a name that is not allowed.");
+  return error;
+}
+
+/**
+ * Reads a form of report files and text fields. Each file is held in memory (every report is
+ * read whole before anything is matched), at most `maxFileBytes`; a file that is not a CSV
+ * text file is refused before it is parsed.
+ */
+export async function readReportUpload<F extends string, S extends z.ZodType>(
+  request: FastifyRequest,
+  rules: ReportUploadRules<F, S>,
+): Promise<{ fields: z.infer<S>; files: Record<F, UploadedReport> }> {
+  const { fileFields, labels } = rules;
+  const mb = rules.maxFileBytes / (1024 * 1024);
+  const tooLarge = (name: string) => new AppError(413, "PAYLOAD_TOO_LARGE", `${name} is larger than ${mb} MB. Split the report into smaller files.`);
+  const isFileField = (name: string): name is F => (fileFields as readonly string[]).includes(name);
+  const fields: Record<string, string> = {};
+  const files: Partial<Record<F, UploadedReport>> = {};
+  let currentFile: string | null = null;
+  try {
+    const parts = request.parts({
+      limits: { fileSize: rules.maxFileBytes, files: fileFields.length, fields: 12, fieldSize: 1000, parts: fileFields.length + 12 },
+    });
+    for await (const part of parts) {
+      if (part.type === "field") {
+        if (typeof part.value !== "string") throw badRequest(`Form field "${part.fieldname}" must be text.`);
+        fields[part.fieldname] = part.value;
+        continue;
+      }
+      currentFile = part.filename || part.fieldname;
+      const field = part.fieldname;
+      if (!isFileField(field)) {
+        await part.toBuffer().catch(() => undefined);
+        throw badRequest(`Unknown file field "${field}". Send ${fileFields.join(", ")}.`);
+      }
+      if (files[field]) throw badRequest(`${labels[field]}: send one file only.`);
+      const label = `${labels[field]} (${currentFile})`;
+      if (!looksLikeCsv(currentFile, part.mimetype)) {
+        await part.toBuffer().catch(() => undefined);
+        throw badRequest(`${label}: Invalid file type. Please upload a CSV file.`);
+      }
+      const bytes = await part.toBuffer();
+      if (part.file.truncated) throw tooLarge(currentFile);
+      if (bytes.length === 0) throw badRequest(`${label} is empty.`);
+      if (bytes.includes(0)) {
+        throw badRequest(`${label} is not a CSV text file (it holds binary data). Save it from the spreadsheet as "CSV UTF-8" and try again.`);
+      }
+      files[field] = { name: currentFile, bytes, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+      currentFile = null;
+    }
+  } catch (error) {
+    throw uploadError(error, currentFile, tooLarge, fileFields.length);
+  }
+  const missing = fileFields.filter((f) => !files[f]).map((f) => labels[f]);
+  if (missing.length > 0) throw badRequest(`Please upload all three required files. Missing: ${missing.join(", ")}.`);
+  const parsed = rules.fieldsSchema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join(".") ?? "";
+    const message = issue?.code === "unrecognized_keys" ? `Unknown form field: ${issue.keys.join(", ")}` : (issue?.message ?? "Invalid form");
+    throw badRequest(message, [{ path: `body.${path}`, message }]);
+  }
+  return { fields: parsed.data, files: files as Record<F, UploadedReport> };
+}

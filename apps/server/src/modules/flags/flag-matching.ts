@@ -1,0 +1,158 @@
+import type { FlagUnmatchedRow } from "@tally/contract";
+import type { FlagRunRow } from "../../db/schema.js";
+import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+import { calculateFlags } from "../imports/flag-rules.js";
+import type { CrmRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
+import { normaliseEmail, normaliseName } from "../imports/student-names.js";
+
+/** A student of the chosen cohort, as the flag uploader matches them. */
+export interface CohortStudent {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  benefit_assignment_id: string | null;
+}
+
+export interface FlagWeek {
+  week: number;
+  weekCount: number;
+  totalExpectedHours: number | null;
+}
+
+export interface FlagRunResult {
+  rows: FlagRunRow[];
+  unmatched: FlagUnmatchedRow[];
+}
+
+interface Enrollee {
+  benefitAssignmentId: string;
+  first: CrmRow;
+  absent: number;
+  enrolled: number;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const unmatchedRow = (file: string, row: StudentKey, reason: string): FlagUnmatchedRow => ({
+  file,
+  row: row.row,
+  name: row.fullName,
+  email: row.email,
+  reason,
+});
+
+/**
+ * Matches each CRM enrollee to a student of the cohort (report-formats.md, rule 4: Benefit
+ * Assignment ID, then e-mail, then name; a shared name is never a guess), gives each the
+ * progress and reflection rows that are theirs, and calculates the flags. Every row that
+ * finds no student is listed with the reason.
+ */
+export async function calculateFlagRun(
+  students: readonly CohortStudent[],
+  week: FlagWeek,
+  reports: { crm: ParsedReport<CrmRow>; progress: ParsedReport<ProgressRow>; reflection: ParsedReport<ReflectionRow> },
+): Promise<FlagRunResult> {
+  const unmatched: FlagUnmatchedRow[] = [];
+  const enrollees = new Map<string, Enrollee>();
+  for (const row of reports.crm.rows) {
+    const e = enrollees.get(row.benefitAssignmentId) ?? { benefitAssignmentId: row.benefitAssignmentId, first: row, absent: 0, enrolled: 0 };
+    if (row.status === "absent") e.absent++;
+    if (row.status === "enrolled") e.enrolled++;
+    enrollees.set(row.benefitAssignmentId, e);
+  }
+
+  const byBenefit = new Map(students.flatMap((s) => (s.benefit_assignment_id ? [[s.benefit_assignment_id, s] as const] : [])));
+  const byEmail = new Map(students.flatMap((s) => (s.email ? [[normaliseEmail(s.email) as string, s] as const] : [])));
+  const byName = new Map<string, CohortStudent[]>();
+  for (const s of students) pushTo(byName, normaliseName(`${s.first_name} ${s.last_name}`), s);
+
+  interface Matched {
+    student: CohortStudent;
+    enrollee: Enrollee;
+    matchedBy: FlagRunRow["matchedBy"];
+    progress: ProgressRow | null;
+    reflection: ReflectionRow | null;
+  }
+  const matched = new Map<number, Matched>();
+  let handled = 0;
+  for (const enrollee of enrollees.values()) {
+    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    const row = enrollee.first;
+    let student = byBenefit.get(enrollee.benefitAssignmentId);
+    let matchedBy: FlagRunRow["matchedBy"] = "benefit_assignment_id";
+    const email = normaliseEmail(row.email);
+    if (!student && email) {
+      student = byEmail.get(email);
+      matchedBy = "email";
+    }
+    if (!student) {
+      const named = (byName.get(normaliseName(row.fullName)) ?? []).filter((s) => !email || !s.email);
+      if (named.length > 1) {
+        unmatched.push(unmatchedRow(reports.crm.file, row, `in the CRM report; the name matches ${named.length} students of this cohort`));
+        continue;
+      }
+      student = named[0];
+      matchedBy = "name";
+    }
+    if (!student) {
+      unmatched.push(unmatchedRow(reports.crm.file, row, "in the CRM report but not in this cohort"));
+      continue;
+    }
+    if (matched.has(student.id)) {
+      unmatched.push(unmatchedRow(reports.crm.file, row, `in the CRM report under a second Benefit Assignment ID (${enrollee.benefitAssignmentId}) for the same student`));
+      continue;
+    }
+    matched.set(student.id, { student, enrollee, matchedBy, progress: null, reflection: null });
+  }
+
+  const roster = [...matched.values()];
+  const rosterByEmail = new Map<string, Matched>();
+  const rosterByName = new Map<string, Matched[]>();
+  for (const m of roster) {
+    for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.first.email)]) if (e) rosterByEmail.set(e, m);
+    pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
+  }
+  const attach = <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T) => void) => {
+    for (const row of report.rows) {
+      const email = normaliseEmail(row.email);
+      let m = email ? rosterByEmail.get(email) : undefined;
+      if (!m) {
+        const named = rosterByName.get(normaliseName(row.fullName)) ?? [];
+        if (named.length > 1) {
+          unmatched.push(unmatchedRow(report.file, row, `in the ${label}; the name matches ${named.length} students of the CRM report`));
+          continue;
+        }
+        m = named[0];
+      }
+      if (m) assign(m, row);
+      else unmatched.push(unmatchedRow(report.file, row, `in the ${label} but not in the CRM report`));
+    }
+  };
+  attach(reports.progress, "progress report", (m, row) => (m.progress = row));
+  attach(reports.reflection, "reflection report", (m, row) => (m.reflection = row));
+
+  const rows: FlagRunRow[] = [];
+  for (const m of roster) {
+    if (rows.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    const flags = calculateFlags({
+      ...week,
+      inPlatformSource: true,
+      progress: m.progress ? { progress: m.progress.progress, pastDue: m.progress.pastDue } : null,
+      reflection: m.reflection ? { hours: m.reflection.hours, rating: m.reflection.rating } : null,
+      crm: { absent: m.enrollee.absent, enrolled: m.enrollee.enrolled },
+    });
+    rows.push({
+      studentId: m.student.id,
+      name: `${m.student.first_name} ${m.student.last_name}`,
+      benefit_assignment_id: m.enrollee.benefitAssignmentId,
+      flags: flags.map((f) => ({ code: f.code, text: f.text })),
+      matchedBy: m.matchedBy,
+    });
+  }
+  return { rows, unmatched };
+}

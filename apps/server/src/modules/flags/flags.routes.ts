@@ -1,0 +1,68 @@
+import multipart from "@fastify/multipart";
+import {
+  confirmFlagImportRequestSchema,
+  confirmFlagImportResponseSchema,
+  FLAG_FILE_FIELDS,
+  FLAG_FILE_LABELS,
+  IMPORT_LIMITS,
+  processFlagsErrorSchema,
+  processFlagsFieldsSchema,
+  processFlagsResponseSchema,
+} from "@tally/contract";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
+import { AppError } from "../../lib/errors.js";
+import { readReportUpload } from "../../lib/report-upload.js";
+import { assertCanUploadFlags } from "./flags.policy.js";
+import { confirmFlagImport, FlagValidationError, processFlags } from "./flags.service.js";
+
+export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 3, fields: 12, parts: 15 } });
+  const tags = ["flag-uploader"];
+  // onRequest: other roles are refused before their upload is read.
+  const superAdmin = [app.authenticate, async (request: FastifyRequest) => assertCanUploadFlags(request.user)];
+
+  app.post(
+    "/flag-upload/process-flags",
+    {
+      onRequest: superAdmin,
+      schema: {
+        tags,
+        consumes: ["multipart/form-data"],
+        response: { 200: processFlagsResponseSchema, 400: processFlagsErrorSchema, ...errorResponses(401, 403, 404, 413) },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const upload = await readReportUpload(request, {
+          fileFields: FLAG_FILE_FIELDS,
+          labels: FLAG_FILE_LABELS,
+          fieldsSchema: processFlagsFieldsSchema,
+          maxFileBytes: IMPORT_LIMITS.maxFileBytes,
+        });
+        return await processFlags(ctx, request.user.id, upload);
+      } catch (error) {
+        // Every 400 of this form carries the spec's fields, so the page shows one kind of error.
+        if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
+        return reply.status(400).send({
+          error: error.message,
+          code: error.code,
+          status: "error",
+          message: error instanceof FlagValidationError ? "File validation failed." : error.message,
+          validationErrors: error instanceof FlagValidationError ? error.validationErrors : [error.message],
+          data: [],
+        });
+      }
+    },
+  );
+  app.post(
+    "/flag-upload/confirm-flag-import",
+    {
+      onRequest: superAdmin,
+      schema: { tags, body: confirmFlagImportRequestSchema, response: { 200: confirmFlagImportResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+    },
+    async (request) => confirmFlagImport(ctx, request.user.id, request.body),
+  );
+};

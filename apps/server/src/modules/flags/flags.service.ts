@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import {
+  type ConfirmFlagImportRequest,
+  type ConfirmFlagImportResponse,
+  cohortWeekCount,
+  FLAG_RUN_TTL_MINUTES,
+  FLAG_UPLOAD_MESSAGES,
+  type FlagFileField,
+  type ProcessFlagsFields,
+  type ProcessFlagsResponse,
+} from "@tally/contract";
+import type { ServerContext } from "../../context.js";
+import type { FlagRunRow } from "../../db/schema.js";
+import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
+import type { UploadedReport } from "../../lib/report-upload.js";
+import { recordChange } from "../audit/audit.service.js";
+import * as cohorts from "../cohorts/cohorts-import.service.js";
+import { FLAG_UPLOADER_CODES, mergeFlags } from "../imports/flag-rules.js";
+import { lockImports, recordBatch } from "../imports/import-batches.service.js";
+import { addDays } from "../imports/import-plan.js";
+import { readCrmReport } from "../imports/reports/crm-report.js";
+import { readProgressReport } from "../imports/reports/progress-report.js";
+import { readReflectionReport } from "../imports/reports/reflection-report.js";
+import { type ParsedReport, ReportRejected, type RowError } from "../imports/reports/report-types.js";
+import * as students from "../students/students-import.service.js";
+import * as weekly from "../weekly-data/weekly-data-import.service.js";
+import { calculateFlagRun } from "./flag-matching.js";
+import * as repo from "./flags.repository.js";
+
+/** A refusal that carries the spec's validationErrors (shown as "File Validation Errors: …"). */
+export class FlagValidationError extends AppError {
+  constructor(readonly validationErrors: string[]) {
+    super(400, "VALIDATION_ERROR", `${FLAG_UPLOAD_MESSAGES.validationPrefix}${validationErrors.join("; ")}`);
+  }
+}
+
+const rowErrorText = (e: RowError) => `${e.file} row ${e.row}, ${e.column} "${e.value}": ${e.problem}`;
+
+async function readFlagReports(files: Record<FlagFileField, UploadedReport>) {
+  const rejected: string[] = [];
+  const read = async <T>(reader: (f: UploadedReport) => Promise<ParsedReport<T>>, file: UploadedReport) => {
+    try {
+      return await reader(file);
+    } catch (error) {
+      if (!(error instanceof ReportRejected)) throw error;
+      if (error.statusCode === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", error.message);
+      rejected.push(error.message);
+      return undefined;
+    }
+  };
+  const progress = await read(readProgressReport, files.progressReport);
+  const reflection = await read(readReflectionReport, files.reflectionReport);
+  const crm = await read(readCrmReport, files.attendanceReport);
+  if (!progress || !reflection || !crm) throw new FlagValidationError(rejected);
+  const rowErrors = [crm, progress, reflection].flatMap((r) => r.errors.map(rowErrorText));
+  if (rowErrors.length > 0) throw new FlagValidationError(rowErrors);
+  return { crm, progress, reflection };
+}
+
+async function findCohortWeek(ctx: ServerContext, cohortId: number, week: number) {
+  const cohort = await cohorts.findCohort(ctx.database.db, cohortId);
+  if (!cohort) throw notFound("Cohort not found");
+  const weekCount = cohortWeekCount(cohort.start_date, cohort.end_date);
+  if (week > weekCount) throw badRequest(`Week ${week} is outside cohort "${cohort.name}": it has ${weekCount} week${weekCount === 1 ? "" : "s"}.`);
+  return { cohort, weekCount };
+}
+
+/**
+ * Reads the three reports, matches the CRM's enrollees to the cohort and calculates each one's
+ * flags. Writes no student's week: the run is kept (any instance can confirm it) and its id
+ * returned with the rows to verify.
+ */
+export async function processFlags(
+  ctx: ServerContext,
+  actorId: number,
+  upload: { fields: ProcessFlagsFields; files: Record<FlagFileField, UploadedReport> },
+): Promise<ProcessFlagsResponse> {
+  const { cohortId, currentWeek } = upload.fields;
+  const { cohort, weekCount } = await findCohortWeek(ctx, cohortId, currentWeek);
+  const reports = await readFlagReports(upload.files);
+  const cohortStudents = await repo.listCohortStudents(ctx.database.db, cohortId);
+  const { rows, unmatched } = await calculateFlagRun(
+    cohortStudents,
+    { week: currentWeek, weekCount, totalExpectedHours: cohort.total_expected_hours },
+    reports,
+  );
+  const at = ctx.clock.now();
+  const runId = randomUUID();
+  await repo.insertRun(ctx.database.db, {
+    id: runId,
+    userId: actorId,
+    cohortId,
+    week: currentWeek,
+    files: (Object.entries(upload.files) as Array<[string, UploadedReport]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 })),
+    rows,
+    at,
+    expiresAt: new Date(at.getTime() + FLAG_RUN_TTL_MINUTES * 60_000),
+  });
+  return {
+    status: "success",
+    message: rows.length === 0 ? FLAG_UPLOAD_MESSAGES.nothingMatched : `Processed ${rows.length} student${rows.length === 1 ? "" : "s"}.`,
+    validationErrors: [],
+    runId,
+    data: rows.map((r) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
+    unmatched,
+  };
+}
+
+const sameTexts = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** The run's own rows for the rows the client kept; anything it did not calculate is refused. */
+function keptRows(run: repo.StoredRun, request: ConfirmFlagImportRequest): FlagRunRow[] {
+  const byStudent = new Map(run.rows.map((r) => [r.studentId, r]));
+  const seen = new Set<number>();
+  return request.verificationData.map((sent, i) => {
+    const own = byStudent.get(sent.studentId);
+    const where = `Row ${i + 1} (student ${sent.studentId})`;
+    if (!own) throw badRequest(`${where} is not in this processed run. Process the files again.`);
+    if (seen.has(sent.studentId)) throw badRequest(`${where} is sent twice.`);
+    seen.add(sent.studentId);
+    if (own.benefit_assignment_id !== sent.benefit_assignment_id) throw badRequest(`${where}: the Benefit Assignment ID differs from the processed run.`);
+    if (!sameTexts(own.flags.map((f) => f.text), sent.calculated_flags)) throw badRequest(`${where}: the flags differ from the ones calculated. Flags are never taken from the page.`);
+    return own;
+  });
+}
+
+/**
+ * Imports the run's calculated flags for the rows the person kept, in one transaction: each
+ * student's week gets the uploader's codes replaced (the weekly import's MISSED_MEETING stays),
+ * each first-matched student keeps the Benefit Assignment ID, and the batch can be undone.
+ */
+export async function confirmFlagImport(ctx: ServerContext, actorId: number, request: ConfirmFlagImportRequest): Promise<ConfirmFlagImportResponse> {
+  const { db } = ctx.database;
+  const at = ctx.clock.now();
+  const run = await repo.findLiveRun(db, request.runId, at);
+  if (!run) throw notFound("This processed run has expired or does not exist. Process the files again.");
+  if (run.cohort_id !== request.cohortId || run.week_number !== request.currentWeek) {
+    throw conflict("The cohort or week differs from the processed run. Process the files again.");
+  }
+  const rows = keptRows(run, request);
+  const { cohort } = await findCohortWeek(ctx, run.cohort_id, run.week_number);
+  const weekStart = addDays(cohort.start_date, 7 * (run.week_number - 1));
+  const atText = at.toISOString();
+
+  return db.transaction().execute(async (trx) => {
+    await lockImports(trx);
+    const existing = new Map((await weekly.findWeekRows(trx, run.cohort_id, run.week_number, rows.map((r) => r.studentId))).map((w) => [w.student_id, w]));
+    const created: weekly.NewWeeklyRow[] = [];
+    const updates: Array<weekly.WeeklyValues & { id: number; updated_at: string }> = [];
+    const previous: Array<weekly.StoredWeeklyRow> = [];
+    for (const row of rows) {
+      const before = existing.get(row.studentId);
+      const flags = mergeFlags(before?.flags ?? [], row.flags, FLAG_UPLOADER_CODES);
+      if (!before) {
+        created.push({ student_id: row.studentId, cohort_id: run.cohort_id, week_number: run.week_number, week_start: weekStart, flags, reflection: null, advisor_notes: null, hours_reported: null });
+      } else if (!sameTexts(before.flags.map((f) => `${f.code}:${f.text}`), flags.map((f) => `${f.code}:${f.text}`))) {
+        previous.push(before);
+        updates.push({ ...before, flags, updated_at: atText });
+      }
+    }
+    const weeklyCreated = await weekly.insertWeeklyRows(trx, created, at);
+    await weekly.setWeeklyValues(trx, updates);
+    const storedFor = await students.storeBenefitIds(trx, rows.map((r) => [r.studentId, r.benefit_assignment_id]));
+    const summary = {
+      studentsImported: rows.length,
+      weeklyDataCreated: created.length,
+      weeklyDataUpdated: updates.length,
+      unchanged: rows.length - created.length - updates.length,
+      benefitAssignmentIdsStored: storedFor.length,
+    };
+    const batchId = await recordBatch(trx, {
+      kind: "flags",
+      userId: actorId,
+      cohortId: run.cohort_id,
+      weekNumber: run.week_number,
+      files: run.files,
+      summary: {
+        totalStudentsInFiles: rows.length,
+        newStudentsCreatedCount: 0,
+        attendanceRecordsCreated: 0,
+        attendanceRecordsUpdated: 0,
+        weeklyDataCreated: created.length,
+        weeklyDataUpdated: updates.length,
+        studentsProcessedForWeeklyData: rows.length,
+      },
+      createdCohort: false,
+      changes: {
+        cohortCreated: null,
+        studentsCreated: [],
+        teamsCreated: [],
+        cohortMemberships: [],
+        teamMemberships: [],
+        attendanceCreated: [],
+        attendanceUpdated: [],
+        weeklyCreated,
+        weeklyUpdated: previous.map(({ student_id: _s, ...w }) => w),
+        benefitIds: storedFor.map((id) => [id, null]),
+      },
+      at,
+    });
+    await recordChange(trx, {
+      actorId,
+      action: "flags.imported",
+      entity: "import_batch",
+      entityId: String(batchId),
+      before: null,
+      after: { runId: run.id, cohortId: run.cohort_id, week: run.week_number, summary },
+      at,
+    });
+    return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary };
+  });
+}

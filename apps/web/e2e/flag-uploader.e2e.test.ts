@@ -1,0 +1,236 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { FLAG_FILE_LABELS, FLAG_UPLOAD_MESSAGES } from "@tally/contract";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  expectNoSeriousA11yViolations,
+  expectTitle,
+  launchBrowser,
+  newContext,
+  settled,
+  signedInState,
+  visible,
+} from "./browser";
+import { chooseOption, eventually, studentsHeadingCount, tokenOf } from "./dashboards-page";
+import { ADMIN, SUPER_ADMIN } from "./demo-accounts";
+
+// A super admin runs the sample week through the Flag Uploader (process, verify, import) and
+// finds the flags in a student's Flags tab; an admin is refused the page.
+//
+// The cohort is this file's own, and so are its students: the fixture copies use their own
+// e-mail domain, so the weekly-import journey's students (same names) are never touched.
+// GET /cohorts/active lists cohorts near the server's real today, so the cohort is dated around
+// today and the files' session dates are moved into its week 3.
+const COHORT = "Flags Journey Week 3";
+const WEEK = 3;
+const FIXTURES = new URL("./fixtures/flags-week3/", import.meta.url).pathname;
+/** The sample's dates, in week 3 of a cohort starting 2026-06-29. */
+const SAMPLE_START = "2026-06-29";
+const SCHOOLS = ["Riverside Academy", "Eastwood Secondary", "Northside High School"];
+const DMITRI_FLAGS = [
+  "Behind on progress (5% vs 50% expected)",
+  "Low hours (1.5 of 20 expected)",
+  "Low wellbeing (1/5)",
+  "Absent from 1 session(s)",
+];
+/** Looked at after each run (not compared); the README's copy is docs/flag-uploader.png. */
+const SHOTS = new URL("../../../.tmp/screens/", import.meta.url).pathname;
+const README_SHOT = new URL("../../../docs/flag-uploader.png", import.meta.url).pathname;
+
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const todayMs = Date.parse(`${isoDay(Date.now())}T00:00:00Z`);
+/**
+ * 17 days in: week 3 (days 15–21 count as week 3), with a day's slack either side for a browser
+ * whose calendar day differs from the server's.
+ */
+const START = isoDay(todayMs - 17 * DAY);
+const END = isoDay(todayMs - 17 * DAY + 42 * DAY);
+const shift = Date.parse(`${START}T00:00:00Z`) - Date.parse(`${SAMPLE_START}T00:00:00Z`);
+
+/** A fixture file with every sample date moved by the same number of days as the cohort start. */
+function dated(name: string): { name: string; mimeType: string; buffer: Buffer } {
+  const text = readFileSync(`${FIXTURES}${name}`, "utf8").replace(/\b2026-\d{2}-\d{2}\b/g, (d) =>
+    isoDay(Date.parse(`${d}T00:00:00Z`) + shift),
+  );
+  return { name, mimeType: "text/csv", buffer: Buffer.from(text) };
+}
+
+let browser: Browser;
+let superSession: Awaited<ReturnType<typeof signedInState>>;
+let superContext: BrowserContext;
+let superAdmin: Page;
+
+async function commitFixtureWeek(context: BrowserContext, token: string): Promise<void> {
+  const headers = { Authorization: `Bearer ${token}` };
+  for (const name of SCHOOLS) {
+    const res = await context.request.post("/api/schools", { headers, data: { name } });
+    // 409: another journey made it already.
+    expect([201, 409], `creating ${name}: ${await res.text()}`).toContain(res.status());
+  }
+  const res = await context.request.post("/api/flag-upload/commit-weekly-data", {
+    headers,
+    multipart: {
+      cohortName: COHORT,
+      programType: "Internship (6 week)",
+      startDate: START,
+      endDate: END,
+      totalExpectedHours: "120",
+      weekNumber: String(WEEK),
+      attendanceReport: dated("meeting-attendance.csv"),
+      progressReport: dated("progress.csv"),
+      reflectionReport: dated("reflections.csv"),
+    },
+    timeout: 60_000,
+  });
+  expect(res.status(), `committing the fixture week: ${await res.text()}`).toBe(200);
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchBrowser();
+  superSession = await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home);
+  superContext = await newContext(browser, { storageState: superSession, height: 900 });
+  superAdmin = await superContext.newPage();
+  await commitFixtureWeek(superContext, tokenOf(superSession));
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Chooses the three dated sample files in the upload panel. */
+async function attachSample(p: Locator): Promise<void> {
+  await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles(dated("progress.csv"));
+  await p.getByLabel(FLAG_FILE_LABELS.reflectionReport).setInputFiles(dated("reflections.csv"));
+  await p.getByLabel(FLAG_FILE_LABELS.attendanceReport).setInputFiles(dated("crm-attendance.csv"));
+  await expect.poll(() => p.getByTestId("chosen-file").allTextContents()).toEqual(["progress.csv", "reflections.csv", "crm-attendance.csv"]);
+}
+
+const panel = (page: Page): Locator => page.getByRole("region", { name: `Reports for ${COHORT}, Week ${WEEK}` });
+const flagTable = (page: Page): Locator => page.getByRole("table", { name: "Calculated flags" });
+
+describe("the flag uploader", () => {
+  test("an admin opening /admin/flag-uploader is refused with the spec's text", async () => {
+    const session = await signedInState(browser, ADMIN.username, ADMIN.home);
+    const context = await newContext(browser, { storageState: session });
+    try {
+      const page = await context.newPage();
+      await page.goto("/admin/flag-uploader");
+      await expectTitle(page, FLAG_UPLOAD_MESSAGES.accessDeniedTitle);
+      await visible(page.getByText(FLAG_UPLOAD_MESSAGES.accessDenied, { exact: true }));
+      expect(new URL(page.url()).pathname).toBe("/admin/flag-uploader");
+      await expect.poll(() => page.getByLabel("Cohort", { exact: true }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a super admin chooses the cohort; the week defaults to the cohort's current week", async () => {
+    await superAdmin.goto("/admin/flag-uploader");
+    await expectTitle(superAdmin, "Flag Uploader");
+    await visible(superAdmin.getByText(FLAG_UPLOAD_MESSAGES.selectCohort, { exact: true }));
+    await superAdmin.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
+    const week = superAdmin.getByLabel("Week Number");
+    await visible(week);
+    expect(await week.locator("option").allTextContents()).toEqual(["Week 1", "Week 2", "Week 3", "Week 4", "Week 5", "Week 6"]);
+    expect(await week.inputValue()).toBe(String(WEEK));
+    await visible(panel(superAdmin));
+    await expectNoSeriousA11yViolations(superAdmin, "the upload panel");
+  });
+
+  test("a file that is not a CSV is refused; Process asks for all three files", async () => {
+    const p = panel(superAdmin);
+    await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles({
+      name: "progress.xlsx",
+      mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      buffer: Buffer.from("not a csv"),
+    });
+    await visible(p.getByText(FLAG_UPLOAD_MESSAGES.invalidFileType, { exact: true }));
+    await p.getByRole("button", { name: "Process" }).click();
+    await visible(p.getByText(FLAG_UPLOAD_MESSAGES.allFilesRequired, { exact: true }));
+  });
+
+  test("processing the sample week lists 40 students with their calculated flags", async () => {
+    const p = panel(superAdmin);
+    await attachSample(p);
+    await p.getByRole("button", { name: "Process" }).click();
+    await visible(p.getByRole("heading", { name: "Verify calculated flags" }));
+    await settled(superAdmin);
+    await visible(superAdmin.getByText("40 of 40 students checked for import", { exact: true }));
+
+    const dmitri = flagTable(superAdmin).getByRole("row").filter({ hasText: "Dmitri Silva" });
+    expect(await dmitri.count()).toBe(1);
+    const cells = await dmitri.getByRole("cell").allTextContents();
+    // No Benefit Assignment ID is stored on him yet (the import stores it): matched by e-mail.
+    expect(cells.slice(1)).toEqual(["Dmitri Silva", "BA-100000", DMITRI_FLAGS.join("; "), "E-mail"]);
+    await expectNoSeriousA11yViolations(superAdmin, "the verification step");
+
+    await superAdmin.evaluate(async () => {
+      await document.fonts.ready;
+    });
+    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-verify.png`, fullPage: true, animations: "disabled" });
+    await superAdmin.screenshot({ path: README_SHOT, animations: "disabled" });
+  });
+
+  test("sorting by flag count and 'Only flagged' reorder and narrow the table", async () => {
+    const table = flagTable(superAdmin);
+    await table.getByRole("button", { name: /Calculated flags/ }).click();
+    const flagCounts = async () =>
+      (await table.locator("tbody tr td:nth-child(4)").allTextContents()).map((t) => (t === "No flags" ? 0 : t.split("; ").length));
+    const counts = await flagCounts();
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const flagged = counts.filter((n) => n > 0).length;
+    await superAdmin.getByRole("switch", { name: "Only flagged" }).click({ force: true });
+    await expect.poll(async () => (await flagCounts()).length).toBe(flagged);
+    await superAdmin.getByRole("switch", { name: "Only flagged" }).click({ force: true });
+    await table.getByRole("button", { name: /Calculated flags/ }).click();
+    await table.getByRole("button", { name: /Calculated flags/ }).click();
+  });
+
+  test("Import writes the flags: 'Flags imported successfully!'", async () => {
+    await superAdmin.getByRole("button", { name: "Import 40 students" }).click();
+    const success = await visible(superAdmin.getByTestId("flag-import-success"));
+    expect(await success.textContent()).toContain(FLAG_UPLOAD_MESSAGES.imported);
+    expect(await success.textContent()).toContain("Students imported: 40");
+    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-success.png`, fullPage: true, animations: "disabled" });
+  });
+
+  test("the dashboard shows Dmitri Silva's week 3 flags in the Flags tab", async () => {
+    await superAdmin.goto(SUPER_ADMIN.home);
+    await expectTitle(superAdmin, SUPER_ADMIN.title);
+    await settled(superAdmin);
+    await chooseOption(superAdmin, "Cohort", COHORT);
+    await eventually(() => studentsHeadingCount(superAdmin), 40, "Students (40) for the journey's cohort");
+    await superAdmin.getByRole("searchbox", { name: "Search" }).fill("Dmitri Silva");
+    await eventually(() => studentsHeadingCount(superAdmin), 1, "Students (1) for the search");
+    await superAdmin.getByRole("button", { name: "View Details for Dmitri Silva", exact: true }).click();
+    const dialog = superAdmin.getByRole("dialog", { name: "Dmitri Silva" });
+    await visible(dialog);
+    await dialog.getByRole("tab", { name: "Flags", exact: true }).click();
+    const week = dialog.getByRole("tabpanel", { name: "Flags" }).getByRole("article", { name: `Week ${WEEK}` });
+    await visible(week);
+    await expect.poll(() => week.getByRole("listitem").allTextContents()).toEqual(DMITRI_FLAGS);
+    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-flags-tab.png`, animations: "disabled" });
+  });
+
+  test("on a phone the verification step fits the width (the table scrolls in its own box)", async () => {
+    const context = await newContext(browser, { storageState: superSession, width: 390, height: 844 });
+    try {
+      const page = await context.newPage();
+      await page.goto("/admin/flag-uploader");
+      await expectTitle(page, "Flag Uploader");
+      await page.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
+      await page.getByLabel("Week Number").selectOption(String(WEEK));
+      const p = panel(page);
+      await attachSample(p);
+      await p.getByRole("button", { name: "Process" }).click();
+      await visible(p.getByRole("heading", { name: "Verify calculated flags" }));
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}flag-uploader-verify-390.png`, animations: "disabled" });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, "the page scrolls sideways").toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
