@@ -70,6 +70,7 @@ export function buildBatch(overrides: Partial<ImportBatch> = {}): ImportBatch {
     createdCohort: true,
     undoneAt: null,
     canUndo: true,
+    kind: "weekly",
     ...overrides,
   };
 }

@@ -23,13 +23,16 @@ function renderList(handler: Parameters<typeof mockFetch>[0]) {
 
 describe("Recent imports", () => {
   it("lists date, who, cohort, week, files and counts, with Undo only on what can be undone", async () => {
-    const fetch = renderList(() => jsonResponse(200, { data: [newest, older, buildBatch({ id: 4, undoneAt: "2026-07-18T10:00:00.000Z", canUndo: false })] }));
+    const fetch = renderList(() =>
+      jsonResponse(200, { data: [newest, older, buildBatch({ id: 4, kind: "flags", undoneAt: "2026-07-18T10:00:00.000Z", canUndo: false })] }),
+    );
     const table = await screen.findByRole("table", { name: "Recent imports" });
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows).toHaveLength(3);
     const cells = within(rows[1]!).getAllByRole("cell").map((c) => c.textContent);
     expect(cells.slice(1)).toEqual([
       "admin-user",
+      "Weekly data",
       "Summer 2026",
       "3",
       "meeting-attendance.csv, progress.csv, reflections.csv",
@@ -40,6 +43,7 @@ describe("Recent imports", () => {
     expect(within(rows[0]!).getByRole("button", { name: "Undo import of Summer 2026 week 3" })).toBeTruthy();
     expect(within(rows[1]!).queryByRole("button")).toBeNull();
     expect(within(rows[2]!).getByText("Undone")).toBeTruthy();
+    expect(within(rows[2]!).getByText("Flags")).toBeTruthy();
     expect(fetch.mock.calls[0]?.[0]).toBe("/api/imports?limit=20");
   });
 

@@ -7,6 +7,9 @@ import { useImports } from "../../api/get-imports";
 import { batchCountsText, batchDateText, batchFilesText } from "./recent-imports-text";
 import { UndoImportDialog } from "./undo-import-dialog";
 
+/** The weekly import, or the flag uploader's import of calculated flags (issue 12). */
+const IMPORT_KIND_LABELS: Record<ImportBatch["kind"], string> = { weekly: "Weekly data", flags: "Flags" };
+
 /** "Recent imports": who imported which week when, with Undo on the newest of each cohort. */
 export function RecentImports() {
   const imports = useImports();
@@ -43,6 +46,7 @@ export function RecentImports() {
               <Table.Tr>
                 <Table.Th scope="col">Date</Table.Th>
                 <Table.Th scope="col">By</Table.Th>
+                <Table.Th scope="col">Type</Table.Th>
                 <Table.Th scope="col">Cohort</Table.Th>
                 <Table.Th scope="col" ta="right">Week</Table.Th>
                 <Table.Th scope="col">Files</Table.Th>
@@ -55,6 +59,7 @@ export function RecentImports() {
                 <Table.Tr key={batch.id} data-testid={`import-row-${batch.id}`}>
                   <Table.Td style={{ whiteSpace: "nowrap" }}>{batchDateText(batch.createdAt)}</Table.Td>
                   <Table.Td>{batch.userName ?? "—"}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{IMPORT_KIND_LABELS[batch.kind]}</Table.Td>
                   <Table.Td>{batch.cohortName ?? "(removed)"}</Table.Td>
                   <Table.Td ta="right">{batch.weekNumber}</Table.Td>
                   <Table.Td>
