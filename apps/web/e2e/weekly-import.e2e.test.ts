@@ -215,9 +215,9 @@ describe("weekly import", () => {
     const table = await visible(recentImports(admin));
     const rows = table.getByRole("row").filter({ hasText: COHORT });
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toContain("40 students · 0 attendance created · 0 updated · 0 weekly created · 0 updated");
-    expect(await rows.nth(1).textContent()).toContain("40 students · 80 attendance created · 0 updated · 40 weekly created · 0 updated");
-    expect(await rows.nth(0).textContent()).toContain("meeting-attendance.csv, progress.csv, reflections.csv");
+    expect(await rows.nth(0).textContent()).toContain("40 studentsAttendance: 0 created, 0 updatedWeekly data: 0 created, 0 updated");
+    expect(await rows.nth(1).textContent()).toContain("40 studentsAttendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated");
+    expect(await rows.nth(0).getByText(/\.csv$/).allTextContents()).toEqual(["meeting-attendance.csv", "progress.csv", "reflections.csv"]);
     // Only the newest import of the cohort offers Undo.
     expect(await rows.nth(0).getByRole("button", { name: /^Undo import/ }).count()).toBe(1);
     expect(await rows.nth(1).getByRole("button", { name: /^Undo import/ }).count()).toBe(0);
@@ -233,7 +233,7 @@ describe("weekly import", () => {
     await expect.poll(() => dialog.count()).toBe(0);
     await visible(recentImports(admin).getByText("Undone").first());
 
-    const first = rows.filter({ hasText: "80 attendance created" });
+    const first = rows.filter({ hasText: "Attendance: 80 created" });
     await first.getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();
     dialog = await visible(admin.getByRole("dialog", { name: "Undo import" }));
     expect(await dialog.textContent()).toContain(`the cohort itself (${COHORT})`);

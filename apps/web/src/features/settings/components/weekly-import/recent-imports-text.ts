@@ -1,14 +1,12 @@
-import type { ImportBatch, ImportSummary } from "@tally/contract";
+import type { ImportSummary } from "@tally/contract";
 
-/** "40 students · 80 attendance created · 0 updated · 40 weekly created · 0 updated". */
-export function batchCountsText(summary: ImportSummary): string {
+/** The batch's counts, one line each: "40 students", "Attendance: 80 created, 0 updated", … */
+export function batchCountLines(summary: ImportSummary): string[] {
   return [
-    `${summary.totalStudentsInFiles} students`,
-    `${summary.attendanceRecordsCreated} attendance created`,
-    `${summary.attendanceRecordsUpdated} updated`,
-    `${summary.weeklyDataCreated} weekly created`,
-    `${summary.weeklyDataUpdated} updated`,
-  ].join(" · ");
+    `${summary.totalStudentsInFiles} ${summary.totalStudentsInFiles === 1 ? "student" : "students"}`,
+    `Attendance: ${summary.attendanceRecordsCreated} created, ${summary.attendanceRecordsUpdated} updated`,
+    `Weekly data: ${summary.weeklyDataCreated} created, ${summary.weeklyDataUpdated} updated`,
+  ];
 }
 
 /** The batch's time in the viewer's locale, to the minute. */
@@ -17,5 +15,3 @@ export function batchDateText(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
-
-export const batchFilesText = (batch: ImportBatch) => batch.files.map((f) => f.name).join(", ");

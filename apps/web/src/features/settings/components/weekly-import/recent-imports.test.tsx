@@ -35,8 +35,8 @@ describe("Recent imports", () => {
       "Weekly data",
       "Summer 2026",
       "3",
-      "meeting-attendance.csv, progress.csv, reflections.csv",
-      "40 students · 80 attendance created · 0 updated · 40 weekly created · 0 updated",
+      "meeting-attendance.csvprogress.csvreflections.csv",
+      "40 studentsAttendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated",
       "",
     ]);
     expect(cells[0]).toMatch(/2026/);

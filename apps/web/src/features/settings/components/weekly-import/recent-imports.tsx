@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { BannerAlert } from "../../../../components/banner-alert";
 import { useBanner } from "../../../../lib/use-banner";
 import { useImports } from "../../api/get-imports";
-import { batchCountsText, batchDateText, batchFilesText } from "./recent-imports-text";
+import { batchCountLines, batchDateText } from "./recent-imports-text";
 import { UndoImportDialog } from "./undo-import-dialog";
 
 /** The weekly import, or the flag uploader's import of calculated flags (issue 12). */
@@ -57,16 +57,24 @@ export function RecentImports() {
             <Table.Tbody>
               {imports.data.map((batch) => (
                 <Table.Tr key={batch.id} data-testid={`import-row-${batch.id}`}>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{batchDateText(batch.createdAt)}</Table.Td>
+                  <Table.Td miw={110}>{batchDateText(batch.createdAt)}</Table.Td>
                   <Table.Td>{batch.userName ?? "—"}</Table.Td>
                   <Table.Td style={{ whiteSpace: "nowrap" }}>{IMPORT_KIND_LABELS[batch.kind]}</Table.Td>
-                  <Table.Td>{batch.cohortName ?? "(removed)"}</Table.Td>
+                  <Table.Td miw={120}>{batch.cohortName ?? "(removed)"}</Table.Td>
                   <Table.Td ta="right">{batch.weekNumber}</Table.Td>
                   <Table.Td>
-                    <Text size="xs">{batchFilesText(batch)}</Text>
+                    {batch.files.map((file) => (
+                      <Text key={file.field} size="xs" style={{ whiteSpace: "nowrap" }}>
+                        {file.name}
+                      </Text>
+                    ))}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="xs">{batchCountsText(batch.summary)}</Text>
+                    {batchCountLines(batch.summary).map((line) => (
+                      <Text key={line} size="xs" style={{ whiteSpace: "nowrap" }}>
+                        {line}
+                      </Text>
+                    ))}
                   </Table.Td>
                   <Table.Td>
                     {batch.undoneAt ? (
