@@ -31,16 +31,21 @@ const COLORS = {
 /** Shortens text with an ellipsis until it fits the width at the current font and size. */
 function fit(doc, text, width) {
   const value = text ?? "";
-  if (doc.widthOfString(value) <= width) return value;
+  if (doc.widthOfString(value, { features: FEATURES }) <= width) return value;
   let lo = 0;
   let hi = value.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (doc.widthOfString(`${value.slice(0, mid)}…`) <= width) lo = mid;
+    if (doc.widthOfString(`${value.slice(0, mid)}…`, { features: FEATURES }) <= width) lo = mid;
     else hi = mid - 1;
   }
   return `${value.slice(0, lo).trimEnd()}…`;
 }
+
+// Noto Sans's ccmp feature draws "ị" as "i" plus a combining dot; pdfkit then maps the glyph
+// "i" back to whichever text it first met, so "Thị" would copy (and extract) as "Thi". Off,
+// the font's precomposed glyphs are used and the text layer keeps every letter.
+const FEATURES = { ccmp: false };
 
 const pct = (v) => (v === null || v === undefined ? "–" : `${v}%`);
 
@@ -48,11 +53,12 @@ const pct = (v) => (v === null || v === undefined ? "–" : `${v}%`);
 function line(doc, text, x, y, { width, align = "left", font = "regular", size = 9, color = COLORS.ink } = {}) {
   doc.font(font).fontSize(size).fillColor(color);
   const w = width ?? CONTENT_WIDTH;
-  doc.text(fit(doc, text, w), x, y, { width: w, align, lineBreak: false });
+  doc.text(fit(doc, text, w), x, y, { width: w, align, lineBreak: false, features: FEATURES });
 }
 
-function sectionTitle(doc, text) {
-  ensureSpace(doc, 60);
+/** A section heading, moved to the next page unless `keep` points of what follows fit under it. */
+function sectionTitle(doc, text, keep = 60) {
+  ensureSpace(doc, keep + 40);
   doc.y += 10;
   line(doc, text, PAGE.margin, doc.y, { font: "bold", size: 13, color: COLORS.brand });
   doc.y += 20;
@@ -80,7 +86,7 @@ function header(doc, model) {
   let y = top + 62;
   for (const f of model.filters) {
     doc.font("bold").fontSize(10).fillColor(COLORS.muted);
-    doc.text(`${f.label}:`, PAGE.margin, y, { lineBreak: false });
+    doc.text(`${f.label}:`, PAGE.margin, y, { lineBreak: false, features: FEATURES });
     line(doc, f.value, PAGE.margin + 60, y, { size: 10, width: CONTENT_WIDTH - 60 });
     y += 15;
   }
@@ -180,9 +186,6 @@ function trendChart(doc, model) {
     line(doc, label, lx + 32, ly, { size: 8.5, color: COLORS.ink, width: 100 });
     lx += 130;
   }
-  line(doc, "Share of meetings attended (present + late), by programme week", lx + 10, ly, {
-    size: 8.5, color: COLORS.muted, width: left + width - lx - 10,
-  });
   doc.y = top + height + 6;
 }
 
@@ -190,9 +193,22 @@ function trendChart(doc, model) {
  * A table whose header is drawn again at the top of every page it runs onto. Columns:
  * { title, width (share of the content width), align, value(row) }.
  */
-function table(doc, columns, rows, { rowHeight = 17, size = 8.5 } = {}) {
+function table(doc, columns, rows, { rowHeight = 17, size = 8.5, groups = [] } = {}) {
   const widths = columns.map((c) => c.width * CONTENT_WIDTH);
+  const starts = widths.map((_, i) => PAGE.margin + widths.slice(0, i).reduce((a, b) => a + b, 0));
   const drawHeader = () => {
+    if (groups.length > 0) {
+      // A row naming column groups ("Mentor meetings" over its three columns).
+      const gy = doc.y;
+      doc.rect(PAGE.margin, gy, CONTENT_WIDTH, rowHeight).fill(COLORS.card);
+      for (const g of groups) {
+        const x = starts[g.from];
+        const w = widths.slice(g.from, g.from + g.span).reduce((a, b) => a + b, 0);
+        line(doc, g.title, x + 5, gy + 4, { font: "bold", size, color: COLORS.brand, width: w - 10, align: "center" });
+        doc.moveTo(x + 6, gy + rowHeight - 2).lineTo(x + w - 6, gy + rowHeight - 2).lineWidth(0.75).strokeColor(g.color ?? COLORS.brand).stroke();
+      }
+      doc.y = gy + rowHeight;
+    }
     const y = doc.y;
     doc.rect(PAGE.margin, y, CONTENT_WIDTH, rowHeight + 2).fill(COLORS.brand);
     let x = PAGE.margin;
@@ -202,7 +218,7 @@ function table(doc, columns, rows, { rowHeight = 17, size = 8.5 } = {}) {
     });
     doc.y = y + rowHeight + 2;
   };
-  ensureSpace(doc, (rowHeight + 2) * 3);
+  ensureSpace(doc, (rowHeight + 2) * (groups.length > 0 ? 4 : 3));
   drawHeader();
   rows.forEach((row, r) => {
     if (ensureSpace(doc, rowHeight)) drawHeader();
@@ -222,14 +238,19 @@ function table(doc, columns, rows, { rowHeight = 17, size = 8.5 } = {}) {
 function weeklyTable(doc, model) {
   if (model.trendTable.length === 0) return;
   table(doc, [
-    { title: "Week", width: 0.1, value: (r) => `Week ${r.week}` },
-    { title: "Mentor present", width: 0.15, align: "right", value: (r) => pct(r.mentorPresent) },
-    { title: "Mentor late", width: 0.14, align: "right", value: (r) => pct(r.mentorLate) },
-    { title: "Mentor attended", width: 0.16, align: "right", value: (r) => pct(r.mentor) },
-    { title: "Advisor present", width: 0.15, align: "right", value: (r) => pct(r.advisorPresent) },
-    { title: "Advisor late", width: 0.14, align: "right", value: (r) => pct(r.advisorLate) },
-    { title: "Advisor attended", width: 0.16, align: "right", value: (r) => pct(r.advisor) },
-  ], model.trendTable);
+    { title: "Week", width: 0.16, value: (r) => `Week ${r.week}` },
+    { title: "Present", width: 0.14, align: "right", value: (r) => pct(r.mentorPresent) },
+    { title: "Late", width: 0.14, align: "right", value: (r) => pct(r.mentorLate) },
+    { title: "Attended", width: 0.14, align: "right", value: (r) => pct(r.mentor) },
+    { title: "Present", width: 0.14, align: "right", value: (r) => pct(r.advisorPresent) },
+    { title: "Late", width: 0.14, align: "right", value: (r) => pct(r.advisorLate) },
+    { title: "Attended", width: 0.14, align: "right", value: (r) => pct(r.advisor) },
+  ], model.trendTable, {
+    groups: [
+      { title: "Mentor meetings", from: 1, span: 3, color: COLORS.mentor },
+      { title: "Advisor meetings", from: 4, span: 3, color: COLORS.advisor },
+    ],
+  });
   line(doc, "Attended = present + late, as a share of the week's recorded meetings of that type.", PAGE.margin, doc.y, {
     size: 8, color: COLORS.muted,
   });
@@ -237,7 +258,7 @@ function weeklyTable(doc, model) {
 }
 
 function studentsTable(doc, model) {
-  sectionTitle(doc, `Students (${model.totals.students.toLocaleString("en-GB")})`);
+  sectionTitle(doc, `Students (${model.totals.students.toLocaleString("en-GB")})`, 100);
   if (model.students.length === 0) {
     line(doc, model.totals.students === 0 ? "No students match these filters." : "The students table was left out of this report.", PAGE.margin, doc.y, {
       size: 10, color: COLORS.muted,
@@ -247,7 +268,7 @@ function studentsTable(doc, model) {
   }
   table(doc, [
     { title: "Name", width: 0.22, value: (s) => s.name },
-    { title: "School", width: 0.17, value: (s) => s.school ?? "–" },
+    { title: "School", width: 0.17, value: (s) => s.school ?? "No school" },
     { title: "Cohort", width: 0.17, value: (s) => s.cohort ?? "No cohort" },
     { title: "Team", width: 0.17, value: (s) => s.team ?? "No team" },
     { title: "Present", width: 0.09, align: "right", value: (s) => pct(s.present) },
@@ -306,7 +327,9 @@ export function renderReport(model) {
   });
   header(doc, model);
   totals(doc, model);
-  sectionTitle(doc, "Weekly attendance trend");
+  sectionTitle(doc, "Weekly attendance trend", 220);
+  line(doc, "Share of meetings attended (present + late) in each programme week.", PAGE.margin, doc.y, { size: 9, color: COLORS.muted });
+  doc.y += 14;
   trendChart(doc, model);
   weeklyTable(doc, model);
   if (model.includeStudents) studentsTable(doc, model);
