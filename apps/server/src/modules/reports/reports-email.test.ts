@@ -116,8 +116,9 @@ describe("POST /api/email/send-report", () => {
   });
 });
 
+const earlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
 describe("the e-mail rate limit", () => {
-  const earlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
   const seed = async (actorId: number, count: number, at: Date) => {
     for (let i = 0; i < count; i++) {
       await recordChange(t.db, { actorId, action: "send", entity: REPORT_EMAIL_ENTITY, entityId: actorId, before: null, after: null, at });
