@@ -23,24 +23,24 @@ const ROUTES: Route[] = [
 ];
 
 // Which ids each user may name, and which answer as nonexistent (404).
-const CASES: Array<[WorldUserKey, string, () => Record<string, number>, 200 | 404]> = [
-  ["schoolA", "own school", () => ({ schoolId: w.schools.a.id }), 200],
-  ["schoolA", "another school", () => ({ schoolId: w.schools.b.id }), 404],
-  ["schoolA", "a missing school", () => ({ schoolId: 987654 }), 404],
-  ["schoolA", "a visible cohort", () => ({ cohortId: w.cohorts.open.id }), 200],
-  ["schoolA", "a cohort hidden at its school", () => ({ cohortId: w.cohorts.hiddenAtA.id }), 404],
-  ["schoolA", "another school's team", () => ({ teamId: w.teams.b1.id }), 404],
-  ["schoolA", "own team", () => ({ teamId: w.teams.a2.id }), 200],
-  ["schoolB", "another school", () => ({ schoolId: w.schools.a.id }), 404],
-  ["districtAB", "an assigned school", () => ({ schoolId: w.schools.b.id }), 200],
-  ["districtAB", "an unassigned school", () => ({ schoolId: w.schools.c.id }), 404],
-  ["districtAB", "an unassigned school's team", () => ({ teamId: w.teams.c1.id }), 404],
-  ["districtNone", "any school", () => ({ schoolId: w.schools.a.id }), 404],
-  ["admin", "any school", () => ({ schoolId: w.schools.c.id }), 200],
-  ["admin", "a missing school", () => ({ schoolId: 987654 }), 404],
-  ["admin", "the demo cohort", () => ({ cohortId: w.cohorts.demo.id }), 404],
-  ["superAdmin", "a missing team", () => ({ teamId: 987654 }), 404],
-  ["superAdmin", "any team", () => ({ teamId: w.teams.c1.id }), 200],
+const CASES: Array<[WorldUserKey, string, 200 | 404, () => Record<string, number>]> = [
+  ["schoolA", "own school", 200, () => ({ schoolId: w.schools.a.id })],
+  ["schoolA", "another school", 404, () => ({ schoolId: w.schools.b.id })],
+  ["schoolA", "a missing school", 404, () => ({ schoolId: 987654 })],
+  ["schoolA", "a visible cohort", 200, () => ({ cohortId: w.cohorts.open.id })],
+  ["schoolA", "a cohort hidden at its school", 404, () => ({ cohortId: w.cohorts.hiddenAtA.id })],
+  ["schoolA", "another school's team", 404, () => ({ teamId: w.teams.b1.id })],
+  ["schoolA", "own team", 200, () => ({ teamId: w.teams.a2.id })],
+  ["schoolB", "another school", 404, () => ({ schoolId: w.schools.a.id })],
+  ["districtAB", "an assigned school", 200, () => ({ schoolId: w.schools.b.id })],
+  ["districtAB", "an unassigned school", 404, () => ({ schoolId: w.schools.c.id })],
+  ["districtAB", "an unassigned school's team", 404, () => ({ teamId: w.teams.c1.id })],
+  ["districtNone", "any school", 404, () => ({ schoolId: w.schools.a.id })],
+  ["admin", "any school", 200, () => ({ schoolId: w.schools.c.id })],
+  ["admin", "a missing school", 404, () => ({ schoolId: 987654 })],
+  ["admin", "the demo cohort", 404, () => ({ cohortId: w.cohorts.demo.id })],
+  ["superAdmin", "a missing team", 404, () => ({ teamId: 987654 })],
+  ["superAdmin", "any team", 200, () => ({ teamId: w.teams.c1.id })],
 ];
 
 describe.each(ROUTES)("$name", (route) => {
@@ -48,7 +48,7 @@ describe.each(ROUTES)("$name", (route) => {
     expect((await route.call(null, {})).statusCode).toBe(401);
   });
 
-  it.each(CASES)("%s naming %s → %s", async (user, _what, query, status) => {
+  it.each(CASES)("%s naming %s → %s", async (user, _what, status, query) => {
     const res = await route.call(user, query());
     expect(res.statusCode, res.body.slice(0, 200)).toBe(status);
     if (status === 404) expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });

@@ -4,7 +4,6 @@ import {
   type ReportDataResponse,
   type ReportFilter,
   type ReportStudent,
-  type ReportSummary,
   userListRoleLabel,
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
@@ -187,7 +186,7 @@ export async function buildReportModel(
 ): Promise<ReportModel> {
   const { filter } = report;
   const [summary, trend, page] = await Promise.all([
-    summarizeStudents(db, user, filter) as Promise<ReportSummary>,
+    summarizeStudents(db, user, filter),
     getCohortTrends(db, user, filter, "both"),
     options.includeStudents && options.studentLimit > 0
       ? reportStudentsPage(db, user, filter, { page: 1, limit: options.studentLimit })
