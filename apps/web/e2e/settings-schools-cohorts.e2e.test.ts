@@ -122,7 +122,7 @@ describe("cohorts", () => {
       "0",
       "6",
     ]);
-    await expect.poll(() => cohorts.getByRole("button", { name: "Import Weekly Data for Cohort" }).isDisabled()).toBe(true);
+    await expect.poll(() => cohorts.getByRole("button", { name: "Import Weekly Data for Cohort" }).isDisabled()).toBe(false);
   });
 
   test("an admin edits the cohort's program type and hours", async () => {

@@ -111,6 +111,8 @@ export const confirmFlagImportResponseSchema = z.object({
     weeklyDataUpdated: z.number().int(),
     unchanged: z.number().int(),
     benefitAssignmentIdsStored: z.number().int(),
+    /** Students left without an ID because another student already holds the one in the CRM report. */
+    benefitAssignmentIdsHeldElsewhere: z.number().int(),
   }),
 });
 export type ConfirmFlagImportResponse = z.infer<typeof confirmFlagImportResponseSchema>;

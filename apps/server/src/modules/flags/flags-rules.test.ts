@@ -29,6 +29,8 @@ beforeAll(async () => {
   await add("Twin", "Same", null);
   await add("Known", "Benefit", "known@example.org", "BA-KNOWN");
   await buildStudent(t.db, { schoolId: school.id, firstName: "Other", lastName: "Cohort", email: "stranger@example.org" });
+  const holder = await buildStudent(t.db, { schoolId: school.id, firstName: "Id", lastName: "Holder", email: "holder@example.org" });
+  await t.db.updateTable("students").set({ benefit_assignment_id: "BA-1" }).where("id", "=", holder.id).execute();
 });
 
 const CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
@@ -126,6 +128,26 @@ async function validation(res: Awaited<ReturnType<typeof processFlags>>): Promis
   expect(body).toMatchObject({ status: "error", data: [] });
   return body.validationErrors;
 }
+
+describe("confirming the boundary run", () => {
+  it("stores Benefit Assignment IDs at the first match, and counts those another student holds", async () => {
+    const run = (await processFlags()).json<ProcessFlagsResponse>();
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/flag-upload/confirm-flag-import",
+      headers: superAdmin.headers,
+      payload: {
+        runId: run.runId,
+        cohortId,
+        currentWeek: 3,
+        verificationData: run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // BA-1 (At Threshold) belongs to a student outside the cohort; BA-KNOWN is already stored.
+    expect(res.json().summary).toMatchObject({ studentsImported: 5, weeklyDataCreated: 5, benefitAssignmentIdsStored: 3, benefitAssignmentIdsHeldElsewhere: 1 });
+  });
+});
 
 describe("refusals of process-flags", () => {
   it("refuses anyone but a super admin", async () => {

@@ -92,7 +92,7 @@ describe("the sample week through the flag uploader", () => {
     expect(res.json<ConfirmFlagImportResponse>()).toMatchObject({
       status: "success",
       message: "Flags imported successfully!",
-      summary: { studentsImported: 39, weeklyDataCreated: 0, benefitAssignmentIdsStored: 39 },
+      summary: { studentsImported: 39, weeklyDataCreated: 0, benefitAssignmentIdsStored: 39, benefitAssignmentIdsHeldElsewhere: 0 },
     });
     const marcus = await studentIdOf("marcus.rodriguez2@students.example.org");
     const weeks = await t.app.inject({ method: "GET", url: `/api/weekly-data/${marcus}`, headers: superAdmin.headers });

@@ -58,3 +58,11 @@ export function findLiveRun(db: DbExecutor, id: string, now: Date): Promise<Stor
     .where(sql<boolean>`expires_at > ${now}`)
     .executeTakeFirst();
 }
+
+/** How many of these students still have no Benefit Assignment ID. */
+export async function countWithoutBenefitId(db: DbExecutor, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from students
+    where benefit_assignment_id is null and id in (select value::int from json_array_elements_text(${JSON.stringify(ids)}::json))`.execute(db);
+  return rows[0]?.n ?? 0;
+}

@@ -167,6 +167,7 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
       weeklyDataUpdated: updates.length,
       unchanged: rows.length - created.length - updates.length,
       benefitAssignmentIdsStored: storedFor.length,
+      benefitAssignmentIdsHeldElsewhere: await repo.countWithoutBenefitId(trx, rows.map((r) => r.studentId)),
     };
     const batchId = await recordBatch(trx, {
       kind: "flags",

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { featureSchoolFor } from "./settings.policy.js";
-import { getFeatureSettings, saveFeatureSettings } from "./settings.service.js";
+import { getFeatureSettings, saveFeatureSettings } from "./feature-settings.service.js";
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(

@@ -45,7 +45,7 @@ export const confirmed: ConfirmFlagImportResponse = {
   status: "success",
   message: "Flags imported successfully!",
   batchId: 41,
-  summary: { studentsImported: 2, weeklyDataCreated: 1, weeklyDataUpdated: 1, unchanged: 0, benefitAssignmentIdsStored: 2 },
+  summary: { studentsImported: 2, weeklyDataCreated: 1, weeklyDataUpdated: 1, unchanged: 0, benefitAssignmentIdsStored: 2, benefitAssignmentIdsHeldElsewhere: 0 },
 };
 
 export const csv = (name: string) => new File(["a,b\n1,2\n"], name, { type: "text/csv" });

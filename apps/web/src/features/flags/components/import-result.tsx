@@ -18,6 +18,11 @@ export function ImportResult({
         <List.Item>Weeks updated: {summary.weeklyDataUpdated}</List.Item>
         <List.Item>Unchanged: {summary.unchanged}</List.Item>
         <List.Item>Benefit Assignment IDs stored: {summary.benefitAssignmentIdsStored}</List.Item>
+        {summary.benefitAssignmentIdsHeldElsewhere > 0 && (
+          <List.Item>
+            Not stored because another student already holds the ID: {summary.benefitAssignmentIdsHeldElsewhere}
+          </List.Item>
+        )}
       </List>
     </Alert>
   );

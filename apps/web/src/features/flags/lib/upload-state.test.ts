@@ -12,7 +12,7 @@ describe("flag upload states", () => {
       { type: "processing" },
       { type: "processed", result },
       { type: "import" },
-      { type: "imported", response: { status: "success", message: "", batchId: 1, summary: { studentsImported: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0, unchanged: 0, benefitAssignmentIdsStored: 0 } } },
+      { type: "imported", response: { status: "success", message: "", batchId: 1, summary: { studentsImported: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0, unchanged: 0, benefitAssignmentIdsStored: 0, benefitAssignmentIdsHeldElsewhere: 0 } } },
     ];
     const seen = steps.map((_, i) => run(steps.slice(0, i + 1)));
     expect(seen).toEqual(["uploading", "processing", "verifying", "importing", "success"]);

@@ -31,7 +31,7 @@ describe("Admin Settings page", () => {
       "School Feature Settings",
       "System Settings",
     ]);
-    expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getByRole("button", { name: /User Management/ }).getAttribute("aria-expanded")).toBe("false");
   });
 

@@ -31,20 +31,21 @@ function field(dialog: HTMLElement, label: string) {
 }
 
 describe("Cohort & Weekly Data Management section", () => {
-  it("lists the cohorts with dates, hours, students and weeks; the import stays disabled", async () => {
-    mockFetch(() => jsonResponse(200, { data: [spring] }));
+  it("lists the cohorts with dates, hours, students and weeks, and offers the import", async () => {
+    mockFetch((url) => jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [spring] }));
     renderSection();
     const table = await screen.findByRole("table", { name: "Cohorts" });
     const cells = within(table).getAllByRole("cell").map((c) => c.textContent);
     expect(cells).toEqual(["Spring 2026", "Internship (4 week)", "2026-03-02", "2026-03-27", "80", "31", "4", "Edit"]);
-    expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(false);
+    expect(await screen.findByText("No imports yet.")).toBeTruthy();
   });
 
   it("adds a cohort and says so", async () => {
     const fetch = mockFetch((url, init) =>
       init.method === "POST"
         ? jsonResponse(201, { data: { ...spring, id: 9, ...JSON.parse(String(init.body)), student_count: 0, week_count: 6 } })
-        : jsonResponse(200, { data: [spring] }),
+        : jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [spring] }),
     );
     renderSection();
     fireEvent.click(await screen.findByRole("button", { name: "Add cohort" }));
@@ -68,7 +69,7 @@ describe("Cohort & Weekly Data Management section", () => {
   });
 
   it("names each wrong field and sends nothing", async () => {
-    const fetch = mockFetch(() => jsonResponse(200, { data: [spring] }));
+    const fetch = mockFetch((url) => jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [spring] }));
     renderSection();
     fireEvent.click(await screen.findByRole("button", { name: "Edit Spring 2026" }));
     const dialog = await screen.findByRole("dialog", { name: "Edit Cohort" });
@@ -85,7 +86,7 @@ describe("Cohort & Weekly Data Management section", () => {
     const fetch = mockFetch((url, init) =>
       init.method === "PATCH"
         ? jsonResponse(400, { error: "Program type must be one of: ...", code: "VALIDATION_ERROR" })
-        : jsonResponse(200, { data: [spring] }),
+        : jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [spring] }),
     );
     renderSection();
     fireEvent.click(await screen.findByRole("button", { name: "Edit Spring 2026" }));

@@ -7,8 +7,10 @@ import { useAdminCohorts } from "../api/get-admin-cohorts";
 import { CohortFormModal } from "./cohort-form-modal";
 import { ListState } from "./list-state";
 import { SettingsSection } from "./settings-section";
+import { ImportModal } from "./weekly-import/import-modal";
+import { RecentImports } from "./weekly-import/recent-imports";
 
-type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | null;
+type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | { kind: "import" } | null;
 
 const hoursText = (hours: number | null) => (hours === null ? "—" : hours.toLocaleString("en-US"));
 
@@ -26,8 +28,7 @@ export function CohortManagementSection() {
       <BannerAlert banner={banner} onClose={clear} />
       <Group justify="space-between" wrap="wrap">
         <Button onClick={() => setDialog({ kind: "add" })}>Add cohort</Button>
-        {/* The import arrives with the next issue. */}
-        <Button disabled variant="default">
+        <Button variant="default" onClick={() => setDialog({ kind: "import" })}>
           Import Weekly Data for Cohort
         </Button>
       </Group>
@@ -80,7 +81,10 @@ export function CohortManagementSection() {
         </Table.ScrollContainer>
         )}
       </ListState>
-      {dialog ? (
+      <RecentImports />
+      {dialog?.kind === "import" ? (
+        <ImportModal onClose={() => setDialog(null)} onCommitted={(text) => show("success", text)} />
+      ) : dialog ? (
         <CohortFormModal
           key={dialog.kind === "edit" ? dialog.cohort.id : "add"}
           cohort={dialog.kind === "edit" ? dialog.cohort : undefined}

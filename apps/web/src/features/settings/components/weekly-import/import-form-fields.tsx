@@ -1,0 +1,122 @@
+import { Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import {
+  type AdminCohortItem,
+  COHORT_HOURS_MAX,
+  COHORT_NAME_MAX,
+  IMPORT_FILE_FIELDS,
+  IMPORT_FILE_LABELS,
+  PROGRAM_TYPES,
+} from "@tally/contract";
+import { bindText } from "../../../../lib/text-binding";
+import { FileDropField } from "./file-drop-field";
+import type { CohortMode, ImportFormValues } from "./import-form-values";
+
+interface Props {
+  values: ImportFormValues;
+  onChange: (patch: Partial<ImportFormValues>) => void;
+  errors: Record<string, string>;
+  /** The admin cohorts list; null while it loads or when it failed. */
+  cohorts: AdminCohortItem[] | null;
+  /** The week shown in the week box: typed, or the cohort's current week. */
+  week: string;
+  weekCount: number | null;
+}
+
+/** The fields of "Import Weekly Cohort Data" (spec section 5, "Import form"). */
+export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount }: Props) {
+  const set = (key: keyof ImportFormValues) => (value: string) => onChange({ [key]: value });
+  return (
+    <>
+      <Radio.Group
+        label="Import into"
+        value={values.mode}
+        onChange={(mode) => onChange({ mode: mode as CohortMode, weekNumber: null })}
+      >
+        <Group gap="lg" mt={4}>
+          <Radio value="new" label="New cohort" />
+          <Radio value="existing" label="Existing cohort" />
+        </Group>
+      </Radio.Group>
+      {values.mode === "new" ? (
+        <>
+          <TextInput
+            label="Cohort name"
+            required
+            maxLength={COHORT_NAME_MAX}
+            error={errors.cohortName}
+            data-autofocus
+            {...bindText(values.cohortName, set("cohortName"))}
+          />
+          <NativeSelect
+            label="Program type"
+            required
+            error={errors.programType}
+            value={values.programType}
+            onChange={(event) => onChange({ programType: event.currentTarget.value })}
+            data={[{ value: "", label: "-- Select program type --", disabled: true }, ...PROGRAM_TYPES]}
+          />
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+            <TextInput label="Start date" type="date" required error={errors.startDate} {...bindText(values.startDate, set("startDate"))} />
+            <TextInput label="End date" type="date" required error={errors.endDate} {...bindText(values.endDate, set("endDate"))} />
+            <TextInput
+              label="Total expected hours"
+              required
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={COHORT_HOURS_MAX}
+              step="any"
+              error={errors.totalExpectedHours}
+              {...bindText(values.totalExpectedHours, set("totalExpectedHours"))}
+            />
+          </SimpleGrid>
+        </>
+      ) : (
+        <NativeSelect
+          label="Cohort"
+          required
+          error={errors.cohortId}
+          description={cohorts === null ? "Loading cohorts..." : undefined}
+          value={values.cohortId}
+          onChange={(event) => onChange({ cohortId: event.currentTarget.value, weekNumber: null })}
+          data={[
+            { value: "", label: "-- Select Cohort --", disabled: true },
+            ...(cohorts ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+          ]}
+        />
+      )}
+      <TextInput
+        label="Week number"
+        required
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={weekCount ?? undefined}
+        step={1}
+        w={{ base: "100%", xs: 200 }}
+        error={errors.weekNumber}
+        description={weekCount === null ? undefined : `Week 1 to ${weekCount} of this cohort`}
+        {...bindText(week, set("weekNumber"))}
+      />
+      <Fieldset
+        legend="Reports (CSV)"
+        variant="unstyled"
+        p={0}
+        m={0}
+        styles={{ legend: { padding: 0, marginBottom: 6, fontWeight: 500, fontSize: "var(--mantine-font-size-sm)" } }}
+      >
+        <Stack gap="sm">
+          {IMPORT_FILE_FIELDS.map((field) => (
+            <FileDropField
+              key={field}
+              label={IMPORT_FILE_LABELS[field]}
+              file={values.files[field]}
+              error={errors[field]}
+              onChange={(file) => onChange({ files: { ...values.files, [field]: file } })}
+            />
+          ))}
+        </Stack>
+      </Fieldset>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { currentWeek, fileProblem, fileSizeText } from "./import-form-values";
+
+const on = (iso: string) => new Date(`${iso}T12:00:00`);
+
+describe("currentWeek", () => {
+  it("is the week the day falls in, from 1 to the cohort's week count", () => {
+    // 2026-06-29 to 2026-08-10: 6 weeks.
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-06-01"))).toBe(1); // before the start
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-06-29"))).toBe(1);
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-05"))).toBe(1);
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-06"))).toBe(2);
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-15"))).toBe(3);
+    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-11-25"))).toBe(6); // after the end
+    expect(currentWeek("", "2026-08-10", on("2026-07-15"))).toBeNull();
+  });
+});
+
+const file = (name: string, size: number, type = "text/csv") => new File([new Uint8Array(size)], name, { type });
+
+describe("fileProblem", () => {
+  it("takes a CSV by name (any letter case) with a CSV-like or empty type, and refuses others, empty and over 10 MB", () => {
+    expect(fileProblem(file("week.CSV", 10), "Progress report")).toBeNull();
+    expect(fileProblem(file("week.csv", 10, ""), "Progress report")).toBeNull();
+    expect(fileProblem(file("week.csv", 10, "application/vnd.ms-excel"), "Progress report")).toBeNull();
+    expect(fileProblem(null, "Progress report")).toBe("Progress report is required");
+    expect(fileProblem(file("week.xlsx", 10), "Progress report")).toBe("Progress report must be a CSV file (.csv)");
+    expect(fileProblem(file("week.csv", 10, "application/pdf"), "Progress report")).toBe("Progress report must be a CSV file (.csv)");
+    expect(fileProblem(file("week.csv", 0), "Progress report")).toBe("Progress report is empty");
+    expect(fileProblem(file("week.csv", 10 * 1024 * 1024), "Progress report")).toBeNull();
+    expect(fileProblem(file("week.csv", 10 * 1024 * 1024 + 1), "Progress report")).toBe("Progress report is larger than 10 MB");
+  });
+
+  it("writes sizes as a person reads them", () => {
+    expect(fileSizeText(1)).toBe("1 byte");
+    expect(fileSizeText(900)).toBe("900 bytes");
+    expect(fileSizeText(9216)).toBe("9.0 KB");
+    expect(fileSizeText(2.5 * 1024 * 1024)).toBe("2.5 MB");
+  });
+});

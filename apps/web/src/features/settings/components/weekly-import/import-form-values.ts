@@ -1,0 +1,157 @@
+import {
+  type AdminCohortItem,
+  cohortWeekCount,
+  createCohortRequestSchema,
+  IMPORT_FILE_FIELDS,
+  IMPORT_FILE_LABELS,
+  IMPORT_LIMITS,
+  type ImportFileField,
+} from "@tally/contract";
+import { fieldErrors } from "../../../../lib/form-errors";
+
+export type CohortMode = "new" | "existing";
+
+/** Everything the import form holds; kept when the preview sends the person back to edit. */
+export interface ImportFormValues {
+  mode: CohortMode;
+  cohortName: string;
+  programType: string;
+  startDate: string;
+  endDate: string;
+  totalExpectedHours: string;
+  cohortId: string;
+  /** null until the person types one: till then the cohort's current week is shown. */
+  weekNumber: string | null;
+  files: Record<ImportFileField, File | null>;
+}
+
+export const EMPTY_IMPORT_FORM: ImportFormValues = {
+  mode: "new",
+  cohortName: "",
+  programType: "",
+  startDate: "",
+  endDate: "",
+  totalExpectedHours: "",
+  cohortId: "",
+  weekNumber: null,
+  files: { attendanceReport: null, progressReport: null, reflectionReport: null },
+};
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The cohort's current week on `today`: the week the day falls in (day 0–6 is week 1), at
+ * least 1 and at most the cohort's week count (spec section 4, the flag uploader's default).
+ */
+export function currentWeek(startDate: string, endDate: string, today: Date = new Date()): number | null {
+  if (!ISO_DATE.test(startDate) || !ISO_DATE.test(endDate)) return null;
+  const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+  const days = Math.floor((todayUtc - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
+  if (!Number.isFinite(days)) return null;
+  return Math.min(Math.max(1, Math.floor(days / 7) + 1), cohortWeekCount(startDate, endDate));
+}
+
+/** The cohort the form is about: the chosen one, or the dates typed for a new one. */
+export function cohortDates(values: ImportFormValues, cohorts: AdminCohortItem[]) {
+  if (values.mode === "new") return { startDate: values.startDate, endDate: values.endDate };
+  const cohort = cohorts.find((c) => String(c.id) === values.cohortId);
+  return cohort ? { startDate: cohort.start_date, endDate: cohort.end_date } : null;
+}
+
+/** The week number to send: what was typed, else the cohort's current week. */
+export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem[], today?: Date): string {
+  if (values.weekNumber !== null) return values.weekNumber;
+  const dates = cohortDates(values, cohorts);
+  const week = dates ? currentWeek(dates.startDate, dates.endDate, today) : null;
+  return week === null ? "" : String(week);
+}
+
+const CSV_NAME = /\.csv$/i;
+const CSV_TYPES = new Set(["", "text/csv", "application/csv", "application/vnd.ms-excel", "text/plain"]);
+
+/** Why a chosen file cannot be sent, or null: CSV only, not empty, at most 10 MB. */
+export function fileProblem(file: File | null, label: string): string | null {
+  if (!file) return `${label} is required`;
+  if (!CSV_NAME.test(file.name) || !CSV_TYPES.has(file.type)) return `${label} must be a CSV file (.csv)`;
+  if (file.size === 0) return `${label} is empty`;
+  if (file.size > IMPORT_LIMITS.maxFileBytes) return `${label} is larger than 10 MB`;
+  return null;
+}
+
+/** The spec's "Import form" rules, one message per field; empty when the form can be sent. */
+export function validateImportForm(values: ImportFormValues, week: string, cohorts: AdminCohortItem[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (values.mode === "new") {
+    const parsed = createCohortRequestSchema.safeParse({
+      name: values.cohortName,
+      program_type: values.programType,
+      start_date: values.startDate,
+      end_date: values.endDate,
+      total_expected_hours: values.totalExpectedHours.trim() === "" ? undefined : Number(values.totalExpectedHours),
+    });
+    const found = parsed.success ? {} : fieldErrors(parsed.error);
+    const map: Record<string, string> = {
+      name: "cohortName",
+      program_type: "programType",
+      start_date: "startDate",
+      end_date: "endDate",
+      total_expected_hours: "totalExpectedHours",
+    };
+    for (const [from, to] of Object.entries(map)) if (found[from]) errors[to] = found[from];
+    if (values.cohortName.trim() === "") errors.cohortName = "Cohort name is required";
+    if (values.programType === "") errors.programType = "Select a program type";
+    if (values.startDate === "") errors.startDate = "Start date is required";
+    if (values.endDate === "") errors.endDate = "End date is required";
+    if (values.totalExpectedHours.trim() === "") errors.totalExpectedHours = "Total expected hours is required";
+  } else if (!cohorts.some((c) => String(c.id) === values.cohortId)) {
+    errors.cohortId = "Select a cohort";
+  }
+  const weekProblem = weekNumberProblem(week, values, cohorts);
+  if (weekProblem) errors.weekNumber = weekProblem;
+  for (const field of IMPORT_FILE_FIELDS) {
+    const problem = fileProblem(values.files[field], IMPORT_FILE_LABELS[field]);
+    if (problem) errors[field] = problem;
+  }
+  return errors;
+}
+
+function weekNumberProblem(week: string, values: ImportFormValues, cohorts: AdminCohortItem[]): string | null {
+  if (week.trim() === "") return "Week number is required";
+  const n = Number(week);
+  if (!Number.isInteger(n) || n < 1) return "Week number must be a whole number of 1 or more";
+  const dates = cohortDates(values, cohorts);
+  if (dates && ISO_DATE.test(dates.startDate) && ISO_DATE.test(dates.endDate) && dates.endDate > dates.startDate) {
+    const weeks = cohortWeekCount(dates.startDate, dates.endDate);
+    if (n > weeks) return `Week number must be at most ${weeks}, the cohort's last week`;
+  }
+  return null;
+}
+
+/** The multipart body the two import endpoints take. */
+export function importFormData(values: ImportFormValues, week: string): FormData {
+  const form = new FormData();
+  if (values.mode === "existing") {
+    form.set("cohortId", values.cohortId);
+  } else {
+    form.set("cohortName", values.cohortName.trim());
+    form.set("programType", values.programType);
+    form.set("startDate", values.startDate);
+    form.set("endDate", values.endDate);
+    form.set("totalExpectedHours", values.totalExpectedHours.trim());
+  }
+  form.set("weekNumber", week.trim());
+  // Files last: the server can read the fields before the bodies of the files.
+  for (const field of IMPORT_FILE_FIELDS) {
+    const file = values.files[field];
+    if (file) form.set(field, file, file.name);
+  }
+  return form;
+}
+
+/** "12.3 KB", "1.2 MB", "512 bytes". */
+export function fileSizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

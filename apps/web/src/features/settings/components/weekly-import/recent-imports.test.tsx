@@ -1,0 +1,88 @@
+import { IMPORT_MESSAGES } from "@tally/contract";
+import { fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { AppProviders } from "../../../../app/providers";
+import { createQueryClient } from "../../../../lib/query-client";
+import { buildUser, jsonResponse, mockFetch, signIn } from "../../../../test/fixtures";
+import { buildBatch } from "./import-test-data";
+import { RecentImports } from "./recent-imports";
+
+const newest = buildBatch({ id: 6, createdCohort: false, summary: { ...buildBatch().summary, newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, weeklyDataCreated: 0 } });
+const older = buildBatch({ id: 5, canUndo: false });
+
+function renderList(handler: Parameters<typeof mockFetch>[0]) {
+  signIn(buildUser({ role: "admin" }));
+  const fetch = mockFetch(handler);
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RecentImports />
+    </AppProviders>,
+  );
+  return fetch;
+}
+
+describe("Recent imports", () => {
+  it("lists date, who, cohort, week, files and counts, with Undo only on what can be undone", async () => {
+    const fetch = renderList(() =>
+      jsonResponse(200, { data: [newest, older, buildBatch({ id: 4, kind: "flags", undoneAt: "2026-07-18T10:00:00.000Z", canUndo: false })] }),
+    );
+    const table = await screen.findByRole("table", { name: "Recent imports" });
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(3);
+    const cells = within(rows[1]!).getAllByRole("cell").map((c) => c.textContent);
+    expect(cells.slice(1)).toEqual([
+      "admin-user",
+      "Weekly data",
+      "Summer 2026",
+      "3",
+      "meeting-attendance.csvprogress.csvreflections.csv",
+      "40 studentsAttendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated",
+      "",
+    ]);
+    expect(cells[0]).toMatch(/2026/);
+    expect(within(rows[0]!).getByRole("button", { name: "Undo import of Summer 2026 week 3" })).toBeTruthy();
+    expect(within(rows[1]!).queryByRole("button")).toBeNull();
+    expect(within(rows[2]!).getByText("Undone")).toBeTruthy();
+    expect(within(rows[2]!).getByText("Flags")).toBeTruthy();
+    expect(fetch.mock.calls[0]?.[0]).toBe("/api/imports?limit=20");
+  });
+
+  it("names what an undo removes, including the cohort it created, and says when it is done", async () => {
+    let undone = false;
+    const fetch = renderList((url, init) => {
+      if (init.method === "POST") {
+        undone = true;
+        return jsonResponse(200, {
+          message: "Import undone: 80 attendance records and 40 weekly records removed, 40 students and the cohort removed.",
+          data: { batchId: 5, attendanceRecordsRemoved: 80, attendanceRecordsRestored: 0, weeklyDataRemoved: 40, weeklyDataRestored: 0, studentsRemoved: 40, cohortRemoved: true },
+        });
+      }
+      return jsonResponse(200, { data: undone ? [] : [buildBatch()] });
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Undo import of Summer 2026 week 3" }));
+    const dialog = await screen.findByRole("dialog", { name: "Undo import" });
+    expect(dialog.textContent).toContain("Summer 2026, week 3");
+    expect(dialog.textContent).toContain("the 80 attendance records and 40 weekly records it created");
+    expect(dialog.textContent).not.toContain("previous values");
+    expect(dialog.textContent).toContain("the 40 students it created");
+    expect(dialog.textContent).toContain("the cohort itself (Summer 2026)");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Undo import" }));
+    expect((await screen.findByTestId("success-banner")).textContent).toContain("Import undone:");
+    expect(fetch.mock.calls.find(([, init]) => init?.method === "POST")?.[0]).toBe("/api/imports/5/undo");
+    expect(await screen.findByText("No imports yet.")).toBeTruthy();
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("shows the server's refusal in the dialog and leaves the list as it was", async () => {
+    renderList((url, init) =>
+      init.method === "POST"
+        ? jsonResponse(409, { error: IMPORT_MESSAGES.onlyNewestUndo, code: "NOT_NEWEST_IMPORT" })
+        : jsonResponse(200, { data: [buildBatch()] }),
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Undo import of Summer 2026 week 3" }));
+    const dialog = await screen.findByRole("dialog", { name: "Undo import" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Undo import" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe(IMPORT_MESSAGES.onlyNewestUndo);
+    expect(screen.getByRole("table", { name: "Recent imports" })).toBeTruthy();
+  });
+});
