@@ -9,7 +9,7 @@ import { systemClock } from "@tally/server/lib/clock";
 import { createMailer } from "@tally/server/lib/mailer";
 import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
-import { sql } from "kysely";
+import { type KyselyPlugin, sql } from "kysely";
 import { BENCH_PASSWORD, BENCH_USERS, pickWorld } from "./dataset.js";
 import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
 import { type LoopDelay, summarize, type Timing, watchEventLoop } from "./stats.js";
@@ -88,19 +88,19 @@ type Headers = { authorization: string };
  * multipart body a browser sends): preview, commit while another user loads dashboards, the
  * same files again, then both batches undone so the bench set is left as it was.
  */
-export async function runImportBench(database: DatabaseHandle, opts: { log: (line: string) => void }): Promise<ImportBenchResult> {
+export async function runImportBench(
+  database: DatabaseHandle,
+  opts: { log: (line: string) => void; statements?: boolean },
+): Promise<ImportBenchResult> {
   const log = opts.log;
-  const ctx: ServerContext = {
-    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
-    database,
-    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
-    clock: systemClock,
-  };
-  const app = await buildApp({ ctx, webDist: "" });
-  await app.ready();
+  const timer = opts.statements ? statementTimer() : null;
+  const app = await startApp(timer ? { ...database, db: database.db.withPlugin(timer.plugin) } : database);
+  // Timing statements, the other user's dashboard gets an app of its own (same process, same
+  // database), so that only the import's statements are listed.
+  const dashboardApp = timer ? await startApp(database) : app;
   try {
     const admin = await signIn(app, BENCH_USERS.admin);
-    const district = await signIn(app, BENCH_USERS.district);
+    const district = await signIn(dashboardApp, BENCH_USERS.district);
     await undoLeftovers(app, admin, log);
     const before = await countRows(database);
 
@@ -110,16 +110,20 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
     log(`  import files: ${students.length} students, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
 
     const world = await pickWorld(database);
-    const dashboard = dashboardLoop(app, district, world.cohortId);
+    const dashboard = dashboardLoop(dashboardApp, district, world.cohortId);
     const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
 
     const memory = watchMemory();
     const gc = watchGc();
+    timer?.reset();
     const preview = await importStep(app, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
     log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("preview", log);
     const statsBefore = await analyzeState(database);
+    timer?.reset();
     const commit = await importStep(app, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
     log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("commit", log);
     const peak = memory.stop();
     const gcPauses = gc.stop();
     const statsAfter = await analyzeState(database);
@@ -175,7 +179,20 @@ export async function runImportBench(database: DatabaseHandle, opts: { log: (lin
     };
   } finally {
     await app.close();
+    if (dashboardApp !== app) await dashboardApp.close();
   }
+}
+
+async function startApp(database: DatabaseHandle): Promise<FastifyInstance> {
+  const ctx: ServerContext = {
+    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
+    database,
+    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
+    clock: systemClock,
+  };
+  const app = await buildApp({ ctx, webDist: "" });
+  await app.ready();
+  return app;
 }
 
 async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
@@ -406,6 +423,47 @@ function watchGc(): { stop(): ImportBenchResult["gc"] } {
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
+
+/**
+ * With --import-statements: each statement of the app's, from the moment it is sent until its
+ * result is back (as the app waits for it; the dashboard loop's statements included), summed
+ * by the statement's first words. Shows where a preview or commit spends its database time.
+ */
+function statementTimer() {
+  const started = new Map<unknown, { at: number; text: string }>();
+  const totals = new Map<string, { ms: number; count: number }>();
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      const node = args.node as { kind: string; sqlFragments?: readonly string[] };
+      // Raw SQL by its text; builder queries by their kind and first table.
+      const table = JSON.stringify(args.node).match(/"SchemableIdentifierNode","identifier":\{"kind":"IdentifierNode","name":"(\w+)"/)?.[1] ?? "";
+      const text = (node.sqlFragments?.join("?") ?? `${node.kind} ${table}`).replace(/\s+/g, " ").trim().slice(0, 100);
+      started.set(args.queryId, { at: performance.now(), text });
+      return args.node;
+    },
+    async transformResult(args) {
+      const start = started.get(args.queryId);
+      if (start) {
+        started.delete(args.queryId);
+        const total = totals.get(start.text) ?? { ms: 0, count: 0 };
+        total.ms += performance.now() - start.at;
+        total.count += 1;
+        totals.set(start.text, total);
+      }
+      return args.result;
+    },
+  };
+  return {
+    plugin,
+    reset: () => totals.clear(),
+    print(step: string, log: (line: string) => void) {
+      log(`    slowest statements of the ${step} (summed, ×count):`);
+      for (const [text, t] of [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
+        log(`    ${t.ms.toFixed(0).padStart(7)} ms ×${String(t.count).padEnd(4)} ${text}`);
+      }
+    },
+  };
+}
 
 function readHwmMb(): number | null {
   try {

@@ -19,6 +19,7 @@ const HELP = `npm run bench [-- options]
   --import         also the weekly import (the default, except with --only and --browser-only)
   --no-import      skip the weekly import
   --import-only    only the weekly import: preview, commit, the same files again, undo
+  --import-statements  also list the import's slowest SQL statements (preview and commit)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       import: { type: "boolean", default: false },
       "no-import": { type: "boolean", default: false },
       "import-only": { type: "boolean", default: false },
+      "import-statements": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
     try {
       log(`embedded database in ${dataDir}`);
       if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
-      if (withImport) imports.push(await runImportBench(database, { log }));
+      if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
     } finally {
       await database.close();
     }
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
       if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
-      if (withImport) imports.push(await runImportBench(database, { log }));
+      if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
     } finally {
       await database.close();
     }
