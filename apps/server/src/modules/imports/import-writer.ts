@@ -12,6 +12,7 @@ import type { ImportPlan } from "./import-plan.js";
  */
 export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, cohortId: number, at: Date): Promise<ImportChanges> {
   const atText = at.toISOString();
+  await students.deferRollups(trx);
   const newStudents = plan.students.filter((p) => p.student.existingId === null);
   const studentIds = await students.reserveStudentIds(trx, newStudents.length);
   const idOf = new Map(newStudents.map((p, i) => [p.student, studentIds[i] as number]));
@@ -54,6 +55,7 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
     }
   }
   await students.insertTeamMemberships(trx, teamMemberships, at);
+  await students.refreshRollups(trx, [...studentIds, ...cohortMemberships.map(([id]) => id), ...teamMemberships.map(([id]) => id)]);
 
   const created: attendance.NewAttendanceRow[] = [];
   const attendanceUpdated: Array<[number, string, string]> = [];

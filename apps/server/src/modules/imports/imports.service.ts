@@ -18,6 +18,7 @@ import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { addDays, type ImportPlan, planImport, studentDetails } from "./import-plan.js";
 import { writePlan } from "./import-writer.js";
 import * as repo from "./imports.repository.js";
+import { refreshStatistics } from "./statistics.js";
 import { readMeetingReport } from "./reports/meeting-report.js";
 import { readProgressReport } from "./reports/progress-report.js";
 import { readReflectionReport } from "./reports/reflection-report.js";
@@ -269,6 +270,6 @@ export async function commitImport(
     });
     return { batchId, cohortId };
   });
-  if (ctx.database.engine === "embedded") await repo.analyzeImportTables(db);
+  refreshStatistics(ctx);
   return { ...previewOf(prepared), ...written };
 }
