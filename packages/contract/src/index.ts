@@ -20,3 +20,4 @@ export * from "./cohort-visibility.js";
 export * from "./demo-settings.js";
 export * from "./imports.js";
 export * from "./flag-upload.js";
+export * from "./reports.js";

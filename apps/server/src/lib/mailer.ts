@@ -10,6 +10,14 @@ export interface MailMessage {
    * them, the outbox keeps the message with each replaced by WITHHELD_LINK.
    */
   secrets?: string[];
+  /** Files sent with the mail (a report's PDF). The outbox keeps only their names and sizes. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 export interface Mailer {
@@ -51,6 +59,11 @@ export function withholdSecrets(text: string, secrets: readonly string[] = []): 
 // A link holding ?token=, &token= or #token=, up to the end of its base64url (or percent-encoded) token.
 const ONE_TIME_LINK = /[^\s"'<>]*[?&#]token=[\w%-]*/g;
 
+// The outbox table has no place for files: it notes what would have been attached.
+function attachmentNote(attachments: readonly MailAttachment[] = []): string {
+  return attachments.map((a) => `\n\n[attachment: ${a.filename}, ${a.content.length} bytes, not kept in the outbox]`).join("");
+}
+
 /** SMTP when SMTP_URL is set; otherwise mail goes to the outbox store, one-time links withheld. */
 export function createMailer(opts: { smtpUrl?: string | undefined; from: string; outbox?: OutboxStore; log: Log }): Mailer {
   if (opts.smtpUrl) {
@@ -58,7 +71,14 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
     return {
       kind: "smtp",
       async send(m) {
-        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({
+          from: opts.from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          attachments: m.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+        });
       },
     };
   }
@@ -70,7 +90,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
       const outboxId = await outbox({
         to: m.to,
         subject: m.subject,
-        text: withholdSecrets(m.text, m.secrets),
+        text: withholdSecrets(m.text, m.secrets) + attachmentNote(m.attachments),
         html: m.html === undefined ? null : withholdSecrets(m.html, m.secrets),
       });
       opts.log.info(

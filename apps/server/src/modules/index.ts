@@ -14,6 +14,7 @@ import { studentsRoutes } from "./students/students.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
 import { usersRoutes } from "./users/users.routes.js";
 import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
+import { reportsRoutes } from "./reports/reports.routes.js";
 
 /** Every domain module's routes, mounted under /api in this order. */
 export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = [
@@ -31,4 +32,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = 
   demoSettingsRoutes,
   importsRoutes,
   flagsRoutes,
+  reportsRoutes,
 ];

@@ -1,0 +1,18 @@
+// Builds report PDFs off the main thread: laying out and compressing a report takes tens of
+// milliseconds of synchronous work, which would stall every other request (issue 13: the
+// event loop never blocked more than 50 ms). Messages: { id, model } in, { id, pdf } or
+// { id, error } out.
+import { parentPort } from "node:worker_threads";
+import { renderReport } from "./pdf-report-layout.js";
+
+parentPort?.on("message", async ({ id, model }) => {
+  try {
+    const pdf = await renderReport(model);
+    // A fresh buffer of its own, so it can be handed over without a copy.
+    const bytes = new Uint8Array(pdf.length);
+    bytes.set(pdf);
+    parentPort?.postMessage({ id, pdf: bytes }, [bytes.buffer]);
+  } catch (err) {
+    parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+});

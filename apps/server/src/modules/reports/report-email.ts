@@ -1,0 +1,90 @@
+import { REPORT_FILES, REPORT_LIMITS, REPORT_MESSAGES, type sendReportRequestSchema } from "@tally/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { z } from "zod";
+import type { ServerContext } from "../../context.js";
+import { AppError, tooManyRequests } from "../../lib/errors.js";
+import type { MailMessage } from "../../lib/mailer.js";
+import { recordChange } from "../audit/audit.service.js";
+import type { Caller } from "../scope/scope.service.js";
+import { renderReportPdf } from "./pdf-report.js";
+import { buildReportModel, resolveExport } from "./reports.service.js";
+import { countActorEntries, lockActorSends } from "./reports.repository.js";
+
+/** The audit rows of report e-mails: entity_id is the sender, so the rate limit counts them through the (entity, entity_id) index. */
+export const REPORT_EMAIL_ENTITY = "report_email";
+
+const HOUR_MS = 3_600_000;
+
+type SendReportBody = z.output<typeof sendReportRequestSchema>;
+
+/** The mail: the sender's message as plain text (never HTML), the report's filters, the PDF attached. */
+export function reportMail(body: SendReportBody, sender: Caller, filters: Array<{ label: string; value: string }>, pdf: Buffer): MailMessage {
+  const greeting = body.recipientName ? `Hello ${body.recipientName},` : "Hello,";
+  const lines = [greeting, ""];
+  if (body.content.trim()) lines.push(body.content.trim(), "");
+  lines.push(
+    "Please find the attendance report attached (PDF).",
+    ...filters.map((f) => `${f.label}: ${f.value}`),
+    "",
+    `Sent by ${sender.username} from Tally.`,
+  );
+  return {
+    to: body.recipient,
+    subject: body.subject || "Tally attendance report",
+    text: lines.join("\n"),
+    attachments: [{ filename: REPORT_FILES.pdf, content: pdf, contentType: "application/pdf" }],
+  };
+}
+
+/**
+ * POST /email/send-report: at most REPORT_LIMITS.emailsPerHour per user in a rolling hour,
+ * counted from the audit log (the same count on every server instance). Each send is one audit
+ * row, written before the mail leaves, so a failed send still counts against the limit.
+ */
+export async function sendReport(
+  ctx: ServerContext,
+  user: Caller,
+  body: SendReportBody,
+  log: FastifyBaseLogger,
+): Promise<{ message: string }> {
+  const db = ctx.database.db;
+  const report = await resolveExport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId });
+  const since = () => new Date(ctx.clock.now().getTime() - HOUR_MS);
+  // A cheap early refusal before rendering; the locked count below is the one that decides.
+  if ((await countActorEntries(db, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
+    throw tooManyRequests(REPORT_MESSAGES.emailRateLimited);
+  }
+  const model = await buildReportModel(db, user, report, {
+    includeStudents: true,
+    studentLimit: REPORT_LIMITS.pdfStudentLimit,
+    now: ctx.clock.now(),
+  });
+  const pdf = await renderReportPdf(model);
+  await db.transaction().execute(async (trx) => {
+    await lockActorSends(trx, user.id);
+    if ((await countActorEntries(trx, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
+      throw tooManyRequests(REPORT_MESSAGES.emailRateLimited);
+    }
+    await recordChange(trx, {
+      actorId: user.id,
+      action: "send",
+      entity: REPORT_EMAIL_ENTITY,
+      entityId: user.id,
+      before: null,
+      after: {
+        recipient: body.recipient,
+        subject: body.subject,
+        filters: { schoolId: body.schoolId ?? null, cohortId: body.cohortId ?? null, teamId: body.teamId ?? null },
+        pdfBytes: pdf.length,
+      },
+      at: ctx.clock.now(),
+    });
+  });
+  try {
+    await ctx.mailer.send(reportMail(body, user, report.filters, pdf));
+  } catch (err) {
+    log.error({ err }, "sending the report e-mail failed");
+    throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);
+  }
+  return { message: REPORT_MESSAGES.emailSent };
+}

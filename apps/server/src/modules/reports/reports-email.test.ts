@@ -1,0 +1,156 @@
+import { REPORT_FILES, REPORT_LIMITS, REPORT_MESSAGES, type StudentsSummary } from "@tally/contract";
+import { describe, expect, it } from "vitest";
+import type { Mailer } from "../../lib/mailer.js";
+import { useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import type { WorldUserKey } from "../../../test/dashboard-world.js";
+import { pdfText, UNICODE_NAMES, useReportWorld } from "../../../test/report-world.js";
+import { listChanges, recordChange } from "../audit/audit.service.js";
+import { REPORT_EMAIL_ENTITY } from "./report-email.js";
+
+const smtp = useSmtpTestServer();
+// The real SMTP mailer, failing on purpose for one address (the 502 path).
+const mailer: Mailer = {
+  kind: "smtp",
+  send: (m) => (m.to === "broken@example.test" ? Promise.reject(new Error("451 try later")) : smtp.mailer.send(m)),
+};
+const { t, w, as } = useReportWorld({ mailer });
+
+const send = (user: WorldUserKey, payload: object) =>
+  t.app.inject({ method: "POST", url: "/api/email/send-report", headers: as[user], payload });
+
+/** The attachments of a raw MIME message: file name, content type and decoded bytes. */
+function attachmentsOf(raw: string): Array<{ filename: string; type: string; content: Buffer }> {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+  if (!boundary) return [];
+  const out = [];
+  for (const part of raw.split(`--${boundary}`)) {
+    const at = part.search(/\r?\n\r?\n/);
+    if (at === -1) continue;
+    const head = part.slice(0, at).replace(/\r?\n[ \t]+/g, " ");
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1];
+    if (!filename) continue;
+    const type = /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1]?.trim() ?? "";
+    out.push({ filename, type, content: Buffer.from(part.slice(at).replace(/\s+/g, ""), "base64") });
+  }
+  return out;
+}
+
+describe("POST /api/email/send-report", () => {
+  it("needs a signed-in user", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/api/email/send-report", payload: { recipient: "a@example.test" } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it("sends the report of the chosen filters over SMTP with the PDF attached", async () => {
+    const res = await send("schoolA", {
+      recipient: "funder@example.test",
+      recipientName: "Fiona Funder",
+      subject: "Alder High attendance",
+      content: "Here is this term's report.",
+      cohortId: w.cohorts.open.id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ message: REPORT_MESSAGES.emailSent });
+
+    const mail = await smtp.waitForMessage((m) => m.to.includes("funder@example.test"));
+    expect(mail.subject).toBe("Alder High attendance");
+    expect(mail.text).toContain("Hello Fiona Funder,");
+    expect(mail.text).toContain("Here is this term's report.");
+    expect(mail.text).toContain("School: Alder High");
+    expect(mail.text).toContain("Cohort: Spring Open");
+    const [pdf, ...others] = attachmentsOf(mail.raw);
+    expect(others).toEqual([]);
+    expect(pdf?.filename).toBe(REPORT_FILES.pdf);
+    expect(pdf?.type).toBe("application/pdf");
+    expect(pdf?.content.subarray(0, 5).toString()).toBe("%PDF-");
+    // The attached PDF is the caller's report of those filters.
+    const text = (await pdfText(pdf?.content ?? Buffer.alloc(0))).replace(/[ \t]+/g, " ");
+    expect(text).toContain("Cohort: Spring Open");
+    const summary = (await t.app.inject({ method: "GET", url: `/api/students/summary?cohortId=${w.cohorts.open.id}`, headers: as.schoolA }))
+      .json<StudentsSummary>();
+    expect(text).toMatch(new RegExp(`\\b${summary.studentCount}\\s+${summary.cohortCount}\\s+${summary.teamCount}\\b`));
+    expect(text.normalize("NFC")).toContain(`${UNICODE_NAMES[1].firstName} ${UNICODE_NAMES[1].lastName}`);
+  });
+
+  it("sends the message as plain text only: markup from the client is never HTML", async () => {
+    const content = '<b>Bold</b> <script>alert("x")</script> & <a href="http://evil.test">link</a>';
+    expect((await send("admin", { recipient: "markup@example.test", subject: "Markup", content })).statusCode).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.to.includes("markup@example.test"));
+    expect(mail.text).toContain(content);
+    expect(mail.raw).not.toMatch(/content-type:\s*text\/html/i);
+  });
+
+  it("keeps the subject on one header line", async () => {
+    expect((await send("admin", { recipient: "header@example.test", subject: "Report\r\nBcc: victim@example.test" })).statusCode).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.to.includes("header@example.test"));
+    expect(mail.to).toEqual(["header@example.test"]);
+    expect(mail.subject).toBe("Report Bcc: victim@example.test");
+  });
+
+  it.each([
+    [{ recipient: "" }, REPORT_MESSAGES.emailRequired],
+    [{}, REPORT_MESSAGES.emailRequired],
+    [{ recipient: "not-an-address" }, "Please enter a valid email address"],
+    [{ recipient: "a@b.test, c@d.test" }, "Please enter a valid email address"],
+  ])("refuses %o with %s", async (payload, message) => {
+    const res = await send("admin", payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(message);
+  });
+
+  it("records each send in the audit table", async () => {
+    expect((await send("districtAB", { recipient: "audit@example.test", subject: "Audit me", schoolId: w.schools.b.id })).statusCode).toBe(200);
+    const rows = await listChanges(t.db, { entity: REPORT_EMAIL_ENTITY });
+    const row = rows.find((r) => r.actor_id === w.users.districtAB.id);
+    expect(row).toBeDefined();
+    expect(row?.action).toBe("send");
+    expect(row?.entity_id).toBe(String(w.users.districtAB.id));
+    const after = typeof row?.after === "string" ? JSON.parse(row.after) : row?.after;
+    expect(after).toMatchObject({ recipient: "audit@example.test", subject: "Audit me", filters: { schoolId: w.schools.b.id } });
+  });
+
+  it("answers the spec's error text when the mail cannot be sent", async () => {
+    const res = await send("admin", { recipient: "broken@example.test" });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ error: REPORT_MESSAGES.emailError, code: "INTERNAL" });
+  });
+});
+
+const earlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+describe("the e-mail rate limit", () => {
+  const seed = async (actorId: number, count: number, at: Date) => {
+    for (let i = 0; i < count; i++) {
+      await recordChange(t.db, { actorId, action: "send", entity: REPORT_EMAIL_ENTITY, entityId: actorId, before: null, after: null, at });
+    }
+  };
+
+  it(`allows ${REPORT_LIMITS.emailsPerHour} sends an hour, then answers 429 with a clear text`, async () => {
+    const user = w.users.schoolB;
+    await seed(user.id, REPORT_LIMITS.emailsPerHour - 2, earlier(30));
+    expect((await send("schoolB", { recipient: "limit@example.test" })).statusCode).toBe(200);
+    expect((await send("schoolB", { recipient: "limit@example.test" })).statusCode).toBe(200);
+    const refused = await send("schoolB", { recipient: "limit@example.test" });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: REPORT_MESSAGES.emailRateLimited, code: "RATE_LIMITED" });
+    // Another user is not held back by it.
+    expect((await send("superAdmin", { recipient: "limit@example.test" })).statusCode).toBe(200);
+  });
+
+  it("counts the last hour only", async () => {
+    const user = w.users.districtNone;
+    await seed(user.id, REPORT_LIMITS.emailsPerHour, earlier(61));
+    expect((await send("districtNone", { recipient: "hour@example.test" })).statusCode).toBe(200);
+  });
+
+  it("holds when sends arrive at once", async () => {
+    const user = w.users.admin;
+    const sentBefore = (await listChanges(t.db, { entity: REPORT_EMAIL_ENTITY, limit: 1000 })).filter(
+      (r) => r.actor_id === user.id && new Date(r.at).getTime() > Date.now() - 3_600_000,
+    ).length;
+    await seed(user.id, REPORT_LIMITS.emailsPerHour - 3 - sentBefore, earlier(5));
+    const results = await Promise.all(Array.from({ length: 6 }, () => send("admin", { recipient: "burst@example.test" })));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+});

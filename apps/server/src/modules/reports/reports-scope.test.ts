@@ -1,0 +1,118 @@
+import { type ReportDataResponse, type StudentsResponse, type StudentsSummary } from "@tally/contract";
+import type { LightMyRequestResponse } from "fastify";
+import { describe, expect, it } from "vitest";
+import type { WorldUserKey } from "../../../test/dashboard-world.js";
+import { useReportWorld } from "../../../test/report-world.js";
+
+const { t, w, as } = useReportWorld();
+
+type Route = { name: string; call(user: WorldUserKey | null, query: Record<string, number>): Promise<LightMyRequestResponse> };
+
+const qs = (query: Record<string, number>) => new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+const headersOf = (user: WorldUserKey | null) => (user ? as[user] : {});
+
+const ROUTES: Route[] = [
+  { name: "GET /api/pdf-reports/generate", call: (u, q) => t.app.inject({ method: "GET", url: `/api/pdf-reports/generate?${qs(q)}`, headers: headersOf(u) }) },
+  { name: "GET /api/reports/data", call: (u, q) => t.app.inject({ method: "GET", url: `/api/reports/data?${qs(q)}`, headers: headersOf(u) }) },
+  { name: "GET /api/reports/students.csv", call: (u, q) => t.app.inject({ method: "GET", url: `/api/reports/students.csv?${qs(q)}`, headers: headersOf(u) }) },
+  {
+    name: "POST /api/email/send-report",
+    call: (u, q) =>
+      t.app.inject({ method: "POST", url: "/api/email/send-report", headers: headersOf(u), payload: { recipient: "funder@example.test", ...q } }),
+  },
+];
+
+// Which ids each user may name, and which answer as nonexistent (404).
+const CASES: Array<[WorldUserKey, string, () => Record<string, number>, 200 | 404]> = [
+  ["schoolA", "own school", () => ({ schoolId: w.schools.a.id }), 200],
+  ["schoolA", "another school", () => ({ schoolId: w.schools.b.id }), 404],
+  ["schoolA", "a missing school", () => ({ schoolId: 987654 }), 404],
+  ["schoolA", "a visible cohort", () => ({ cohortId: w.cohorts.open.id }), 200],
+  ["schoolA", "a cohort hidden at its school", () => ({ cohortId: w.cohorts.hiddenAtA.id }), 404],
+  ["schoolA", "another school's team", () => ({ teamId: w.teams.b1.id }), 404],
+  ["schoolA", "own team", () => ({ teamId: w.teams.a2.id }), 200],
+  ["schoolB", "another school", () => ({ schoolId: w.schools.a.id }), 404],
+  ["districtAB", "an assigned school", () => ({ schoolId: w.schools.b.id }), 200],
+  ["districtAB", "an unassigned school", () => ({ schoolId: w.schools.c.id }), 404],
+  ["districtAB", "an unassigned school's team", () => ({ teamId: w.teams.c1.id }), 404],
+  ["districtNone", "any school", () => ({ schoolId: w.schools.a.id }), 404],
+  ["admin", "any school", () => ({ schoolId: w.schools.c.id }), 200],
+  ["admin", "a missing school", () => ({ schoolId: 987654 }), 404],
+  ["admin", "the demo cohort", () => ({ cohortId: w.cohorts.demo.id }), 404],
+  ["superAdmin", "a missing team", () => ({ teamId: 987654 }), 404],
+  ["superAdmin", "any team", () => ({ teamId: w.teams.c1.id }), 200],
+];
+
+describe.each(ROUTES)("$name", (route) => {
+  it("needs a signed-in user", async () => {
+    expect((await route.call(null, {})).statusCode).toBe(401);
+  });
+
+  it.each(CASES)("%s naming %s → %s", async (user, _what, query, status) => {
+    const res = await route.call(user, query());
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(status);
+    if (status === 404) expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
+  });
+});
+
+describe("GET /api/reports/data", () => {
+  const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
+
+  it.each(["superAdmin", "admin", "districtAB", "districtNone", "schoolA", "schoolB"] as const)(
+    "gives %s the dashboard's students and totals",
+    async (user) => {
+      const body = (await get(user, "/api/reports/data")).json<ReportDataResponse>();
+      const list = (await get(user, "/api/students")).json<StudentsResponse>();
+      expect(body.students.map((s) => s.id)).toEqual(list.data.map((s) => s.id));
+      expect(body.students.map((s) => s.team_name)).toEqual(list.data.map((s) => s.team?.name ?? null));
+      expect(body.summary).toEqual((await get(user, "/api/students/summary")).json<StudentsSummary>());
+    },
+  );
+
+  it("narrows by school, cohort and team like the dashboard", async () => {
+    for (const [report, dashboard] of [
+      [`schoolId=${w.schools.b.id}`, `school_id=${w.schools.b.id}`],
+      [`cohortId=${w.cohorts.open.id}`, `cohortId=${w.cohorts.open.id}`],
+      [`teamId=${w.teams.a2.id}`, `teamId=${w.teams.a2.id}`],
+    ] as const) {
+      const body = (await get("districtAB", `/api/reports/data?${report}`)).json<ReportDataResponse>();
+      const list = (await get("districtAB", `/api/students?${dashboard}`)).json<StudentsResponse>();
+      expect(body.students.map((s) => s.id)).toEqual(list.data.map((s) => s.id));
+      expect(body.summary).toEqual((await get("districtAB", `/api/students/summary?${dashboard}`)).json<StudentsSummary>());
+    }
+  });
+
+  it("gives each student's attendance shares from its records, and e-mail addresses only when not simplified", async () => {
+    const body = (await get("admin", `/api/reports/data?schoolId=${w.schools.b.id}`)).json<ReportDataResponse>();
+    const gus = body.students.find((s) => s.id === w.students.bShown.id);
+    const records = w.records.filter((r) => r.studentId === w.students.bShown.id);
+    const share = (status: string) => Math.round((100 * records.filter((r) => r.status === status).length) / records.length);
+    expect(gus).toMatchObject({ presentPct: share("present"), latePct: share("late"), absentPct: share("absent") });
+    expect(gus).not.toHaveProperty("email");
+    const full = (await get("admin", `/api/reports/data?schoolId=${w.schools.b.id}&simplified=false`)).json<ReportDataResponse>();
+    expect(full.students.find((s) => s.id === w.students.bShown.id)?.email).toBe(w.students.bShown.email);
+  });
+
+  it("counts only records of cohorts visible where they took place", async () => {
+    // Ben's records in the cohort hidden at Alder never count for Alder's users.
+    const ben = (await get("schoolA", "/api/reports/data")).json<ReportDataResponse>().students.find((s) => s.id === w.students.aTwoCohorts.id);
+    const visible = w.records.filter((r) => r.studentId === w.students.aTwoCohorts.id && r.cohortId === w.cohorts.open.id);
+    expect(ben?.presentPct).toBe(Math.round((100 * visible.filter((r) => r.status === "present").length) / visible.length));
+  });
+});
+
+describe("POST /api/email/send-report without SMTP", () => {
+  it("keeps the mail in the outbox, noting the attachment", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/email/send-report",
+      headers: as.admin,
+      payload: { recipient: "outbox@example.test", subject: "Weekly", content: "See attached" },
+    });
+    expect(res.statusCode).toBe(200);
+    const row = await t.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", "outbox@example.test").executeTakeFirstOrThrow();
+    expect(row.subject).toBe("Weekly");
+    expect(row.text_body).toContain("See attached");
+    expect(row.text_body).toMatch(/\[attachment: tally-attendance-report\.pdf, \d+ bytes, not kept in the outbox\]/);
+  });
+});

@@ -1,0 +1,235 @@
+import {
+  type DashboardFilter,
+  type FeatureSettings,
+  type ReportDataResponse,
+  type ReportFilter,
+  type ReportStudent,
+  type ReportSummary,
+  userListRoleLabel,
+} from "@tally/contract";
+import type { DbExecutor } from "../../db/executor.js";
+import { notFound } from "../../lib/errors.js";
+import { getCohortTrends, percentage } from "../attendance/attendance.service.js";
+import { listCohorts } from "../cohorts/cohorts.service.js";
+import type { Caller } from "../scope/scope.service.js";
+import { isSchoolInScope, resolveScope } from "../scope/scope.js";
+import { schoolsByIds } from "../schools/schools.service.js";
+import { readFeatureSettings } from "../settings/settings.service.js";
+import { listStudents, summarizeStudents } from "../students/students.service.js";
+import { listTeams } from "../teams/teams.service.js";
+import type { ReportModel, ReportModelWeek } from "./pdf-report.js";
+import { assertCanExport } from "./reports.policy.js";
+import { countAttendanceByStudent } from "./reports.repository.js";
+
+/** A report's filters checked against the caller's scope, with the names the server read itself. */
+export interface ResolvedReport {
+  filter: DashboardFilter;
+  /** The filters in words ("School", "Alder High"), for the PDF and the e-mail. */
+  filters: Array<{ label: string; value: string }>;
+  /** The schools the report covers, for the export right ([] = every school, admins only). */
+  schoolIds: number[];
+}
+
+const SCHOOL_NAMES_SHOWN = 5;
+
+/**
+ * Checks each chosen school, cohort and team against the caller's scope: one outside it
+ * answers 404 like an id that does not exist. The names come from the database, never from
+ * the query.
+ */
+export async function resolveReport(db: DbExecutor, user: Caller, wanted: ReportFilter): Promise<ResolvedReport> {
+  const schoolIds = wanted.schoolId === undefined ? undefined : [wanted.schoolId];
+  let schoolText: string;
+  let reportSchools: number[];
+  if (wanted.schoolId !== undefined) {
+    const scope = await resolveScope(db, user, { schoolIds });
+    const [school] = await schoolsByIds(db, [wanted.schoolId]);
+    if (!school || !isSchoolInScope(scope, wanted.schoolId)) throw notFound();
+    schoolText = school.name;
+    reportSchools = [school.id];
+  } else if (user.accessibleSchoolIds === "all") {
+    schoolText = "All schools";
+    reportSchools = [];
+  } else {
+    reportSchools = [...user.accessibleSchoolIds];
+    const names = (await schoolsByIds(db, reportSchools)).map((s) => s.name).sort((a, b) => a.localeCompare(b));
+    const shown = names.slice(0, SCHOOL_NAMES_SHOWN).join(", ");
+    const more = names.length - SCHOOL_NAMES_SHOWN;
+    schoolText =
+      names.length === 0 ? "No schools" : names.length === 1 ? shown : `All ${names.length} of your schools: ${shown}${more > 0 ? ` and ${more} more` : ""}`;
+  }
+  const filter: DashboardFilter = { schoolIds, cohortId: wanted.cohortId, teamId: wanted.teamId };
+  let cohortText = "All cohorts";
+  if (wanted.cohortId !== undefined) {
+    const cohort = (await listCohorts(db, user, { schoolIds })).find((c) => c.id === wanted.cohortId);
+    if (!cohort) throw notFound();
+    cohortText = cohort.name;
+  }
+  let teamText = "All teams";
+  if (wanted.teamId !== undefined) {
+    const team = (await listTeams(db, user, { schoolIds })).find((t) => t.id === wanted.teamId);
+    if (!team) throw notFound();
+    teamText = team.name;
+  }
+  return {
+    filter,
+    filters: [
+      { label: "School", value: schoolText },
+      { label: "Cohort", value: cohortText },
+      { label: "Team", value: teamText },
+    ],
+    schoolIds: reportSchools,
+  };
+}
+
+/** The feature settings, or undefined when they cannot be read (the spec then allows export). */
+async function featuresOrUndefined(db: DbExecutor): Promise<FeatureSettings | undefined> {
+  try {
+    return await readFeatureSettings(db);
+  } catch {
+    return undefined;
+  }
+}
+
+/** resolveReport, then the export right for what it covers (403 with the spec's reason). */
+export async function resolveExport(db: DbExecutor, user: Caller, wanted: ReportFilter): Promise<ResolvedReport> {
+  const report = await resolveReport(db, user, wanted);
+  assertCanExport(user, await featuresOrUndefined(db), report.schoolIds);
+  return report;
+}
+
+/** One page of the report's students (the students list's order) with their attendance shares. */
+export async function reportStudentsPage(
+  db: DbExecutor,
+  user: Caller,
+  filter: DashboardFilter,
+  page: { page: number; limit: number },
+  { withEmail = false } = {},
+): Promise<{ students: ReportStudent[]; total: number }> {
+  const { data, total } = await listStudents(db, user, filter, page);
+  const scope = await resolveScope(db, user, filter);
+  const counts = new Map(
+    (await countAttendanceByStudent(db, scope, data.map((s) => s.id), filter.cohortId)).map((c) => [c.student_id, c]),
+  );
+  const students = data.map((s): ReportStudent => {
+    const c = counts.get(s.id);
+    const all = c ? c.present + c.late + c.absent : 0;
+    return {
+      id: s.id,
+      first_name: s.first_name,
+      last_name: s.last_name,
+      ...(withEmail ? { email: s.email } : {}),
+      school_name: s.school_name,
+      cohort_name: s.cohort?.name ?? null,
+      team_name: s.team?.name ?? null,
+      presentPct: c ? percentage(c.present, all) : null,
+      latePct: c ? percentage(c.late, all) : null,
+      absentPct: c ? percentage(c.absent, all) : null,
+    };
+  });
+  return { students, total };
+}
+
+/** Rows per students-list call when a report reads every student (the list's own page limit). */
+export const REPORT_PAGE_SIZE = 1000;
+
+/** Every student of the filter, page by page: what the CSV streams and the data call returns. */
+export async function* allReportStudents(
+  db: DbExecutor,
+  user: Caller,
+  filter: DashboardFilter,
+  options: { withEmail?: boolean } = {},
+): AsyncGenerator<ReportStudent[]> {
+  for (let page = 1; ; page++) {
+    const { students } = await reportStudentsPage(db, user, filter, { page, limit: REPORT_PAGE_SIZE }, options);
+    if (students.length > 0) yield students;
+    if (students.length < REPORT_PAGE_SIZE) return;
+  }
+}
+
+/** GET /reports/data: every student of the filters and the four totals. */
+export async function getReportData(
+  db: DbExecutor,
+  user: Caller,
+  wanted: ReportFilter,
+  simplified: boolean,
+): Promise<ReportDataResponse> {
+  const { filter } = await resolveReport(db, user, wanted);
+  const students: ReportStudent[] = [];
+  for await (const page of allReportStudents(db, user, filter, { withEmail: !simplified })) students.push(...page);
+  return { students, summary: await summarizeStudents(db, user, filter) };
+}
+
+const dateTime = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hour12: false,
+  timeZone: "UTC",
+});
+
+/** "25 November 2026 at 07:30 UTC". */
+export function formatGeneratedAt(at: Date): string {
+  const parts = Object.fromEntries(dateTime.formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.day} ${parts.month} ${parts.year} at ${parts.hour}:${parts.minute} UTC`;
+}
+
+const sumOrNull = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.min(100, a + b));
+
+/** Everything the PDF prints, read for the caller: totals, trend, students (at most `studentLimit`). */
+export async function buildReportModel(
+  db: DbExecutor,
+  user: Caller,
+  report: ResolvedReport,
+  options: { includeStudents: boolean; studentLimit: number; now: Date },
+): Promise<ReportModel> {
+  const { filter } = report;
+  const [summary, trend, page] = await Promise.all([
+    summarizeStudents(db, user, filter) as Promise<ReportSummary>,
+    getCohortTrends(db, user, filter, "both"),
+    options.includeStudents && options.studentLimit > 0
+      ? reportStudentsPage(db, user, filter, { page: 1, limit: options.studentLimit })
+      : Promise.resolve({ students: [] as ReportStudent[], total: 0 }),
+  ]);
+  const weeks: ReportModelWeek[] = trend.map((p) => ({
+    week: p.week,
+    mentor: sumOrNull(p.mentorPresent, p.mentorLate),
+    advisor: sumOrNull(p.advisorPresent, p.advisorLate),
+    mentorPresent: p.mentorPresent,
+    mentorLate: p.mentorLate,
+    advisorPresent: p.advisorPresent,
+    advisorLate: p.advisorLate,
+  }));
+  const generatedAt = formatGeneratedAt(options.now);
+  const chosen = report.filters.filter((f) => !f.value.startsWith("All ")).map((f) => f.value);
+  return {
+    title: "Attendance Report",
+    filters: report.filters,
+    footerNote: `${chosen.length > 0 ? chosen.join(" · ") : "All schools"} · generated ${generatedAt}`,
+    generatedAt,
+    generatedAtIso: options.now.toISOString(),
+    generatedBy: `${user.username} (${userListRoleLabel(user.role)})`,
+    totals: {
+      schools: summary.schoolCount,
+      students: summary.studentCount,
+      cohorts: summary.cohortCount,
+      teams: summary.teamCount,
+    },
+    trend: weeks.map((w) => ({ week: w.week, mentor: w.mentor, advisor: w.advisor })),
+    trendTable: weeks,
+    includeStudents: options.includeStudents,
+    students: page.students.map((s) => ({
+      name: `${s.first_name} ${s.last_name}`.trim(),
+      school: s.school_name,
+      cohort: s.cohort_name,
+      team: s.team_name,
+      present: s.presentPct,
+      late: s.latePct,
+      absent: s.absentPct,
+    })),
+    // The list's own total, so "and N more" agrees with the rows above it.
+    moreStudents: options.includeStudents ? Math.max(0, (options.studentLimit > 0 ? page.total : summary.studentCount) - page.students.length) : 0,
+  };
+}
