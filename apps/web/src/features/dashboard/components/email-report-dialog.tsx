@@ -93,9 +93,7 @@ export function EmailReportDialog({ report, onClose }: Props) {
       <TextInput label="Subject" error={errors.subject} readOnly={send.isSuccess} {...bindText(subject, setSubject)} />
       <Textarea
         label="Message"
-        autosize
-        minRows={3}
-        maxRows={8}
+        rows={4}
         error={errors.content}
         readOnly={send.isSuccess}
         value={content}
