@@ -58,7 +58,7 @@ describe("the E-mail Report dialog", () => {
 
   it("sends the fields and the filter ids, says Sending..., then Report sent successfully! and closes", async () => {
     signIn(buildUser({ role: "admin" }));
-    let release = () => {};
+    let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });

@@ -47,7 +47,7 @@ function renderMenu(report: ReportFilters = NORTH) {
 
 /** A fetch that holds its reply until release() is called. */
 function heldFetch(reply: () => Response) {
-  let release = () => {};
+  let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
