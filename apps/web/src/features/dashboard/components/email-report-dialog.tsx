@@ -3,11 +3,11 @@ import { LIMITS, REPORT_MESSAGES, sendReportRequestSchema } from "@tally/contrac
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { ModalForm } from "../../../components/modal-form";
-import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { bindText } from "../../../lib/text-binding";
 import type { ReportFilters } from "../api/report-filters";
 import { useSendReport } from "../api/send-report";
+import { reportErrorText } from "./report-error-text";
 
 export const EMAIL_DIALOG_TITLE = "E-mail Report";
 
@@ -64,7 +64,7 @@ export function EmailReportDialog({ report, onClose }: Props) {
       </Text>
       {send.isError ? (
         <Alert color="red" role="alert">
-          {errorText(send.error, REPORT_MESSAGES.emailError)}
+          {reportErrorText(send.error, REPORT_MESSAGES.emailError)}
         </Alert>
       ) : null}
       {send.isSuccess ? (
@@ -80,7 +80,11 @@ export function EmailReportDialog({ report, onClose }: Props) {
         error={errors.recipient}
         readOnly={send.isSuccess}
         data-autofocus
-        {...bindText(recipient, setRecipient)}
+        {...bindText(recipient, (value) => {
+          setRecipient(value);
+          // The message was about what was there before; it goes once the field is changed.
+          setErrors(({ recipient: _gone, ...rest }) => rest);
+        })}
       />
       <TextInput
         label="Recipient name"

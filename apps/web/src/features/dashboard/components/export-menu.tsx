@@ -1,12 +1,12 @@
 import { Alert, Box, Button, Group, Loader, Menu, Stack, Text } from "@mantine/core";
 import { isAdminRole, REPORT_MESSAGES, type SessionUser } from "@tally/contract";
 import { useState } from "react";
-import { errorText } from "../../../lib/api-error";
 import { useDownloadCsv } from "../api/download-csv";
 import { useDownloadPdf } from "../api/download-pdf";
 import { useFeatureSettings } from "../api/get-feature-settings";
 import type { ReportFilters } from "../api/report-filters";
 import { EmailReportDialog } from "./email-report-dialog";
+import { reportErrorText } from "./report-error-text";
 
 export const CSV_ERROR = "Error generating CSV. Please try again.";
 
@@ -51,14 +51,15 @@ export function ExportMenu({ user, report }: Props) {
   };
   const busy = pdf.isPending ? "Generating PDF..." : csv.isPending ? "Preparing CSV..." : null;
   const failure = pdf.isError
-    ? { text: errorText(pdf.error, REPORT_MESSAGES.pdfError), reset: pdf.reset }
+    ? { text: reportErrorText(pdf.error, REPORT_MESSAGES.pdfError), reset: pdf.reset }
     : csv.isError
-      ? { text: errorText(csv.error, CSV_ERROR), reset: csv.reset }
+      ? { text: reportErrorText(csv.error, CSV_ERROR), reset: csv.reset }
       : null;
 
   return (
     <Stack gap={6} align="flex-end" maw={380}>
-      <Menu position="bottom-end" shadow="md" width={200}>
+      {/* No focus placeholder inside role="menu": a menu may hold menu items only (axe). */}
+      <Menu position="bottom-end" shadow="md" width={200} withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button variant="default" rightSection={<Chevron />}>
             Export
