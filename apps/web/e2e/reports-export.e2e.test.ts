@@ -12,6 +12,7 @@ import {
 import type { Browser, Download, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
+  animationsSettled,
   expectNoSeriousA11yViolations,
   expectTitle,
   launchBrowser,
@@ -22,7 +23,7 @@ import {
   signedInState,
   visible,
 } from "./browser";
-import { type Summary, apiAs, chooseOption, statValue, tokenOf } from "./dashboards-page";
+import { type Summary, apiAs, chooseOption, horizontalOverflow, statValue, tokenOf } from "./dashboards-page";
 import { ADMIN, SCHOOL } from "./demo-accounts";
 
 // The admin exports one school's report three ways (PDF, CSV, e-mail with the PDF attached),
@@ -162,8 +163,23 @@ describe("Export menu on the admin dashboard", () => {
     expect(await exportButton(page).evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
-  test("Download PDF saves the report of the chosen school", async () => {
+  test("Download PDF says Generating PDF..., then saves the report of the chosen school", async () => {
+    // The PDF's request waits until the generating state has been seen and photographed.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/pdf-reports/generate**", async (route) => {
+      await gate;
+      await route.continue();
+    });
+    const generating = page.getByRole("status").filter({ hasText: "Generating PDF..." });
+    void generating
+      .waitFor({ state: "visible" })
+      .then(() => page.screenshot({ path: "/tmp/v13-generating-pdf.png" }))
+      .finally(release);
     const { download, path } = await downloadVia(page, "Download PDF", "mouse");
+    await page.unroute("**/api/pdf-reports/generate**");
     expect(download.suggestedFilename()).toBe(REPORT_FILES.pdf);
     expect(readFileSync(path).subarray(0, 5).toString("latin1")).toBe("%PDF-");
     const text = execFileSync("pdftotext", ["-layout", path, "-"], { encoding: "utf8" });
@@ -205,11 +221,32 @@ describe("Export menu on the admin dashboard", () => {
     await expectNoSeriousA11yViolations(page, "the E-mail Report dialog");
     await dialog.getByRole("button", { name: "Send Report" }).click();
     await visible(dialog.getByText(REPORT_MESSAGES.emailSent));
+    await page.screenshot({ path: "/tmp/v13-email-sent.png" });
     await dialog.waitFor({ state: "hidden" });
 
     const mail = await nextMailTo(RECIPIENT, before);
     expect(mail.raw).toMatch(/Content-Type: application\/pdf/i);
     expect(mail.raw).toContain(REPORT_FILES.pdf);
+  });
+});
+
+describe("at phone width", () => {
+  test("the menu opens within the window and the page does not scroll sideways", async () => {
+    const context = await newContext(browser, { width: 390, height: 844, storageState: await page.context().storageState() });
+    try {
+      const phone = await context.newPage();
+      await phone.goto(ADMIN.home);
+      await expectTitle(phone, ADMIN.title);
+      await settled(phone);
+      const menu = await openExportMenu(phone);
+      await animationsSettled(phone);
+      const box = await menu.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390, "the menu lies within the window").toBe(true);
+      expect(await horizontalOverflow(phone), "the page scrolls sideways").toBeLessThanOrEqual(0);
+      await phone.screenshot({ path: "/tmp/v13-export-menu-390.png" });
+    } finally {
+      await context.close();
+    }
   });
 });
 

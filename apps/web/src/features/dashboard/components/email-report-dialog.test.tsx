@@ -89,15 +89,18 @@ describe("the E-mail Report dialog", () => {
     release();
     expect(await within(dialog).findByText(REPORT_MESSAGES.emailSent)).toBeTruthy();
     expect(within(dialog).queryByRole("button", { name: "Send Report" })).toBeNull();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Close"));
     expect(onClose).not.toHaveBeenCalled();
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: 3000 });
   });
 
-  it("shows the server's 429 text, and the spec's text when the server gives none", async () => {
+  it("shows the server's 429 text, and the spec's text for a server failure", async () => {
     signIn(buildUser({ role: "admin" }));
     let status = 429;
     mockFetch(() =>
-      status === 429 ? jsonResponse(429, { error: REPORT_MESSAGES.emailRateLimited, code: "RATE_LIMITED" }) : jsonResponse(502, {}),
+      status === 429
+        ? jsonResponse(429, { error: REPORT_MESSAGES.emailRateLimited, code: "RATE_LIMITED" })
+        : jsonResponse(502, { error: "Something went wrong on the server. Please try again.", code: "INTERNAL" }),
     );
     const { dialog, onClose } = renderDialog();
     fireEvent.change(field(dialog, "Recipient email"), { target: { value: "funder@example.org" } });

@@ -41,8 +41,11 @@ export function EmailReportDialog({ report, onClose }: Props) {
   useEffect(() => {
     closeRef.current = onClose;
   });
+  const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!send.isSuccess) return;
+    // The Send button is gone: focus goes to its replacement rather than to the page.
+    closeButton.current?.focus();
     const timer = setTimeout(() => closeRef.current(), LIMITS.editSuccessCloseMs);
     return () => clearTimeout(timer);
   }, [send.isSuccess]);
@@ -114,7 +117,9 @@ export function EmailReportDialog({ report, onClose }: Props) {
       </Box>
       {send.isSuccess ? (
         <Group justify="flex-end">
-          <Button onClick={onClose}>Close</Button>
+          <Button ref={closeButton} onClick={onClose}>
+            Close
+          </Button>
         </Group>
       ) : (
         <FormActions label={send.isPending ? "Sending..." : "Send Report"} onCancel={onClose} pending={send.isPending} />
