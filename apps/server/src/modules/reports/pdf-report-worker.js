@@ -5,6 +5,13 @@
 import { parentPort } from "node:worker_threads";
 import { renderReport } from "./pdf-report-layout.js";
 
+// Warm up at start (font parsing, first layouts) so the first real report is not the slow one.
+renderReport({
+  title: "", filters: [], footerNote: "", generatedAt: "", generatedAtIso: new Date(0).toISOString(), generatedBy: "",
+  totals: { schools: 0, students: 0, cohorts: 0, teams: 0 }, trend: [], trendTable: [], includeStudents: true,
+  students: [{ name: "Warm Up", school: null, cohort: null, team: null, present: null, late: null, absent: null }], moreStudents: 0,
+}).catch(() => undefined);
+
 parentPort?.on("message", async ({ id, model }) => {
   try {
     const pdf = await renderReport(model);
