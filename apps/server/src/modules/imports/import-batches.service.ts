@@ -61,7 +61,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     await students.deleteTeamMemberships(trx, c.teamMemberships);
     await students.deleteCohortMemberships(trx, c.cohortMemberships);
     const studentsRemoved = await students.deleteUnreferencedStudents(trx, c.studentsCreated);
-    await students.refreshRollups(trx, [...c.studentsCreated, ...c.cohortMemberships.map(([id]) => id), ...c.teamMemberships.map(([id]) => id)]);
+    await students.refreshRollups(trx, [...c.studentsCreated, ...c.cohortMemberships.map(([s]) => s), ...c.teamMemberships.map(([s]) => s)]);
     await teams.deleteUnusedTeams(trx, c.teamsCreated);
     const cohortRemoved = c.cohortCreated === null ? false : await cohorts.deleteCohortIfUnused(trx, c.cohortCreated);
     await repo.markUndone(trx, id, actorId, at);
