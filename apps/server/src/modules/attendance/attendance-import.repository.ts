@@ -19,7 +19,7 @@ export async function findAttendanceOn(
 ): Promise<AttendanceKeyRow[]> {
   if (studentIds.length === 0 || dates.length === 0) return [];
   const found: AttendanceKeyRow[] = [];
-  for (const chunk of inChunks(studentIds, 20_000)) {
+  for (const chunk of inChunks(studentIds, 5000)) {
     const { rows } = await sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
         a.meeting_type, a.status, to_json(a.updated_at)#>>'{}' as updated_at
       from json_array_elements_text(${jsonRows(chunk)}) x

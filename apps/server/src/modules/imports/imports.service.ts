@@ -192,10 +192,10 @@ function warningsOf(prepared: Prepared & { reports: Reports }): ImportWarning[] 
   return [...outside, ...roster.warnings];
 }
 
-function previewOf(prepared: Prepared & { reports: Reports }): ImportPreview {
+async function previewOf(prepared: Prepared & { reports: Reports }): Promise<ImportPreview> {
   return {
     summary: prepared.plan.summary,
-    processedStudentDetails: studentDetails(prepared.plan),
+    processedStudentDetails: await studentDetails(prepared.plan),
     errorsEncountered: rowErrors(prepared.reports, prepared.roster),
     warnings: warningsOf(prepared),
   };
@@ -203,7 +203,7 @@ function previewOf(prepared: Prepared & { reports: Reports }): ImportPreview {
 
 /** What the commit would do, read from the files and the database; writes nothing. */
 export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<ImportPreview> {
-  return previewOf(await prepare(ctx.database.db, upload, onStage));
+  return await previewOf(await prepare(ctx.database.db, upload, onStage));
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
@@ -271,5 +271,5 @@ export async function commitImport(
     return { batchId, cohortId };
   });
   refreshStatistics(ctx);
-  return { ...previewOf(prepared), ...written };
+  return { ...(await previewOf(prepared)), ...written };
 }

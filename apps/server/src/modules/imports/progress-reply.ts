@@ -7,17 +7,18 @@ import { yieldToLoop } from "../../lib/yield-to-loop.js";
 import type { StageListener } from "./imports.service.js";
 
 /**
- * The result as JSON text, its student list stringified a thousand at a time: a 25,000-student
- * preview in one JSON.stringify would hold the event loop for a tenth of a second.
+ * Writes the result as JSON, its student list a thousand at a time: a 25,000-student preview
+ * in one JSON.stringify, or sent as one string (encoded whole to count its bytes), would hold
+ * the event loop for a tenth of a second or more.
  */
-async function stringifyResult(result: { processedStudentDetails: unknown[] }): Promise<string> {
+async function writeResult(stream: PassThrough, result: { processedStudentDetails: unknown[] }): Promise<void> {
   const { processedStudentDetails, ...rest } = result;
-  const pieces: string[] = [];
-  for (const chunk of inChunks(processedStudentDetails, 1000)) {
-    pieces.push(JSON.stringify(chunk).slice(1, -1));
-    await yieldToLoop();
+  stream.write('{"processedStudentDetails":[');
+  for (const [i, chunk] of inChunks(processedStudentDetails, 1000).entries()) {
+    if (i > 0) await yieldToLoop();
+    stream.write(`${i === 0 ? "" : ","}${JSON.stringify(chunk).slice(1, -1)}`);
   }
-  return `{"processedStudentDetails":[${pieces.join(",")}],${JSON.stringify(rest).slice(1)}`;
+  stream.write(`],${JSON.stringify(rest).slice(1)}`);
 }
 
 function errorLine(request: FastifyRequest, error: unknown): string {
@@ -38,16 +39,20 @@ export async function replyWithProgress<T extends { processedStudentDetails: unk
   reply: FastifyReply,
   work: (onStage: StageListener) => Promise<T>,
 ): Promise<FastifyReply> {
+  const stream = new PassThrough();
   if (!(request.headers.accept ?? "").includes(IMPORT_PROGRESS_TYPE)) {
     const result = await work(() => {});
-    return reply.header("content-type", "application/json; charset=utf-8").send(await stringifyResult(result));
+    reply.header("content-type", "application/json; charset=utf-8").send(stream);
+    await writeResult(stream, result);
+    stream.end();
+    return reply;
   }
-  const stream = new PassThrough();
   reply.header("content-type", `${IMPORT_PROGRESS_TYPE}; charset=utf-8`).header("cache-control", "no-store").send(stream);
   try {
     const result = await work((stage) => stream.write(`${JSON.stringify({ type: "stage", stage })}\n`));
     stream.write('{"type":"result","data":');
-    stream.end(`${await stringifyResult(result)}}\n`);
+    await writeResult(stream, result);
+    stream.end("}\n");
   } catch (error) {
     stream.end(`${errorLine(request, error)}\n`);
   }

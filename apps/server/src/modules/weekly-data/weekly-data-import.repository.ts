@@ -25,7 +25,7 @@ export async function findWeekRows(
 ): Promise<StoredWeeklyRow[]> {
   if (studentIds.length === 0) return [];
   const found: StoredWeeklyRow[] = [];
-  for (const chunk of inChunks(studentIds, 20_000)) {
+  for (const chunk of inChunks(studentIds, 5000)) {
     const { rows } = await sql<StoredWeeklyRow>`select w.id, w.student_id, to_char(w.week_start, 'YYYY-MM-DD') as week_start,
         w.flags, w.reflection, w.advisor_notes, w.hours_reported, to_json(w.updated_at)#>>'{}' as updated_at
       from json_array_elements_text(${jsonRows(chunk)}) x
