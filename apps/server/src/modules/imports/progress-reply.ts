@@ -2,24 +2,8 @@ import { PassThrough } from "node:stream";
 import { IMPORT_PROGRESS_TYPE, MESSAGES } from "@tally/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors.js";
-import { inChunks } from "../../lib/json-rows.js";
-import { yieldToLoop } from "../../lib/yield-to-loop.js";
+import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
 import type { StageListener } from "./imports.service.js";
-
-/**
- * Writes the result as JSON, its student list a thousand at a time: a 25,000-student preview
- * in one JSON.stringify, or sent as one string (encoded whole to count its bytes), would hold
- * the event loop for a tenth of a second or more.
- */
-async function writeResult(stream: PassThrough, result: { processedStudentDetails: unknown[] }): Promise<void> {
-  const { processedStudentDetails, ...rest } = result;
-  stream.write('{"processedStudentDetails":[');
-  for (const [i, chunk] of inChunks(processedStudentDetails, 1000).entries()) {
-    if (i > 0) await yieldToLoop();
-    stream.write(`${i === 0 ? "" : ","}${JSON.stringify(chunk).slice(1, -1)}`);
-  }
-  stream.write(`],${JSON.stringify(rest).slice(1)}`);
-}
 
 function errorLine(request: FastifyRequest, error: unknown): string {
   if (error instanceof AppError) {
@@ -43,7 +27,7 @@ export async function replyWithProgress<T extends { processedStudentDetails: unk
   if (!(request.headers.accept ?? "").includes(IMPORT_PROGRESS_TYPE)) {
     const result = await work(() => {});
     reply.header("content-type", "application/json; charset=utf-8").send(stream);
-    await writeResult(stream, result);
+    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
     stream.end();
     return reply;
   }
@@ -51,7 +35,7 @@ export async function replyWithProgress<T extends { processedStudentDetails: unk
   try {
     const result = await work((stage) => stream.write(`${JSON.stringify({ type: "stage", stage })}\n`));
     stream.write('{"type":"result","data":');
-    await writeResult(stream, result);
+    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
     stream.end("}\n");
   } catch (error) {
     stream.end(`${errorLine(request, error)}\n`);
