@@ -9,6 +9,7 @@ import { migrate007 } from "./migrations/007-refresh-token-families.js";
 import { migrate008 } from "./migrations/008-audit-log.js";
 import { migrate009 } from "./migrations/009-import-batches.js";
 import { migrate010 } from "./migrations/010-flag-runs.js";
+import { migrate011 } from "./migrations/011-deferred-rollups.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "008-audit-log": { up: migrate008 },
   "009-import-batches": { up: migrate009 },
   "010-flag-runs": { up: migrate010 },
+  "011-deferred-rollups": { up: migrate011 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -6,7 +6,7 @@ import type { Database } from "../db/schema.js";
  * on both engines, no 65,535-parameter limit, and a chunk small enough that building its JSON
  * never holds the event loop for long.
  */
-export const ROWS_PER_STATEMENT = 5000;
+export const ROWS_PER_STATEMENT = 10_000;
 
 export function inChunks<T>(rows: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
   const chunks: T[][] = [];

@@ -19,12 +19,12 @@ export async function findAttendanceOn(
 ): Promise<AttendanceKeyRow[]> {
   if (studentIds.length === 0 || dates.length === 0) return [];
   const found: AttendanceKeyRow[] = [];
-  for (const chunk of inChunks(studentIds, 20_000)) {
+  for (const chunk of inChunks(studentIds, 5000)) {
     const { rows } = await sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
         a.meeting_type, a.status, to_json(a.updated_at)#>>'{}' as updated_at
-      from attendance_records a
-      where a.student_id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))
-        and a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`.execute(db);
+      from json_array_elements_text(${jsonRows(chunk)}) x
+      join attendance_records a on a.student_id = x.value::int
+      where a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`.execute(db);
     found.push(...rows);
   }
   return found;

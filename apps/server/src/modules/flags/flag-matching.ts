@@ -117,8 +117,9 @@ export async function calculateFlagRun(
     for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.first.email)]) if (e) rosterByEmail.set(e, m);
     pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
   }
-  const attach = <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T) => void) => {
+  const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T) => void) => {
     for (const row of report.rows) {
+      if (++handled % YIELD_EVERY === 0) await yieldToLoop();
       const email = normaliseEmail(row.email);
       let m = email ? rosterByEmail.get(email) : undefined;
       if (!m) {
@@ -133,8 +134,8 @@ export async function calculateFlagRun(
       else unmatched.push(unmatchedRow(report.file, row, `in the ${label} but not in the CRM report`));
     }
   };
-  attach(reports.progress, "progress report", (m, row) => (m.progress = row));
-  attach(reports.reflection, "reflection report", (m, row) => (m.reflection = row));
+  await attach(reports.progress, "progress report", (m, row) => (m.progress = row));
+  await attach(reports.reflection, "reflection report", (m, row) => (m.reflection = row));
 
   const rows: FlagRunRow[] = [];
   for (const m of roster) {

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import multipart from "@fastify/multipart";
 import {
   confirmFlagImportRequestSchema,
@@ -9,11 +10,12 @@ import {
   processFlagsFieldsSchema,
   processFlagsResponseSchema,
 } from "@tally/contract";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { AppError } from "../../lib/errors.js";
+import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
 import { readReportUpload } from "../../lib/report-upload.js";
 import { assertCanUploadFlags } from "./flags.policy.js";
 import { confirmFlagImport, FlagValidationError, processFlags } from "./flags.service.js";
@@ -42,7 +44,13 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
           fieldsSchema: processFlagsFieldsSchema,
           maxFileBytes: IMPORT_LIMITS.maxFileBytes,
         });
-        return await processFlags(ctx, request.user.id, upload);
+        const result = await processFlags(ctx, request.user.id, upload);
+        // Thousands of rows: streamed in pieces rather than validated and stringified at once.
+        const stream = new PassThrough();
+        (reply as FastifyReply).header("content-type", "application/json; charset=utf-8").send(stream);
+        await writeJsonWithLargeArray(stream, result, "data");
+        stream.end();
+        return reply;
       } catch (error) {
         // Every 400 of this form carries the spec's fields, so the page shows one kind of error.
         if (!(error instanceof AppError) || error.statusCode !== 400) throw error;

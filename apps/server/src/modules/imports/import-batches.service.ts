@@ -9,6 +9,7 @@ import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import * as repo from "./imports.repository.js";
+import { refreshStatistics } from "./statistics.js";
 
 export { lockImports } from "./imports.repository.js";
 export type { NewBatch } from "./imports.repository.js";
@@ -51,6 +52,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     if (batch.undone_at) throw conflict(IMPORT_MESSAGES.alreadyUndone);
     if (batch.has_newer) throw conflict(IMPORT_MESSAGES.onlyNewestUndo);
     const c = batch.changes;
+    await students.deferRollups(trx);
     const weeklyDataRemoved = await weekly.deleteWeeklyRows(trx, c.weeklyCreated);
     await weekly.setWeeklyValues(trx, c.weeklyUpdated);
     const attendanceRecordsRemoved = await attendance.deleteAttendance(trx, c.attendanceCreated);
@@ -59,6 +61,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     await students.deleteTeamMemberships(trx, c.teamMemberships);
     await students.deleteCohortMemberships(trx, c.cohortMemberships);
     const studentsRemoved = await students.deleteUnreferencedStudents(trx, c.studentsCreated);
+    await students.refreshRollups(trx, [...c.studentsCreated, ...c.cohortMemberships.map(([s]) => s), ...c.teamMemberships.map(([s]) => s)]);
     await teams.deleteUnusedTeams(trx, c.teamsCreated);
     const cohortRemoved = c.cohortCreated === null ? false : await cohorts.deleteCohortIfUnused(trx, c.cohortCreated);
     await repo.markUndone(trx, id, actorId, at);
@@ -82,6 +85,6 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     });
     return result;
   });
-  if (ctx.database.engine === "embedded") await repo.analyzeImportTables(ctx.database.db);
+  refreshStatistics(ctx);
   return { message: `Import ${id} undone.`, data };
 }

@@ -126,17 +126,22 @@ export async function planImport(
 }
 
 /** The preview's per-student list (the spec's shape). */
-export function studentDetails(plan: ImportPlan): ImportStudentDetail[] {
-  return plan.students.map(({ student, attendance, weekly }) => ({
-    studentFullName: student.fullName,
-    studentId: student.existingId,
-    isNewStudent: student.existingId === null,
-    weeklyData: {
-      action: weekly.action,
-      flags: weekly.values.flags,
-      total_hours_reported: weekly.values.hours_reported,
-      reflection: weekly.values.reflection,
-    },
-    attendance: attendance.map((a) => ({ date: a.date, status: a.status, meetingType: a.meetingType, action: a.action })),
-  }));
+export async function studentDetails(plan: ImportPlan): Promise<ImportStudentDetail[]> {
+  const details: ImportStudentDetail[] = [];
+  for (const { student, attendance, weekly } of plan.students) {
+    if (details.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    details.push({
+      studentFullName: student.fullName,
+      studentId: student.existingId,
+      isNewStudent: student.existingId === null,
+      weeklyData: {
+        action: weekly.action,
+        flags: weekly.values.flags,
+        total_hours_reported: weekly.values.hours_reported,
+        reflection: weekly.values.reflection,
+      },
+      attendance: attendance.map((a) => ({ date: a.date, status: a.status, meetingType: a.meetingType, action: a.action })),
+    });
+  }
+  return details;
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Database, ImportChanges } from "../../db/schema.js";
+import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
@@ -12,6 +13,7 @@ import type { ImportPlan } from "./import-plan.js";
  */
 export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, cohortId: number, at: Date): Promise<ImportChanges> {
   const atText = at.toISOString();
+  await students.deferRollups(trx);
   const newStudents = plan.students.filter((p) => p.student.existingId === null);
   const studentIds = await students.reserveStudentIds(trx, newStudents.length);
   const idOf = new Map(newStudents.map((p, i) => [p.student, studentIds[i] as number]));
@@ -54,11 +56,14 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
     }
   }
   await students.insertTeamMemberships(trx, teamMemberships, at);
+  await students.refreshRollups(trx, [...studentIds, ...cohortMemberships.map(([id]) => id), ...teamMemberships.map(([id]) => id)]);
 
   const created: attendance.NewAttendanceRow[] = [];
   const attendanceUpdated: Array<[number, string, string]> = [];
   const statusUpdates: Array<[number, string, string]> = [];
+  let handled = 0;
   for (const p of plan.students) {
+    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
     const id = studentId(p);
     for (const a of p.attendance) {
       if (a.action === "created") {
@@ -85,6 +90,7 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
   const weeklyUpdated: ImportChanges["weeklyUpdated"] = [];
   const weeklyWrites: Array<weekly.WeeklyValues & { id: number; updated_at: string }> = [];
   for (const p of plan.students) {
+    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
     const { action, existing, values } = p.weekly;
     if (action === "created") weeklyNew.push({ ...values, student_id: studentId(p), cohort_id: cohortId, week_number: plan.week });
     else if (action === "updated" && existing) {

@@ -24,7 +24,11 @@ export async function readFingerprint(db: DbExecutor, cohortId: number | null): 
   return rows[0]?.fingerprint ?? "";
 }
 
-/** The cohort's students and any student with one of these e-mails or ids, with their team in the cohort. */
+/**
+ * The cohort's students and any student with one of these e-mails or ids, with their newest
+ * team in the cohort. Set-based: one pass over the cohort's teams rather than a subquery per
+ * student (a week is tens of thousands of students).
+ */
 export async function findKnownStudents(
   db: DbExecutor,
   cohortId: number | null,
@@ -32,15 +36,26 @@ export async function findKnownStudents(
   ids: readonly number[],
 ): Promise<KnownStudent[]> {
   const cohort = cohortId ?? 0;
-  const { rows } = await sql<KnownStudent>`select s.id, s.first_name, s.last_name, s.email, s.school_id,
-      exists (select 1 from student_cohorts sc where sc.student_id = s.id and sc.cohort_id = ${cohort}) as in_cohort,
-      (select st.team_id from student_teams st join teams t on t.id = st.team_id
-        where st.student_id = s.id and t.cohort_id = ${cohort}
-        order by st.joined_at desc, st.team_id desc limit 1) as team_id
-    from students s
-    where s.id in (select student_id from student_cohorts where cohort_id = ${cohort})
-       or lower(s.email) in (select value from json_array_elements_text(${jsonRows(emails)}))
-       or s.id in (select value::int from json_array_elements_text(${jsonRows(ids)}))`.execute(db);
+  const { rows } = await sql<KnownStudent>`with members as (
+      select student_id from student_cohorts where cohort_id = ${cohort}
+    ), wanted as (
+      select student_id as id from members
+      union
+      select s.id from json_array_elements_text(${jsonRows(emails)}) e join students s on lower(s.email) = e.value
+      union
+      select value::int from json_array_elements_text(${jsonRows(ids)})
+    ), newest_team as (
+      select distinct on (st.student_id) st.student_id, st.team_id
+        from teams t join student_teams st on st.team_id = t.id
+       where t.cohort_id = ${cohort}
+       order by st.student_id, st.joined_at desc, st.team_id desc
+    )
+    select s.id, s.first_name, s.last_name, s.email, s.school_id,
+           (m.student_id is not null) as in_cohort, nt.team_id
+      from wanted w
+      join students s on s.id = w.id
+      left join members m on m.student_id = s.id
+      left join newest_team nt on nt.student_id = s.id`.execute(db);
   return rows;
 }
 
@@ -161,5 +176,6 @@ export async function markUndone(db: DbExecutor, id: number, userId: number, at:
 
 /** Fresh planner statistics after a large write: the embedded engine has no autovacuum. */
 export async function analyzeImportTables(db: DbExecutor): Promise<void> {
-  await sql`analyze students, student_cohorts, student_teams, teams, attendance_records, weekly_data`.execute(db);
+  await sql`analyze students, student_cohorts, student_teams, teams, attendance_records, weekly_data, student_rollup,
+    rollup_school_students, rollup_school_cohorts, rollup_school_teams, attendance_summary, attendance_school_summary`.execute(db);
 }

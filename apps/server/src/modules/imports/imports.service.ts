@@ -18,6 +18,7 @@ import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { addDays, type ImportPlan, planImport, studentDetails } from "./import-plan.js";
 import { writePlan } from "./import-writer.js";
 import * as repo from "./imports.repository.js";
+import { refreshStatistics } from "./statistics.js";
 import { readMeetingReport } from "./reports/meeting-report.js";
 import { readProgressReport } from "./reports/progress-report.js";
 import { readReflectionReport } from "./reports/reflection-report.js";
@@ -191,10 +192,10 @@ function warningsOf(prepared: Prepared & { reports: Reports }): ImportWarning[] 
   return [...outside, ...roster.warnings];
 }
 
-function previewOf(prepared: Prepared & { reports: Reports }): ImportPreview {
+async function previewOf(prepared: Prepared & { reports: Reports }): Promise<ImportPreview> {
   return {
     summary: prepared.plan.summary,
-    processedStudentDetails: studentDetails(prepared.plan),
+    processedStudentDetails: await studentDetails(prepared.plan),
     errorsEncountered: rowErrors(prepared.reports, prepared.roster),
     warnings: warningsOf(prepared),
   };
@@ -202,7 +203,7 @@ function previewOf(prepared: Prepared & { reports: Reports }): ImportPreview {
 
 /** What the commit would do, read from the files and the database; writes nothing. */
 export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<ImportPreview> {
-  return previewOf(await prepare(ctx.database.db, upload, onStage));
+  return await previewOf(await prepare(ctx.database.db, upload, onStage));
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
@@ -269,6 +270,6 @@ export async function commitImport(
     });
     return { batchId, cohortId };
   });
-  if (ctx.database.engine === "embedded") await repo.analyzeImportTables(db);
-  return { ...previewOf(prepared), ...written };
+  refreshStatistics(ctx);
+  return { ...(await previewOf(prepared)), ...written };
 }

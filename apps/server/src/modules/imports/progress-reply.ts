@@ -2,23 +2,8 @@ import { PassThrough } from "node:stream";
 import { IMPORT_PROGRESS_TYPE, MESSAGES } from "@tally/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors.js";
-import { inChunks } from "../../lib/json-rows.js";
-import { yieldToLoop } from "../../lib/yield-to-loop.js";
+import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
 import type { StageListener } from "./imports.service.js";
-
-/**
- * The result as JSON text, its student list stringified a thousand at a time: a 25,000-student
- * preview in one JSON.stringify would hold the event loop for a tenth of a second.
- */
-async function stringifyResult(result: { processedStudentDetails: unknown[] }): Promise<string> {
-  const { processedStudentDetails, ...rest } = result;
-  const pieces: string[] = [];
-  for (const chunk of inChunks(processedStudentDetails, 1000)) {
-    pieces.push(JSON.stringify(chunk).slice(1, -1));
-    await yieldToLoop();
-  }
-  return `{"processedStudentDetails":[${pieces.join(",")}],${JSON.stringify(rest).slice(1)}`;
-}
 
 function errorLine(request: FastifyRequest, error: unknown): string {
   if (error instanceof AppError) {
@@ -38,16 +23,20 @@ export async function replyWithProgress<T extends { processedStudentDetails: unk
   reply: FastifyReply,
   work: (onStage: StageListener) => Promise<T>,
 ): Promise<FastifyReply> {
+  const stream = new PassThrough();
   if (!(request.headers.accept ?? "").includes(IMPORT_PROGRESS_TYPE)) {
     const result = await work(() => {});
-    return reply.header("content-type", "application/json; charset=utf-8").send(await stringifyResult(result));
+    reply.header("content-type", "application/json; charset=utf-8").send(stream);
+    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
+    stream.end();
+    return reply;
   }
-  const stream = new PassThrough();
   reply.header("content-type", `${IMPORT_PROGRESS_TYPE}; charset=utf-8`).header("cache-control", "no-store").send(stream);
   try {
     const result = await work((stage) => stream.write(`${JSON.stringify({ type: "stage", stage })}\n`));
     stream.write('{"type":"result","data":');
-    stream.end(`${await stringifyResult(result)}}\n`);
+    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
+    stream.end("}\n");
   } catch (error) {
     stream.end(`${errorLine(request, error)}\n`);
   }

@@ -168,8 +168,8 @@ export async function matchRoster(input: MatchInput): Promise<Roster> {
   }
 
   const students = [...roster.values()];
-  attachPlatformRows(students, input.progress, (s, row) => (s.progress = row), problems, warnings);
-  attachPlatformRows(students, input.reflection, (s, row) => (s.reflection = row), problems, warnings);
+  await attachPlatformRows(students, input.progress, (s, row) => (s.progress = row), problems, warnings);
+  await attachPlatformRows(students, input.reflection, (s, row) => (s.reflection = row), problems, warnings);
   return { students, problems, warnings };
 }
 
@@ -218,22 +218,25 @@ function startStudent(
 }
 
 /** Gives each progress or reflection row to its roster student; the rest are listed, not dropped. */
-function attachPlatformRows<T extends StudentKey>(
+async function attachPlatformRows<T extends StudentKey>(
   students: RosterStudent[],
   report: ParsedReport<T>,
   assign: (student: RosterStudent, row: T) => void,
   problems: MatchProblem[],
   warnings: MatchWarning[],
-): void {
+): Promise<void> {
   const byEmail = new Map<string, RosterStudent>();
   const byName = new Map<string, RosterStudent[]>();
+  let handled = 0;
   for (const s of students) {
+    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
     const email = normaliseEmail(s.email);
     if (email) byEmail.set(email, s);
     pushTo(byName, fold(s.fullName), s);
   }
   const seenRow = new Map<RosterStudent, number>();
   for (const row of report.rows) {
+    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
     const email = normaliseEmail(row.email);
     let student = email ? byEmail.get(email) : undefined;
     if (!student) {

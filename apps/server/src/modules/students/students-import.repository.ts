@@ -12,6 +12,23 @@ export interface NewStudentRow {
   school_id: number;
 }
 
+/**
+ * Until the transaction ends (or refreshRollups), inserts and deletes of students and their
+ * memberships leave the rollups to refreshRollups (migration 011).
+ */
+export async function deferRollups(db: DbExecutor): Promise<void> {
+  await sql`select set_config('tally.defer_rollups', 'on', true)`.execute(db);
+}
+
+/** Brings the rollups of these students up to date, once, and ends the deferral. */
+export async function refreshRollups(db: DbExecutor, studentIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(studentIds)];
+  for (const chunk of inChunks(ids, 50_000)) {
+    await sql`select refresh_student_rollup(array(select value::int from json_array_elements_text(${jsonRows(chunk)})))`.execute(db);
+  }
+  await sql`select set_config('tally.defer_rollups', 'off', true)`.execute(db);
+}
+
 /** Reserves ids so that the rows that refer to new students can be built before they exist. */
 export const reserveStudentIds = (db: DbExecutor, count: number) => reserveIds(db, "students", count);
 

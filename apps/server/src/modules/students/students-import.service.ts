@@ -1,5 +1,7 @@
 // The students module's writes for the weekly import and its undo (the imports module calls these).
 export {
+  deferRollups,
+  refreshRollups,
   deleteCohortMemberships,
   deleteTeamMemberships,
   deleteUnreferencedStudents,

@@ -20,13 +20,16 @@ export async function insertTeams(db: DbExecutor, rows: readonly NewTeamRow[], a
   }
 }
 
-/** Deletes those of the teams no student belongs to any more; returns how many went. */
+/**
+ * Deletes those of the teams no student belongs to any more; returns how many went. Only
+ * teams an import created come here, after its attendance rows went (newer batches were
+ * undone before), so no attendance row can still name them.
+ */
 export async function deleteUnusedTeams(db: DbExecutor, ids: readonly number[]): Promise<number> {
   let removed = 0;
   for (const chunk of inChunks(ids)) {
     const { rows } = await sql<{ id: number }>`delete from teams t using json_array_elements_text(${jsonRows(chunk)}) x
       where t.id = x.value::int and not exists (select 1 from student_teams where team_id = t.id)
-        and not exists (select 1 from attendance_records where team_id = t.id)
       returning t.id`.execute(db);
     removed += rows.length;
   }

@@ -25,12 +25,11 @@ export async function findWeekRows(
 ): Promise<StoredWeeklyRow[]> {
   if (studentIds.length === 0) return [];
   const found: StoredWeeklyRow[] = [];
-  for (const chunk of inChunks(studentIds, 20_000)) {
+  for (const chunk of inChunks(studentIds, 5000)) {
     const { rows } = await sql<StoredWeeklyRow>`select w.id, w.student_id, to_char(w.week_start, 'YYYY-MM-DD') as week_start,
         w.flags, w.reflection, w.advisor_notes, w.hours_reported, to_json(w.updated_at)#>>'{}' as updated_at
-      from weekly_data w
-      where w.cohort_id = ${cohortId} and w.week_number = ${weekNumber}
-        and w.student_id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))`.execute(db);
+      from json_array_elements_text(${jsonRows(chunk)}) x
+      join weekly_data w on w.student_id = x.value::int and w.cohort_id = ${cohortId} and w.week_number = ${weekNumber}`.execute(db);
     found.push(...rows);
   }
   return found;

@@ -11,11 +11,12 @@ import { cohortTrendsQuery } from "../api/get-cohort-trends";
 import { studentsQuery } from "../api/get-students";
 import { studentsSummaryQuery } from "../api/get-students-summary";
 import { teamsQuery } from "../api/get-teams";
+import type { ReportFilters } from "../api/report-filters";
 import { AttendanceTable } from "./attendance-table";
 import { AttendanceTrendSection } from "./attendance-trend-section";
 import { DashboardFilterBar } from "./dashboard-filter-bar";
 import { DashboardStats } from "./dashboard-stats";
-import { ExportButton } from "./export-button";
+import { ExportMenu } from "./export-menu";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 
@@ -71,7 +72,9 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const [paging, setPaging] = useState({ key: pageKey, page: 1 });
   const page = paging.key === pageKey ? paging.page : 1;
 
-  const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter });
+  // A school user's own school names the export; the school page has it cached already.
+  const ownSchoolId = user.role === "school_user" && fixedSchoolId === undefined ? user.school_id : null;
+  const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter || ownSchoolId !== null });
   const cohorts = useQuery({ ...cohortsQuery(filters.schoolId), placeholderData: keepPreviousData });
   // Teams are listed once a school narrows them: across all schools they run to thousands.
   const teamsEnabled = !showSchoolFilter || filters.schoolId !== null;
@@ -85,6 +88,19 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   usePrefetchQuery(cohortTrendsQuery(filters, meetingType));
   usePrefetchQuery(cohortTrendsQuery(filters, "both"));
   usePrefetchQuery(studentsQuery({ filters, q, page, limit: STUDENTS_PER_PAGE }));
+
+  /** What the Export menu reports on: the filters as chosen, with the names and totals shown. */
+  const exportReport = (): ReportFilters => {
+    const schoolId = filters.schoolId ?? ownSchoolId;
+    return {
+      ...filters,
+      schoolId,
+      schoolName: schools.data?.find((s) => s.id === schoolId)?.name,
+      cohortName: cohorts.data?.find((c) => c.id === filters.cohortId)?.name,
+      teamName: teams.data?.find((t) => t.id === filters.teamId)?.name,
+      totals: summary.data,
+    };
+  };
 
   const core = [cohorts, summary, ...(showSchoolFilter ? [schools] : [])];
   // The team list loads inside its dropdown; only its failure stops the page.
@@ -124,7 +140,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="sm">
         {heading}
-        <ExportButton user={user} schoolId={filters.schoolId} />
+        <ExportMenu user={user} report={exportReport()} />
       </Group>
       <DashboardFilterBar
         filters={filters}

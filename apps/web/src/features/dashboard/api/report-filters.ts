@@ -1,0 +1,25 @@
+import type { ReportFilter } from "@tally/contract";
+
+/**
+ * What an export covers: the dashboard's current school, cohort and team (null: all), with the
+ * names and totals it shows. The names and totals are sent for compatibility with the spec's
+ * PDF call only; the server counts, names and scopes everything itself.
+ */
+export interface ReportFilters {
+  schoolId: number | null;
+  cohortId: number | null;
+  teamId: number | null;
+  schoolName?: string | undefined;
+  cohortName?: string | undefined;
+  teamName?: string | undefined;
+  totals?: { schoolCount: number; studentCount: number; cohortCount: number; teamCount: number } | undefined;
+}
+
+/** The ids the server reads (schoolId, cohortId, teamId), leaving out "all". */
+export function reportFilter(report: ReportFilters): ReportFilter {
+  const out: ReportFilter = {};
+  if (report.schoolId !== null) out.schoolId = report.schoolId;
+  if (report.cohortId !== null) out.cohortId = report.cohortId;
+  if (report.teamId !== null) out.teamId = report.teamId;
+  return out;
+}

@@ -1,0 +1,28 @@
+import { REPORT_LIMITS, type SendReportRequest, type SendReportResponse } from "@tally/contract";
+import { useMutation } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client";
+import { type ReportFilters, reportFilter } from "./report-filters";
+
+export interface ReportEmail {
+  recipient: string;
+  recipientName: string;
+  subject: string;
+  content: string;
+}
+
+/** The server builds the PDF before it sends: allow the PDF's time plus the mail's. */
+export const SEND_REPORT_TIMEOUT_MS = REPORT_LIMITS.pdfTimeoutMs + 15_000;
+
+/** E-mails the PDF of these filters; the server checks the address, the rights and the hourly limit. */
+export function sendReport(email: ReportEmail, report: ReportFilters): Promise<SendReportResponse> {
+  const body: SendReportRequest = { ...email, ...reportFilter(report) };
+  return apiRequest<SendReportResponse>("/email/send-report", {
+    method: "POST",
+    body,
+    timeoutMs: SEND_REPORT_TIMEOUT_MS,
+  });
+}
+
+export function useSendReport(report: ReportFilters) {
+  return useMutation({ mutationFn: (email: ReportEmail) => sendReport(email, report) });
+}
