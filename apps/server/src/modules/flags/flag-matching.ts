@@ -1,6 +1,6 @@
 import type { FlagUnmatchedRow } from "@tally/contract";
 import type { FlagRunRow } from "../../db/schema.js";
-import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+import { loopTurns } from "../../lib/yield-to-loop.js";
 import { calculateFlags } from "../imports/flag-rules.js";
 import type { CrmRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
 import { normaliseEmail, normaliseName } from "../imports/student-names.js";
@@ -79,9 +79,9 @@ export async function calculateFlagRun(
     reflection: ReflectionRow | null;
   }
   const matched = new Map<number, Matched>();
-  let handled = 0;
+  const turn = loopTurns();
   for (const enrollee of enrollees.values()) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const row = enrollee.first;
     let student = byBenefit.get(enrollee.benefitAssignmentId);
     let matchedBy: FlagRunRow["matchedBy"] = "benefit_assignment_id";
@@ -119,7 +119,7 @@ export async function calculateFlagRun(
   }
   const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T) => void) => {
     for (const row of report.rows) {
-      if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+      if (turn.due()) await turn.yield();
       const email = normaliseEmail(row.email);
       let m = email ? rosterByEmail.get(email) : undefined;
       if (!m) {
@@ -139,7 +139,7 @@ export async function calculateFlagRun(
 
   const rows: FlagRunRow[] = [];
   for (const m of roster) {
-    if (rows.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const flags = calculateFlags({
       ...week,
       inPlatformSource: true,

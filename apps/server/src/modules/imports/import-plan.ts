@@ -4,7 +4,7 @@ import type { AttendanceKeyRow } from "../attendance/attendance-import.service.j
 import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
 import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
 import type { RosterStudent } from "./roster-matching.js";
-import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+import { loopTurns } from "../../lib/yield-to-loop.js";
 
 export interface PlanCohort {
   startDate: string;
@@ -86,8 +86,9 @@ export async function planImport(
   };
 
   const students: StudentPlan[] = [];
+  const turn = loopTurns();
   for (const student of roster) {
-    if (students.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     if (student.existingId === null) summary.newStudentsCreatedCount++;
     const attendance = student.meetings.map((m): AttendanceChange => {
       const existing = student.existingId === null ? undefined : attendanceByKey.get(`${student.existingId}|${m.date}|${m.meetingType}`);
@@ -128,8 +129,9 @@ export async function planImport(
 /** The preview's per-student list (the spec's shape). */
 export async function studentDetails(plan: ImportPlan): Promise<ImportStudentDetail[]> {
   const details: ImportStudentDetail[] = [];
+  const turn = loopTurns();
   for (const { student, attendance, weekly } of plan.students) {
-    if (details.length % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     details.push({
       studentFullName: student.fullName,
       studentId: student.existingId,

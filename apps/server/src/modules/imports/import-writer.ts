@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Database, ImportChanges } from "../../db/schema.js";
-import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+import { loopTurns } from "../../lib/yield-to-loop.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
@@ -61,9 +61,9 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
   const created: attendance.NewAttendanceRow[] = [];
   const attendanceUpdated: Array<[number, string, string]> = [];
   const statusUpdates: Array<[number, string, string]> = [];
-  let handled = 0;
+  const turn = loopTurns();
   for (const p of plan.students) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const id = studentId(p);
     for (const a of p.attendance) {
       if (a.action === "created") {
@@ -90,7 +90,7 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
   const weeklyUpdated: ImportChanges["weeklyUpdated"] = [];
   const weeklyWrites: Array<weekly.WeeklyValues & { id: number; updated_at: string }> = [];
   for (const p of plan.students) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const { action, existing, values } = p.weekly;
     if (action === "created") weeklyNew.push({ ...values, student_id: studentId(p), cohort_id: cohortId, week_number: plan.week });
     else if (action === "updated" && existing) {

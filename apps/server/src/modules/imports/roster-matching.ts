@@ -1,5 +1,5 @@
 import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "./reports/report-types.js";
-import { YIELD_EVERY, yieldToLoop } from "../../lib/yield-to-loop.js";
+import { loopTurns } from "../../lib/yield-to-loop.js";
 import { normaliseEmail, normaliseName } from "./student-names.js";
 
 /** A student the database already has, as the import needs to see them. */
@@ -106,9 +106,9 @@ export async function matchRoster(input: MatchInput): Promise<Roster> {
   const problem = (type: MatchProblem["type"], row: StudentKey, column: string, value: string, text: string, studentId: number | null = null) =>
     problems.push({ studentId, type, error: { file: input.meeting.file, row: row.row, column, value, problem: text } });
 
-  let handled = 0;
+  const turn = loopTurns();
   for (const row of input.meeting.rows) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const email = normaliseEmail(row.email);
     const name = fold(row.fullName);
     let known: KnownStudent | undefined;
@@ -227,16 +227,16 @@ async function attachPlatformRows<T extends StudentKey>(
 ): Promise<void> {
   const byEmail = new Map<string, RosterStudent>();
   const byName = new Map<string, RosterStudent[]>();
-  let handled = 0;
+  const turn = loopTurns();
   for (const s of students) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const email = normaliseEmail(s.email);
     if (email) byEmail.set(email, s);
     pushTo(byName, fold(s.fullName), s);
   }
   const seenRow = new Map<RosterStudent, number>();
   for (const row of report.rows) {
-    if (++handled % YIELD_EVERY === 0) await yieldToLoop();
+    if (turn.due()) await turn.yield();
     const email = normaliseEmail(row.email);
     let student = email ? byEmail.get(email) : undefined;
     if (!student) {
