@@ -10,6 +10,7 @@ import { migrate008 } from "./migrations/008-audit-log.js";
 import { migrate009 } from "./migrations/009-import-batches.js";
 import { migrate010 } from "./migrations/010-flag-runs.js";
 import { migrate011 } from "./migrations/011-deferred-rollups.js";
+import { migrate012 } from "./migrations/012-deferred-rollups-on-update.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "009-import-batches": { up: migrate009 },
   "010-flag-runs": { up: migrate010 },
   "011-deferred-rollups": { up: migrate011 },
+  "012-deferred-rollups-on-update": { up: migrate012 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

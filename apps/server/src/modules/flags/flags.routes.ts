@@ -20,6 +20,9 @@ import { readReportUpload } from "../../lib/report-upload.js";
 import { assertCanUploadFlags } from "./flags.policy.js";
 import { confirmFlagImport, FlagValidationError, processFlags } from "./flags.service.js";
 
+/** Room for the contract's 50,000 rows as the page sends them back. */
+const CONFIRM_BODY_LIMIT = 32 * 1024 * 1024;
+
 export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 3, fields: 12, parts: 15 } });
   const tags = ["flag-uploader"];
@@ -69,6 +72,8 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     "/flag-upload/confirm-flag-import",
     {
       onRequest: superAdmin,
+      // The page sends back every kept row as it received it: 5,000 students are about 1.4 MB.
+      bodyLimit: CONFIRM_BODY_LIMIT,
       schema: { tags, body: confirmFlagImportRequestSchema, response: { 200: confirmFlagImportResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
     },
     async (request) => confirmFlagImport(ctx, request.user.id, request.body),

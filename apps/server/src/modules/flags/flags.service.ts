@@ -160,7 +160,10 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     }
     const weeklyCreated = await weekly.insertWeeklyRows(trx, created, at);
     await weekly.setWeeklyValues(trx, updates);
+    // A Benefit Assignment ID changes no student's school: the rollups have nothing to redo.
+    await students.deferRollups(trx);
     const storedFor = await students.storeBenefitIds(trx, rows.map((r) => [r.studentId, r.benefit_assignment_id]));
+    await students.refreshRollups(trx, []);
     const summary = {
       studentsImported: rows.length,
       weeklyDataCreated: created.length,
