@@ -1,11 +1,15 @@
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
+import type { DatabaseHandle } from "@tally/server/db/connection";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
+import { type FlagsBenchResult, flagsMissesOf, formatFlagsResult, runFlagsBench } from "./flags-bench.js";
 import { formatResult, missesOf } from "./report.js";
+import { formatReportsResult, type ReportsBenchResult, reportsMissesOf, runReportsBench } from "./reports-bench.js";
 import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
@@ -13,7 +17,11 @@ const HELP = `npm run bench [-- options]
   --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
   --browser-only   only the browser timing
   --no-embedded    skip the embedded database
-  --only TEXT      only the requests whose name contains TEXT (while tuning one query)
+  --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
+                   the flag-uploader and report benches are skipped then)
+  --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week)
+  --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
+  --report-iterations N  timed PDFs per request (default 30)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
 
@@ -27,6 +35,9 @@ async function main(): Promise<void> {
       "browser-only": { type: "boolean", default: false },
       "no-embedded": { type: "boolean", default: false },
       only: { type: "string" },
+      "flags-only": { type: "boolean", default: false },
+      "reports-only": { type: "boolean", default: false },
+      "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
     },
   });
@@ -38,6 +49,28 @@ async function main(): Promise<void> {
   const warmup = Math.min(50, Math.max(5, Math.round(iterations / 4)));
   const dataDir = fileURLToPath(new URL("../.data/embedded", import.meta.url));
   const results: ApiBenchResult[] = [];
+  const flagResults: FlagsBenchResult[] = [];
+  const reportResults: ReportsBenchResult[] = [];
+  const reportIterations = Math.max(1, Number.parseInt(values["report-iterations"], 10) || 30);
+  const flagsOnly = values["flags-only"];
+  const reportsOnly = values["reports-only"];
+  const dashboards = !flagsOnly && !reportsOnly;
+  // What runs on each engine: the dashboard requests, then the flag uploader, then the reports.
+  async function benchEngine(database: DatabaseHandle): Promise<void> {
+    if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+    if (values.only && dashboards) return;
+    if (!reportsOnly) {
+      log(`flag uploader on ${database.engine}`);
+      // The students' own Benefit Assignment IDs are kept here while the run has them away.
+      const backupFile = fileURLToPath(new URL(`../.data/flags-benefit-ids-${database.engine}.json`, import.meta.url));
+      mkdirSync(dirname(backupFile), { recursive: true });
+      flagResults.push(await runFlagsBench(database, { log, backupFile }));
+    }
+    if (!flagsOnly) {
+      log(`reports on ${database.engine}`);
+      reportResults.push(await runReportsBench(database, { iterations: reportIterations, warmup: 5, log }));
+    }
+  }
   const misses: string[] = [];
   const idle = await idleEventLoop(5000);
 
@@ -46,8 +79,7 @@ async function main(): Promise<void> {
     try {
       if (!values["browser-only"]) {
         log(`embedded database in ${dataDir}`);
-        const result = await runApiBench(database, { iterations, warmup, log, only: values.only });
-        results.push(result);
+        await benchEngine(database);
       }
     } finally {
       await database.close();
@@ -61,7 +93,7 @@ async function main(): Promise<void> {
     const database = await openPostgresBenchDatabase(url, log);
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
-      results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+      await benchEngine(database);
     } finally {
       await database.close();
     }
@@ -80,6 +112,16 @@ async function main(): Promise<void> {
   for (const r of results) {
     for (const line of formatResult(r, iterations)) log(line);
     misses.push(...missesOf(r));
+    log("");
+  }
+  for (const r of flagResults) {
+    for (const line of formatFlagsResult(r)) log(line);
+    misses.push(...flagsMissesOf(r));
+    log("");
+  }
+  for (const r of reportResults) {
+    for (const line of formatReportsResult(r)) log(line);
+    misses.push(...reportsMissesOf(r));
     log("");
   }
 
