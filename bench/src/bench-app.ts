@@ -7,6 +7,7 @@ import { systemClock } from "@tally/server/lib/clock";
 import { createMailer } from "@tally/server/lib/mailer";
 import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance } from "fastify";
+import type { KyselyPlugin } from "kysely";
 import { BENCH_PASSWORD } from "./dataset.js";
 import { type LoopDelay, watchEventLoop } from "./stats.js";
 
@@ -49,3 +50,43 @@ export async function timed<T>(fn: () => Promise<T>): Promise<Step & { value: T 
 }
 
 export const mb = (bytes: number) => bytes / 1024 / 1024;
+
+/**
+ * Each statement of the app's, from the moment it is sent until its result is back (as the app
+ * waits for it), summed by the statement's first words: where a step spends its database time.
+ */
+export function statementTimer() {
+  const started = new Map<unknown, { at: number; text: string }>();
+  const totals = new Map<string, { ms: number; count: number }>();
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      const node = args.node as { kind: string; sqlFragments?: readonly string[] };
+      // Raw SQL by its text; builder queries by their kind and first table.
+      const table = JSON.stringify(args.node).match(/"SchemableIdentifierNode","identifier":\{"kind":"IdentifierNode","name":"(\w+)"/)?.[1] ?? "";
+      const text = (node.sqlFragments?.join("?") ?? `${node.kind} ${table}`).replace(/\s+/g, " ").trim().slice(0, 100);
+      started.set(args.queryId, { at: performance.now(), text });
+      return args.node;
+    },
+    async transformResult(args) {
+      const start = started.get(args.queryId);
+      if (start) {
+        started.delete(args.queryId);
+        const total = totals.get(start.text) ?? { ms: 0, count: 0 };
+        total.ms += performance.now() - start.at;
+        total.count += 1;
+        totals.set(start.text, total);
+      }
+      return args.result;
+    },
+  };
+  return {
+    plugin,
+    reset: () => totals.clear(),
+    print(step: string, log: (line: string) => void) {
+      log(`    slowest statements of the ${step} (summed, ×count):`);
+      for (const [text, t] of [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 10)) {
+        log(`    ${t.ms.toFixed(0).padStart(7)} ms ×${String(t.count).padEnd(4)} ${text}`);
+      }
+    },
+  };
+}

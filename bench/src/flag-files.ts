@@ -74,8 +74,9 @@ export function generateFlagFiles(students: readonly FlagStudent[], weekStart: s
   };
 }
 
+const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
 function toCsv(rows: readonly string[][]): string {
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   return `${rows.map((r) => r.map(cell).join(",")).join("\r\n")}\r\n`;
 }
 

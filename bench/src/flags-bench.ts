@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "@tally/server/db/connection";
 import { hashPassword } from "@tally/server/lib/password-hash";
 import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
 import { sql } from "kysely";
-import { type Headers, signIn, type Step, startApp, timed } from "./bench-app.js";
+import { type Headers, signIn, type Step, startApp, statementTimer, timed } from "./bench-app.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
 
@@ -46,11 +46,12 @@ export interface FlagsBenchResult {
  */
 export async function runFlagsBench(
   database: DatabaseHandle,
-  opts: { log: (line: string) => void; backupFile: string },
+  opts: { log: (line: string) => void; backupFile: string; statements?: boolean },
 ): Promise<FlagsBenchResult> {
   const log = opts.log;
   await ensureSuperAdmin(database);
-  const app = await startApp(database);
+  const timer = opts.statements ? statementTimer() : null;
+  const app = await startApp(timer ? { ...database, db: database.db.withPlugin(timer.plugin) } : database);
   try {
     const admin = await signIn(app, BENCH_SUPER_ADMIN.username);
     const world = await pickWorld(database);
@@ -77,9 +78,11 @@ export async function runFlagsBench(
 
     // The body is built before and the reply parsed after the timing: a browser does that work.
     const form = flagForm(files, cohortId);
+    timer?.reset();
     const processed = await timed(() => app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers: admin, payload: form }));
     const run = parse<ProcessFlagsResponse>(processed.value, "process-flags");
     log(`  process-flags: ${processed.ms.toFixed(0)} ms, event loop blocked ${processed.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("process-flags", log);
     if (!run.runId) throw new Error(`process-flags gave no run: ${run.message} ${run.validationErrors.slice(0, 3).join("; ")}`);
 
     // First the body the page sends (every row as the server sent it); if the server refuses its
@@ -99,9 +102,11 @@ export async function runFlagsBench(
       await undoBatch(app, admin, asPage.json<ConfirmFlagImportResponse>().batchId);
     }
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
+    timer?.reset();
     const confirmed = await timed(() => confirm(app, admin, body));
     const first = parse<ConfirmFlagImportResponse>(confirmed.value, "confirm-flag-import");
     log(`  confirm-flag-import: ${confirmed.ms.toFixed(0)} ms, event loop blocked ${confirmed.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("confirm", log);
     const reconfirmed = await timed(() => confirm(app, admin, body));
     const second = parse<ConfirmFlagImportResponse>(reconfirmed.value, "confirm-flag-import again");
     const s2 = second.summary;
@@ -109,11 +114,13 @@ export async function runFlagsBench(
     log(`  same run again: ${reconfirmed.ms.toFixed(0)} ms, ${nothingChanged ? "nothing changed" : "SOMETHING CHANGED"}`);
 
     const undo: Step[] = [];
-    for (const id of [second.batchId, first.batchId].filter((id, i, all) => all.indexOf(id) === i)) {
-      const step = await timed(() => undoBatch(app, admin, id));
+    timer?.reset();
+    for (const batchId of [second.batchId, first.batchId].filter((id, i, all) => all.indexOf(id) === i)) {
+      const step = await timed(() => undoBatch(app, admin, batchId));
       undo.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
     }
     log(`  undo: ${undo.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
+    timer?.print("undos", log);
     // The undo must have put back what the students held before the confirm: no ID at all.
     const leftAfterUndo = await database.db
       .selectFrom("students")

@@ -19,8 +19,10 @@ const HELP = `npm run bench [-- options]
   --no-embedded    skip the embedded database
   --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
                    the flag-uploader and report benches are skipped then)
-  --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week)
+  --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week;
+                   with --reports-only: both, without the dashboard requests)
   --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
+  --flags-statements  with the flag uploader, list the slowest SQL statements of process, confirm and undo
   --report-iterations N  timed PDFs per request (default 30)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
       only: { type: "string" },
       "flags-only": { type: "boolean", default: false },
       "reports-only": { type: "boolean", default: false },
+      "flags-statements": { type: "boolean", default: false },
       "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
     },
@@ -59,14 +62,14 @@ async function main(): Promise<void> {
   async function benchEngine(database: DatabaseHandle): Promise<void> {
     if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
     if (values.only && dashboards) return;
-    if (!reportsOnly) {
+    if (flagsOnly || !reportsOnly) {
       log(`flag uploader on ${database.engine}`);
       // The students' own Benefit Assignment IDs are kept here while the run has them away.
       const backupFile = fileURLToPath(new URL(`../.data/flags-benefit-ids-${database.engine}.json`, import.meta.url));
       mkdirSync(dirname(backupFile), { recursive: true });
-      flagResults.push(await runFlagsBench(database, { log, backupFile }));
+      flagResults.push(await runFlagsBench(database, { log, backupFile, statements: values["flags-statements"] }));
     }
-    if (!flagsOnly) {
+    if (reportsOnly || !flagsOnly) {
       log(`reports on ${database.engine}`);
       reportResults.push(await runReportsBench(database, { iterations: reportIterations, warmup: 5, log }));
     }
