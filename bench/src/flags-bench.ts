@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "@tally/server/db/connection";
 import { hashPassword } from "@tally/server/lib/password-hash";
 import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
 import { sql } from "kysely";
-import { type Headers, signIn, type Step, startApp, statementTimer, timed } from "./bench-app.js";
+import { type GcPauses, type Headers, signIn, type Step, startApp, statementTimer, timed, watchGc } from "./bench-app.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
 
@@ -37,6 +37,8 @@ export interface FlagsBenchResult {
   benefitIdsRestoredByUndo: boolean;
   /** Weekly data of the cohort's week and the students' Benefit Assignment IDs as before the run. */
   restored: { ok: boolean; differences: string[] };
+  /** Main-thread garbage collections from process-flags to the end of the timed confirm. */
+  gc: GcPauses;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function runFlagsBench(
     // The body is built before and the reply parsed after the timing: a browser does that work.
     const form = flagForm(files, cohortId);
     timer?.reset();
+    const gc = watchGc();
     const processed = await timed(() => app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers: admin, payload: form }));
     const run = parse<ProcessFlagsResponse>(processed.value, "process-flags");
     log(`  process-flags: ${processed.ms.toFixed(0)} ms, event loop blocked ${processed.loop.blockedMs.toFixed(0)} ms`);
@@ -107,6 +110,7 @@ export async function runFlagsBench(
     const first = parse<ConfirmFlagImportResponse>(confirmed.value, "confirm-flag-import");
     log(`  confirm-flag-import: ${confirmed.ms.toFixed(0)} ms, event loop blocked ${confirmed.loop.blockedMs.toFixed(0)} ms`);
     timer?.print("confirm", log);
+    const gcPauses = gc.stop();
     const reconfirmed = await timed(() => confirm(app, admin, body));
     const second = parse<ConfirmFlagImportResponse>(reconfirmed.value, "confirm-flag-import again");
     const s2 = second.summary;
@@ -152,6 +156,7 @@ export async function runFlagsBench(
       undo,
       benefitIdsRestoredByUndo,
       restored: { ok: differences.length === 0, differences },
+      gc: gcPauses,
     };
   } finally {
     await app.close();
@@ -285,6 +290,7 @@ export function formatFlagsResult(r: FlagsBenchResult): string[] {
     ...r.undo.map((u, i) => `  undo ${i === 0 ? "(newest batch)" : "(the first confirm)"}`.padEnd(28) + `${sec(u.ms)}  ${sec(u.cpuMs)} ${ms1(u.loop.blockedMs).padStart(13)}`),
     `  (CPU time: this process's threads, the embedded engine's worker included; PostgreSQL's own work is not in it)`,
     `  event loop blocked, longest over these steps: ${loop.toFixed(1)} ms (limit ${FLAG_TARGETS.eventLoopMs} ms)  ${verdict(loop <= FLAG_TARGETS.eventLoopMs)}`,
+    `  main-thread garbage collection during process and confirm: longest pause ${r.gc.longestMs.toFixed(0)} ms, ${r.gc.count} collections, ${(r.gc.totalMs / 1000).toFixed(2)} s in all`,
     `  process: ${r.process.matched} students matched, ${r.process.flagged} with flags, ${r.process.unmatched} unmatched rows, ${r.process.validationErrors} validation errors`,
     `  confirm: weekly data ${s.weeklyDataCreated} created, ${s.weeklyDataUpdated} updated, ${s.unchanged} unchanged; ${s.benefitAssignmentIdsStored} Benefit Assignment IDs stored, ${s.benefitAssignmentIdsHeldElsewhere} held elsewhere`,
     r.confirm.pageBodyRefused
