@@ -1,12 +1,16 @@
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
+import type { DatabaseHandle } from "@tally/server/db/connection";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
+import { type FlagsBenchResult, flagsMissesOf, formatFlagsResult, runFlagsBench } from "./flags-bench.js";
 import { type ImportBenchResult, runImportBench } from "./import-bench.js";
 import { formatImportResult, formatResult, importMissesOf, missesOf } from "./report.js";
+import { formatReportsResult, type ReportsBenchResult, reportsMissesOf, runReportsBench } from "./reports-bench.js";
 import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
@@ -14,12 +18,17 @@ const HELP = `npm run bench [-- options]
   --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
   --browser-only   only the browser timing
   --no-embedded    skip the embedded database
-  --only TEXT      only the requests whose name contains TEXT (while tuning one query; skips the
-                   weekly import unless --import is given)
+  --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
+                   the import, flag-uploader and report benches are skipped then, unless --import)
   --import         also the weekly import (the default, except with --only and --browser-only)
   --no-import      skip the weekly import
   --import-only    only the weekly import: preview, commit, the same files again, undo
   --import-statements  also list the import's slowest SQL statements (preview and commit)
+  --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week;
+                   with --reports-only: both, without the dashboard requests)
+  --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
+  --flags-statements  with the flag uploader, list the slowest SQL statements of process, confirm and undo
+  --report-iterations N  timed PDFs per request (default 30)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
 (the database is created and seeded on first use).`;
 
@@ -37,6 +46,10 @@ async function main(): Promise<void> {
       "no-import": { type: "boolean", default: false },
       "import-only": { type: "boolean", default: false },
       "import-statements": { type: "boolean", default: false },
+      "flags-only": { type: "boolean", default: false },
+      "reports-only": { type: "boolean", default: false },
+      "flags-statements": { type: "boolean", default: false },
+      "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
     },
   });
@@ -49,10 +62,35 @@ async function main(): Promise<void> {
   const dataDir = fileURLToPath(new URL("../.data/embedded", import.meta.url));
   const results: ApiBenchResult[] = [];
   const imports: ImportBenchResult[] = [];
+  const flagResults: FlagsBenchResult[] = [];
+  const reportResults: ReportsBenchResult[] = [];
+  const reportIterations = Math.max(1, Number.parseInt(values["report-iterations"], 10) || 30);
   const importOnly = values["import-only"];
-  const dashboards = !importOnly && !values["browser-only"];
+  const flagsOnly = values["flags-only"];
+  const reportsOnly = values["reports-only"];
+  const onlyOne = importOnly || flagsOnly || reportsOnly;
+  const dashboards = !onlyOne && !values["browser-only"];
+  const everything = !onlyOne && !values.only && !values["browser-only"];
   // The import runs after the dashboard requests, so it never changes their figures.
-  const withImport = importOnly || (!values["no-import"] && (values.import || (!values.only && !values["browser-only"])));
+  const withImport = importOnly || (!values["no-import"] && (values.import || everything));
+  const withFlags = flagsOnly || everything;
+  const withReports = reportsOnly || everything;
+  // What runs on each engine: the dashboard requests, the import, the flag uploader, the reports.
+  async function benchEngine(database: DatabaseHandle): Promise<void> {
+    if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
+    if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
+    if (withFlags) {
+      log(`flag uploader on ${database.engine}`);
+      // The students' own Benefit Assignment IDs are kept here while the run has them away.
+      const backupFile = fileURLToPath(new URL(`../.data/flags-benefit-ids-${database.engine}.json`, import.meta.url));
+      mkdirSync(dirname(backupFile), { recursive: true });
+      flagResults.push(await runFlagsBench(database, { log, backupFile, statements: values["flags-statements"] }));
+    }
+    if (withReports) {
+      log(`reports on ${database.engine}`);
+      reportResults.push(await runReportsBench(database, { iterations: reportIterations, warmup: 5, log }));
+    }
+  }
   const misses: string[] = [];
   const idle = await idleEventLoop(5000);
 
@@ -60,22 +98,20 @@ async function main(): Promise<void> {
     const database = await openEmbeddedBenchDatabase(dataDir, log);
     try {
       log(`embedded database in ${dataDir}`);
-      if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
-      if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
+      await benchEngine(database);
     } finally {
       await database.close();
     }
   }
 
   const url = process.env.BENCH_DATABASE_URL;
-  if (!dashboards && !withImport) {
+  if (!dashboards && !withImport && !withFlags && !withReports) {
     // Only the browser timing below.
   } else if (url) {
     const database = await openPostgresBenchDatabase(url, log);
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
-      if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
-      if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
+      await benchEngine(database);
     } finally {
       await database.close();
     }
@@ -99,6 +135,16 @@ async function main(): Promise<void> {
   for (const r of imports) {
     for (const line of formatImportResult(r)) log(line);
     misses.push(...importMissesOf(r));
+    log("");
+  }
+  for (const r of flagResults) {
+    for (const line of formatFlagsResult(r)) log(line);
+    misses.push(...flagsMissesOf(r));
+    log("");
+  }
+  for (const r of reportResults) {
+    for (const line of formatReportsResult(r)) log(line);
+    misses.push(...reportsMissesOf(r));
     log("");
   }
 
