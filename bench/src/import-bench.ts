@@ -1,18 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { PerformanceObserver } from "node:perf_hooks";
-import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse, LoginResponse } from "@tally/contract";
-import { buildApp } from "@tally/server/app";
-import { testConfig } from "@tally/server/config";
-import type { ServerContext } from "@tally/server/context";
+import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse } from "@tally/contract";
 import type { DatabaseHandle } from "@tally/server/db/connection";
-import { systemClock } from "@tally/server/lib/clock";
-import { createMailer } from "@tally/server/lib/mailer";
-import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
-import { type KyselyPlugin, sql } from "kysely";
-import { BENCH_PASSWORD, BENCH_USERS, pickWorld } from "./dataset.js";
+import { sql } from "kysely";
+import { BENCH_USERS, pickWorld } from "./dataset.js";
 import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
-import { type LoopDelay, summarize, type Timing, watchEventLoop } from "./stats.js";
+import { type Headers, mb, signIn, startApp, type Step, statementTimer, timed, watchGc } from "./bench-app.js";
+import { summarize, type Timing } from "./stats.js";
 
 /** The week of the issue's performance target: 25,000 students, 50,000 meeting rows. */
 export const IMPORT_STUDENTS = 25_000;
@@ -31,15 +25,6 @@ const WEEK = { number: 3, start: "2026-09-21" };
 /** The tables whose row counts must be the same after both undos as before the import. */
 const COUNTED = ["students", "student_cohorts", "student_teams", "teams", "cohorts", "attendance_records", "weekly_data"] as const;
 
-export interface Step {
-  ms: number;
-  /**
-   * CPU time of this process meanwhile (every thread: the app and, embedded, the database's
-   * worker), user + system: unlike wall time, it hardly grows when other work shares the CPUs.
-   */
-  cpuMs: number;
-  loop: LoopDelay;
-}
 
 export interface DashboardLatency extends Timing {
   count: number;
@@ -81,7 +66,6 @@ export interface ImportBenchResult {
   unexpected: string[];
 }
 
-type Headers = { authorization: string };
 
 /**
  * The weekly import of the issue's Performance section, through the real app (inject, the same
@@ -183,23 +167,7 @@ export async function runImportBench(
   }
 }
 
-async function startApp(database: DatabaseHandle): Promise<FastifyInstance> {
-  const ctx: ServerContext = {
-    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
-    database,
-    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
-    clock: systemClock,
-  };
-  const app = await buildApp({ ctx, webDist: "" });
-  await app.ready();
-  return app;
-}
 
-async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
-  const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
-  if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
-  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
-}
 
 /**
  * The multipart body the import form sends: the new cohort's fields (or, once the first commit
@@ -325,15 +293,6 @@ async function analyzeState(database: DatabaseHandle): Promise<{ analyses: numbe
   return rows[0] ?? { analyses: 0, estimated: 0, actual: 0 };
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<Step & { value: T }> {
-  const loop = watchEventLoop();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, loop: loop.stop(), value };
-}
 
 /**
  * Another user (the district user) loading the dashboard over and over: the trend of all their
@@ -404,66 +363,8 @@ function watchMemory(): { stop(): ImportBenchResult["memory"] } {
   };
 }
 
-function watchGc(): { stop(): ImportBenchResult["gc"] } {
-  const seen = { longestMs: 0, totalMs: 0, count: 0 };
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      seen.longestMs = Math.max(seen.longestMs, entry.duration);
-      seen.totalMs += entry.duration;
-      seen.count += 1;
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  return {
-    stop() {
-      observer.disconnect();
-      return seen;
-    },
-  };
-}
 
-const mb = (bytes: number) => bytes / 1024 / 1024;
 
-/**
- * With --import-statements: each statement of the app's, from the moment it is sent until its
- * result is back (as the app waits for it; the dashboard loop's statements included), summed
- * by the statement's first words. Shows where a preview or commit spends its database time.
- */
-function statementTimer() {
-  const started = new Map<unknown, { at: number; text: string }>();
-  const totals = new Map<string, { ms: number; count: number }>();
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      const node = args.node as { kind: string; sqlFragments?: readonly string[] };
-      // Raw SQL by its text; builder queries by their kind and first table.
-      const table = JSON.stringify(args.node).match(/"SchemableIdentifierNode","identifier":\{"kind":"IdentifierNode","name":"(\w+)"/)?.[1] ?? "";
-      const text = (node.sqlFragments?.join("?") ?? `${node.kind} ${table}`).replace(/\s+/g, " ").trim().slice(0, 100);
-      started.set(args.queryId, { at: performance.now(), text });
-      return args.node;
-    },
-    async transformResult(args) {
-      const start = started.get(args.queryId);
-      if (start) {
-        started.delete(args.queryId);
-        const total = totals.get(start.text) ?? { ms: 0, count: 0 };
-        total.ms += performance.now() - start.at;
-        total.count += 1;
-        totals.set(start.text, total);
-      }
-      return args.result;
-    },
-  };
-  return {
-    plugin,
-    reset: () => totals.clear(),
-    print(step: string, log: (line: string) => void) {
-      log(`    slowest statements of the ${step} (summed, ×count):`);
-      for (const [text, t] of [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
-        log(`    ${t.ms.toFixed(0).padStart(7)} ms ×${String(t.count).padEnd(4)} ${text}`);
-      }
-    },
-  };
-}
 
 function readHwmMb(): number | null {
   try {
