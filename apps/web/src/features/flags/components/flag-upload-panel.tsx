@@ -8,12 +8,12 @@ import {
 } from "@tally/contract";
 import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { FileDropField } from "../../../components/file-drop-field";
 import { errorText } from "../../../lib/api-error";
 import { useConfirmFlagImport } from "../api/confirm-flag-import";
 import { FlagValidationError, processFlags } from "../api/process-flags";
 import { isCsvFile } from "../lib/csv-file";
 import { IDLE, isBusy, statusText, uploadReducer } from "../lib/upload-state";
-import { FlagFileField as FileField } from "./flag-file-field";
 import { ImportResult } from "./import-result";
 import { VerificationStep } from "./verification-step";
 
@@ -135,9 +135,11 @@ export function FlagUploadPanel({ cohort, currentWeek }: Props) {
         </Title>
         <Group align="stretch" gap="sm">
           {FLAG_FILE_FIELDS.map((field) => (
-            <FileField
+            <FileDropField
               key={field}
               label={FLAG_FILE_LABELS[field]}
+              hint="Required. Drop a CSV file here or choose one."
+              grow
               file={files[field] ?? null}
               error={fileErrors[field]}
               disabled={fieldsLocked}

@@ -8,8 +8,8 @@ import {
   PROGRAM_TYPES,
 } from "@tally/contract";
 import { bindText } from "../../../../lib/text-binding";
-import { FileDropField } from "./file-drop-field";
-import type { CohortMode, ImportFormValues } from "./import-form-values";
+import { FileDropField } from "../../../../components/file-drop-field";
+import { type CohortMode, fileSizeText, type ImportFormValues } from "./import-form-values";
 
 interface Props {
   values: ImportFormValues;
@@ -112,7 +112,9 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
               label={IMPORT_FILE_LABELS[field]}
               file={values.files[field]}
               error={errors[field]}
-              onChange={(file) => onChange({ files: { ...values.files, [field]: file } })}
+              hint="Required. Drop a CSV file here or choose one (at most 10 MB)."
+              describe={(file) => `${file.name} (${fileSizeText(file.size)})`}
+              onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
             />
           ))}
         </Stack>

@@ -1,21 +1,28 @@
 import { Box, Input, Text } from "@mantine/core";
 import { type DragEvent, useId, useState } from "react";
-import classes from "./flag-file-field.module.css";
+import classes from "./file-drop-field.module.css";
 
 interface Props {
   label: string;
+  /** The line under the label: that it is required, what to drop and its limits. */
+  hint: string;
   file: File | null;
-  error?: string;
+  error?: string | undefined;
   disabled?: boolean;
-  /** Gets every file chosen or dropped; the panel decides whether it is a CSV. */
+  /** What the line under the control says of the chosen file (default: its name). */
+  describe?: (file: File) => string;
+  /** Every file chosen or dropped; the form decides whether it is acceptable. */
   onFile: (file: File) => void;
+  /** Side by side in a row: each takes an equal share, at least 240 px. */
+  grow?: boolean;
 }
 
 /**
- * One report: an area that takes a dropped file around a real file input, so the keyboard and
- * screen readers reach it like any other field.
+ * One report file: an area that takes a dropped file, around a real file input so the
+ * keyboard and screen readers reach it like any other field. Required is said in the hint and
+ * to assistive technology rather than by an asterisk, which wrapped onto a line of its own.
  */
-export function FlagFileField({ label, file, error, disabled, onFile }: Props) {
+export function FileDropField({ label, hint, file, error, disabled, describe = (f) => f.name, onFile, grow }: Props) {
   const id = useId();
   const [over, setOver] = useState(false);
   const hintId = `${id}-hint`;
@@ -27,7 +34,7 @@ export function FlagFileField({ label, file, error, disabled, onFile }: Props) {
     const dropped = event.dataTransfer.files[0];
     if (dropped && !disabled) onFile(dropped);
   };
-  const border = error ? "var(--mantine-color-error)" : over ? "var(--mantine-color-blue-6)" : "var(--mantine-color-gray-5)";
+  const border = error ? "var(--mantine-color-error)" : over ? "var(--mantine-color-blue-6)" : "var(--mantine-color-gray-4)";
   return (
     <Box
       data-testid={`drop-${label}`}
@@ -38,17 +45,16 @@ export function FlagFileField({ label, file, error, disabled, onFile }: Props) {
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
       p="sm"
+      className={classes.area}
       style={{
         border: `2px dashed ${border}`,
-        borderRadius: "var(--mantine-radius-md)",
         background: over ? "var(--mantine-color-blue-0)" : undefined,
-        flex: "1 1 240px",
+        flex: grow ? "1 1 240px" : undefined,
       }}
     >
-      {/* No asterisk: all three are required, and it wrapped onto a line of its own. */}
       <Input.Label htmlFor={id}>{label}</Input.Label>
       <Input.Description id={hintId} mb={6}>
-        Required. Drop a CSV file here or choose one.
+        {hint}
       </Input.Description>
       <input
         id={id}
@@ -67,7 +73,7 @@ export function FlagFileField({ label, file, error, disabled, onFile }: Props) {
         className={classes.input}
       />
       <Text size="sm" mt={4} c={file ? undefined : "dimmed"} data-testid={file ? "chosen-file" : undefined}>
-        {file ? file.name : "No file chosen"}
+        {file ? describe(file) : "No file chosen"}
       </Text>
       {error ? (
         <Input.Error id={errorId} mt={4}>
