@@ -66,10 +66,17 @@ export async function calculateFlagRun(
     enrollees.set(row.benefitAssignmentId, e);
   }
 
-  const byBenefit = new Map(students.flatMap((s) => (s.benefit_assignment_id ? [[s.benefit_assignment_id, s] as const] : [])));
-  const byEmail = new Map(students.flatMap((s) => (s.email ? [[normaliseEmail(s.email) as string, s] as const] : [])));
+  const turn = loopTurns();
+  const byBenefit = new Map<string, CohortStudent>();
+  const byEmail = new Map<string, CohortStudent>();
   const byName = new Map<string, CohortStudent[]>();
-  for (const s of students) pushTo(byName, normaliseName(`${s.first_name} ${s.last_name}`), s);
+  for (const s of students) {
+    if (turn.due()) await turn.yield();
+    if (s.benefit_assignment_id) byBenefit.set(s.benefit_assignment_id, s);
+    const email = normaliseEmail(s.email);
+    if (email) byEmail.set(email, s);
+    pushTo(byName, normaliseName(`${s.first_name} ${s.last_name}`), s);
+  }
 
   interface Matched {
     student: CohortStudent;
@@ -79,7 +86,6 @@ export async function calculateFlagRun(
     reflection: ReflectionRow | null;
   }
   const matched = new Map<number, Matched>();
-  const turn = loopTurns();
   for (const enrollee of enrollees.values()) {
     if (turn.due()) await turn.yield();
     const row = enrollee.first;
