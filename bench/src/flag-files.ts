@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "@tally/server/db/connection";
+import { addDays } from "@tally/server/lib/iso-date";
 
 export interface FlagStudent {
   id: number;
@@ -88,8 +89,3 @@ function hash(n: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}

@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import { type GcPauses, type Headers, signIn, type Step, startApp, statementTimer, timed, watchGc } from "./bench-app.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
+import { addDays } from "@tally/server/lib/iso-date";
 
 /** The issue's week: 5,000 students, three CRM sessions each (15,000 rows). */
 export const FLAG_STUDENTS = 5_000;
@@ -259,11 +260,6 @@ const stepOf = (s: Step): Step => ({ ms: s.ms, cpuMs: s.cpuMs, loop: s.loop });
 
 const isoDate = (d: Date | string) => (typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 const sec = (v: number) => `${(v / 1000).toFixed(2)} s`.padStart(9);
 const ms1 = (v: number) => v.toFixed(1).padStart(7);

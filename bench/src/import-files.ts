@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import { FIRST_NAMES, LAST_NAMES } from "@tally/server/db/seed/demo-words";
+import { addDays } from "@tally/server/lib/iso-date";
 
 /** One student of the generated week, as the three reports name them. */
 export interface ImportStudent {
@@ -34,11 +35,6 @@ function hash(i: number, salt: number, mod: number): number {
   return (h >>> 0) % mod;
 }
 
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 

@@ -193,7 +193,6 @@ export const importUndoResponseSchema = z.object({
 });
 export type ImportUndoResponse = z.infer<typeof importUndoResponseSchema>;
 
-export const importIdParamSchema = z.object({ id: dbIdSchema });
 
 /** Texts of the import screens (spec section 8). */
 export const IMPORT_MESSAGES = {

@@ -17,7 +17,7 @@ import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import { FLAG_UPLOADER_CODES, mergeFlags } from "../imports/flag-rules.js";
 import { lockImports, recordBatch } from "../imports/import-batches.service.js";
-import { addDays } from "../imports/import-plan.js";
+import { addDays } from "../../lib/iso-date.js";
 import { readCrmReport } from "../imports/reports/crm-report.js";
 import { readProgressReport } from "../imports/reports/progress-report.js";
 import { readReflectionReport } from "../imports/reports/reflection-report.js";

@@ -4,6 +4,7 @@ import type { AttendanceKeyRow } from "../attendance/attendance-import.service.j
 import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
 import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
 import type { RosterStudent } from "./roster-matching.js";
+import { addDays } from "../../lib/iso-date.js";
 import { loopTurns } from "../../lib/yield-to-loop.js";
 
 export interface PlanCohort {
@@ -33,12 +34,6 @@ export interface ImportPlan {
   weekStart: string;
   students: StudentPlan[];
   summary: ImportSummary;
-}
-
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 const flagKey = (flags: readonly WeeklyFlag[]) => flags.map((f) => `${f.code}\u0000${f.text}`).join("\u0001");

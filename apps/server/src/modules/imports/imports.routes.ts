@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import {
+  idParamSchema,
   importCommitSchema,
-  importIdParamSchema,
   importPreviewSchema,
   importsQuerySchema,
   importsResponseSchema,
@@ -50,7 +50,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/imports/:id/undo",
     {
       onRequest: admin,
-      schema: { tags, params: importIdParamSchema, response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: { tags, params: idParamSchema, response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
     },
     async (request) => undoImport(ctx, request.user.id, request.params.id),
   );

@@ -1,6 +1,7 @@
 import { REPORT_FILES, type ReportDataResponse, STUDENTS_CSV_COLUMNS, type StudentsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { filledBeforeAll } from "../../../test/filled-before-all.js";
+import { parseCleanCsv } from "../../../test/messy-csv.js";
 import { buildStudent } from "../../../test/factories.js";
 import type { WorldUserKey } from "../../../test/dashboard-world.js";
 import { BULK_STUDENTS, UNICODE_NAMES, useReportWorld } from "../../../test/report-world.js";
@@ -21,33 +22,11 @@ filledBeforeAll(async () => {
 
 const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
 
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
+/** Records of the CSV (RFC 4180, CRLF between records, as Excel writes): header first. */
 function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += ch;
-  }
-  return rows;
+  expect(text.replace(/"[^"]*"/g, "").replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
+  const { headers, rows } = parseCleanCsv(text);
+  return [headers, ...rows];
 }
 
 describe("GET /api/reports/students.csv", () => {
