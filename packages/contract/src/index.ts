@@ -21,3 +21,4 @@ export * from "./demo-settings.js";
 export * from "./imports.js";
 export * from "./flag-upload.js";
 export * from "./reports.js";
+export * from "./notifications.js";

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** Spec §4 and §7: what the server pushes to a signed-in client. */
+export const NOTIFICATION_TYPES = ["CONNECTED", "FORCE_LOGOUT", "ERROR"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** Why a session was ended; the client shows the expired notice for each. */
+export const FORCE_LOGOUT_REASONS = [
+  "ACCOUNT_DEACTIVATED",
+  "ACCOUNT_CHANGED",
+  "PASSWORD_CHANGED",
+  "SESSIONS_REVOKED",
+] as const;
+export type ForceLogoutReason = (typeof FORCE_LOGOUT_REASONS)[number];
+
+/**
+ * One notification. On the event stream each is sent as `id: <id>\ndata: <json>\n\n` (the
+ * default `message` event); CONNECTED is not stored and has id 0. Heartbeats are comment lines
+ * (`: heartbeat`).
+ */
+export const notificationSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(NOTIFICATION_TYPES),
+  reason: z.enum(FORCE_LOGOUT_REASONS).optional(),
+  message: z.string().optional(),
+  createdAt: z.string(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationTokenQuerySchema = z.object({ token: z.string().min(1).max(4096) });
+
+/** GET /api/notifications-poll: the caller's notifications since its last poll (kept a day). */
+export const notificationsPollSchema = z.object({ data: z.array(notificationSchema) });
+export type NotificationsPoll = z.infer<typeof notificationsPollSchema>;
+
+export const NOTIFICATION_LIMITS = {
+  /** The stream sends a comment at least this often so proxies keep it open. */
+  heartbeatMs: 25_000,
+  reconnectAttempts: 5,
+  reconnectDelayMs: 5_000,
+  pollIntervalMs: 30_000,
+  /** Stored notifications older than this are not returned and are deleted. */
+  keepMs: 24 * 60 * 60_000,
+} as const;
+
+/** GET /api/debug/cors: the request's origin and whether CORS would allow it; nothing secret. */
+export const debugCorsSchema = z.object({
+  origin: z.string().nullable(),
+  allowed: z.boolean(),
+  method: z.string(),
+  time: z.string(),
+});
+export type DebugCors = z.infer<typeof debugCorsSchema>;
+
+/** GET /api/public-config: what the app may show before sign-in. */
+export const publicConfigSchema = z.object({ supportEmail: z.string() });
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
