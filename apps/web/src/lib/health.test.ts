@@ -59,4 +59,5 @@ describe("API health (spec section 4)", () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
     stop();
   });
+
 });

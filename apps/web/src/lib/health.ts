@@ -62,6 +62,14 @@ export interface HealthCheckResult {
   error: string | null;
 }
 
+/** Spec section 8 "Health" texts, and the words for the good case. */
+export const HEALTH_MESSAGES = {
+  online: "Connected to the API server",
+  serverError: "API server is experiencing issues",
+  unreachable: "Cannot connect to the API server",
+  deviceOffline: "Your device is offline",
+} as const;
+
 /** GET /api/health-check without credentials and with a 5 s timeout; online means status < 500. */
 export async function checkHealth(): Promise<HealthCheckResult> {
   setState({ isChecking: true });
@@ -80,11 +88,11 @@ export async function checkHealth(): Promise<HealthCheckResult> {
       setState({ isChecking: false, isOnline: true, lastChecked: now, error: null, retryCount: 0 });
       return { ok: true, status: response.status, body, error: null };
     }
-    const error = "API server is experiencing issues";
+    const error = HEALTH_MESSAGES.serverError;
     setState({ isChecking: false, isOnline: false, lastChecked: now, error, retryCount: state.retryCount + 1 });
     return { ok: false, status: response.status, body, error };
   } catch {
-    const error = navigator.onLine === false ? "Your device is offline" : "Cannot connect to the API server";
+    const error = navigator.onLine === false ? HEALTH_MESSAGES.deviceOffline : HEALTH_MESSAGES.unreachable;
     setState({
       isChecking: false,
       isOnline: false,
@@ -114,7 +122,7 @@ export function startHealthMonitor(): () => void {
   };
   const unsubscribe = healthStore.subscribe(schedule);
   const onOnline = () => void checkHealth();
-  const onOffline = () => healthStore.setOffline("Your device is offline");
+  const onOffline = () => healthStore.setOffline(HEALTH_MESSAGES.deviceOffline);
   window.addEventListener("online", onOnline);
   window.addEventListener("offline", onOffline);
   void checkHealth();

@@ -21,3 +21,14 @@ export async function logout(): Promise<void> {
     queryClient.clear();
   }
 }
+
+/**
+ * Forgets the session at once and tells the server in the background, for when it may be
+ * down (the Server Connection Error page): logout() reads the tokens before its first await,
+ * so clearing right after it starts still revokes the right refresh token if the call lands.
+ */
+export function logoutNow(): void {
+  void logout();
+  authStore.clear();
+  queryClient.clear();
+}

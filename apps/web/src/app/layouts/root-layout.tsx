@@ -1,13 +1,31 @@
 import { Suspense } from "react";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { PageLoader } from "../../components/page-loader";
+import { ApiStatusButton } from "../../features/connection/components/api-status-button";
+import { ServerConnectionErrorPage } from "../../features/connection/components/server-connection-error-page";
+import { useHealth } from "../../lib/health";
+import { useNotificationWatch } from "../notification-watch";
 import { useSessionWatch } from "../session-watch";
+
+/** Spec section 4: these pages work without the API's data, so they stay while offline. */
+const SHOWN_WHILE_OFFLINE = new Set(["/login", "/set-password", "/verify"]);
 
 export function RootLayout() {
   useSessionWatch();
+  useNotificationWatch();
+  const { isOnline } = useHealth();
+  const { pathname } = useLocation();
+  const replaced = !isOnline && !SHOWN_WHILE_OFFLINE.has(pathname);
   return (
-    <Suspense fallback={<PageLoader />}>
-      <Outlet />
-    </Suspense>
+    <>
+      {replaced ? (
+        <ServerConnectionErrorPage />
+      ) : (
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      )}
+      <ApiStatusButton />
+    </>
   );
 }

@@ -1,6 +1,32 @@
-import { Title } from "@mantine/core";
+import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Link } from "react-router";
 
-/** /admin/* catch-all for super_admin (spec: placeholder text "Admin Area"). */
+const TOOLS = [
+  { to: "/admin/settings", name: "Admin Settings", text: "Schools, cohorts, visibility, demo and feature settings, weekly imports." },
+  { to: "/users", name: "User Management", text: "Create, edit, deactivate and reactivate users; school access; password resets." },
+  { to: "/admin/flag-uploader", name: "Flag Uploader", text: "Upload the weekly CSV exports, verify the matches and import the flags." },
+  { to: "/dashboard", name: "Dashboard", text: "Attendance for every school, cohort and team." },
+  { to: "/debug", name: "API Debug", text: "Test the API backends and the cross-origin endpoint." },
+] as const;
+
+/** /admin/* for super_admin (spec section 2): the "Admin Area" landing page with the admin tools. */
 export function AdminAreaPage() {
-  return <Title order={1}>Admin Area</Title>;
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Admin Area</Title>
+      <Text c="dimmed">Tools for super admins.</Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+        {TOOLS.map((tool) => (
+          <Paper key={tool.to} component="li" withBorder p="md" radius="md">
+            <Anchor component={Link} to={tool.to} fw={600}>
+              {tool.name}
+            </Anchor>
+            <Text size="sm" c="dimmed" mt={4}>
+              {tool.text}
+            </Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
 }

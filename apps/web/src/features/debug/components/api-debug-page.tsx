@@ -1,14 +1,18 @@
-import { Alert, Button, Code, Container, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Code, Container, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { useMemo } from "react";
 import { GoBackButton } from "../../../components/go-back-button";
 import { API_BASE, HEALTH_CHECK_URL } from "../../../lib/health";
-import { useHealthCheckDiagnostics } from "../api/get-health-check";
+import { type DiagnosticResult, useRunDiagnostics } from "../api/run-diagnostics";
+import { diagnosticTargets } from "../lib/diagnostic-targets";
+import { DiagnosticResultRow } from "./diagnostic-result-row";
 
-/** Static API Debug page: shows where the app talks to and checks the health endpoint. */
+/** API Debug page (spec "Other screens"): where the app talks to, and a test of each backend. */
 export function ApiDebugPage() {
-  const diagnostics = useHealthCheckDiagnostics();
-  const result = diagnostics.data;
+  const targets = useMemo(() => diagnosticTargets(), []);
+  const diagnostics = useRunDiagnostics();
+  const results: DiagnosticResult[] | undefined = diagnostics.data;
   return (
-    <Container component="main" size="md" py="xl">
+    <Container component="main" size="lg" py="xl">
       <Stack gap="lg">
         <Title order={1}>API Debug</Title>
         <Paper withBorder p="md">
@@ -39,28 +43,52 @@ export function ApiDebugPage() {
           </Table>
         </Paper>
         <Group>
-          <Button onClick={() => diagnostics.mutate()} loading={diagnostics.isPending}>
+          <Button onClick={() => diagnostics.mutate(targets)} loading={diagnostics.isPending}>
             Run API Diagnostics
           </Button>
           <GoBackButton variant="default" />
         </Group>
-        {result ? (
-          <Paper withBorder p="md" data-testid="diagnostics-result">
-            <Title order={2} fz="h3" mb="sm">
+        <Paper withBorder p="md" data-testid="diagnostics-result">
+          <Group justify="space-between" mb="sm">
+            <Title order={2} fz="h3">
               Diagnostics Result
             </Title>
-            <Alert color={result.ok ? "green" : "red"} role="status" mb="sm">
-              {result.ok
-                ? `Health check succeeded (HTTP ${result.status}).`
-                : `Health check failed: ${result.error ?? "unknown error"}${result.status ? ` (HTTP ${result.status})` : ""}.`}
-            </Alert>
-            {result.body !== null && result.body !== undefined ? (
-              <Code block>{JSON.stringify(result.body, null, 2)}</Code>
-            ) : (
-              <Text size="sm">No response body.</Text>
-            )}
-          </Paper>
-        ) : null}
+            {results ? (
+              <Badge color={results.some((r) => r.outcome === "failed") ? "red" : "teal"} variant="light">
+                {results.filter((r) => r.outcome === "ok").length} passed ·{" "}
+                {results.filter((r) => r.outcome === "failed").length} failed ·{" "}
+                {results.filter((r) => r.outcome === "skipped").length} skipped
+              </Badge>
+            ) : null}
+          </Group>
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Test</Table.Th>
+                  <Table.Th>URL</Table.Th>
+                  <Table.Th>Result</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Time</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {targets.map((target) => (
+                  <DiagnosticResultRow
+                    key={target.id}
+                    target={target}
+                    result={results?.find((r) => r.target.id === target.id)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {!results ? (
+            <Text size="sm" c="dimmed" mt="sm">
+              Press Run API Diagnostics to test each backend.
+            </Text>
+          ) : null}
+        </Paper>
       </Stack>
     </Container>
   );

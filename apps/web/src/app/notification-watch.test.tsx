@@ -1,0 +1,62 @@
+import { MESSAGES } from "@tally/contract";
+import { act, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { authStore } from "../lib/auth-store";
+import { hardNavigation } from "../lib/navigation";
+import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
+import { FakeEventSource } from "../test/fake-event-source";
+import { renderApp } from "../test/render-app";
+
+let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
+
+beforeEach(() => {
+  assign = vi.fn<(url: string) => void>();
+  vi.spyOn(hardNavigation, "assign").mockImplementation(assign);
+  mockFetch(() => jsonResponse(200, { data: [] }));
+});
+
+describe("notification watch", () => {
+  it("opens no stream while signed out", async () => {
+    renderApp("/login");
+    await screen.findByRole("heading", { name: "Sign in to Tally" });
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it("opens the stream with the signed-in token and obeys FORCE_LOGOUT", async () => {
+    signIn(buildUser({ role: "admin" }), "tok-live");
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    const [source] = FakeEventSource.open();
+    expect(source?.url).toBe("/api/notifications?token=tok-live");
+    act(() => {
+      source!.open();
+      source!.send({ id: 0, type: "CONNECTED", createdAt: "2026-11-25T10:00:00.000Z" });
+      source!.send({ id: 4, type: "FORCE_LOGOUT", reason: "ACCOUNT_DEACTIVATED", createdAt: "2026-11-25T10:00:01.000Z" });
+    });
+    expect(assign).toHaveBeenCalledWith("/login?session=expired");
+    expect(sessionStorage.getItem("tally.sessionMessage")).toBe(MESSAGES.sessionVersionMismatch);
+    expect(authStore.get().token).toBeNull();
+    // The cleared session closes the stream.
+    expect(FakeEventSource.open()).toHaveLength(0);
+  });
+
+  it("closes the stream on sign-out, in this tab or another, and when the page is left", async () => {
+    signIn(buildUser({ role: "admin" }));
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    expect(FakeEventSource.open()).toHaveLength(1);
+    // Another tab signs out: the storage event reloads the store.
+    act(() => {
+      localStorage.clear();
+      window.dispatchEvent(new StorageEvent("storage", { key: null }));
+    });
+    expect(FakeEventSource.open()).toHaveLength(0);
+
+    act(() => signIn(buildUser({ role: "admin" })));
+    expect(FakeEventSource.open()).toHaveLength(1);
+    act(() => {
+      window.dispatchEvent(new Event("pagehide"));
+    });
+    expect(FakeEventSource.open()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,30 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { renderApp } from "../../../test/render-app";
+
+describe("Admin Area (/admin/*)", () => {
+  it("greets a super admin with links to the admin tools", async () => {
+    signIn(buildUser({ role: "super_admin" }));
+    mockFetch(() => jsonResponse(200, { data: [] }));
+    renderApp("/admin/anything");
+    expect(await screen.findByRole("heading", { level: 1, name: "Admin Area" })).toBeTruthy();
+    const main = screen.getByRole("main");
+    const links = [...main.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")]);
+    expect(links).toEqual([
+      ["Admin Settings", "/admin/settings"],
+      ["User Management", "/users"],
+      ["Flag Uploader", "/admin/flag-uploader"],
+      ["Dashboard", "/dashboard"],
+      ["API Debug", "/debug"],
+    ]);
+  });
+
+  it("is refused to an admin", async () => {
+    signIn(buildUser({ role: "admin" }));
+    mockFetch(() => jsonResponse(200, { data: [] }));
+    const { router } = renderApp("/admin/anything");
+    await screen.findByRole("heading", { name: "Access Denied" });
+    expect(router.state.location.pathname).toBe("/unauthorized");
+  });
+});
