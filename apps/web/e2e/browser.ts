@@ -21,6 +21,8 @@ export interface ContextOptions {
   height?: number;
   /** A signed-in session captured by signedInState(): the context starts signed in. */
   storageState?: SessionState;
+  /** Another server than the shared one (a journey that stops and restarts its own). */
+  baseUrl?: string;
 }
 
 /** Requests each context has in flight, so a page can be seen to have finished loading. */
@@ -28,7 +30,7 @@ const inFlight = new WeakMap<BrowserContext, number>();
 
 export async function newContext(browser: Browser, opts: ContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: opts.baseUrl ?? baseUrl(),
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     storageState: opts.storageState,
   });

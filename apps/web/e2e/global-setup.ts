@@ -24,7 +24,7 @@ declare module "vitest" {
  * the run (several people share it) cannot swap the files out from under the browser.
  * The dependencies are not copied: they are loaded once, at start-up.
  */
-function snapshotBuild(root: string, to: string): string {
+export function snapshotBuild(root: string, to: string): string {
   for (const part of ["apps/server/dist", "apps/server/package.json", "apps/web/dist"]) {
     cpSync(join(root, part), join(to, part), { recursive: true });
   }
@@ -121,7 +121,7 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function waitUntilServing(baseUrl: string, server: ChildProcess, output: () => string): Promise<void> {
+export async function waitUntilServing(baseUrl: string, server: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`The server exited during start-up:\n${output()}`);

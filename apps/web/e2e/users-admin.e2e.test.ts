@@ -213,6 +213,9 @@ describe("an admin creates a district user", () => {
 
   test("the new user signs in with that password and sees a district dashboard of three schools", async () => {
     districtPage = await (await newContext(browser)).newPage();
+    // No notification stream for this tab: its FORCE_LOGOUT would end the session before the
+    // profile check that this file follows (live-connection.e2e.test.ts covers the stream).
+    await districtPage.route((url) => url.pathname.startsWith("/api/notifications"), (route) => route.abort());
     await signIn(districtPage, USERNAME, password);
     await waitForPath(districtPage, "/dashboard");
     await expectTitle(districtPage, "District Dashboard");

@@ -59,4 +59,14 @@ describe("notification watch", () => {
     });
     expect(FakeEventSource.open()).toHaveLength(0);
   });
+
+  it("asks the health check when the stream drops, so a stopped server is noticed", async () => {
+    signIn(buildUser({ role: "admin" }));
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    const fetchMock = mockFetch(() => Promise.reject(new TypeError("Failed to fetch")));
+    act(() => FakeEventSource.open()[0]!.fail());
+    expect(await screen.findByRole("heading", { name: "Server Connection Error" })).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/health-check")).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { authStore, useAuth } from "../lib/auth-store";
+import { suspectApiDown } from "../lib/health";
 import { handleNotification } from "../lib/notifications/force-logout";
 import { createNotificationClient } from "../lib/notifications/notification-client";
 
@@ -18,6 +19,10 @@ export function useNotificationWatch(): void {
     const client = createNotificationClient({
       getToken: () => authStore.get().token,
       onNotification: handleNotification,
+      // A dropped stream is often the first sign that the server went away.
+      onStateChange: (state) => {
+        if (state === "waiting-to-reconnect") suspectApiDown();
+      },
     });
     client.start();
     const onPageHide = () => client.stop();

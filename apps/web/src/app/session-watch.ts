@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { getProfile } from "../features/auth/api/get-profile";
 import { ApiError, endSession, refreshSession } from "../lib/api-client";
 import { authStore, useAuth } from "../lib/auth-store";
+import { suspectApiDown } from "../lib/health";
 
 /**
  * While signed in: check the profile every 10 s (keeps role and permissions current; a 401
@@ -26,6 +27,8 @@ export function useSessionWatch(): void {
           authStore.set({ user });
         }
       } catch (error) {
+        // No answer at all (status 0): the server may be down, which the health check confirms.
+        if (error instanceof ApiError && error.status === 0) suspectApiDown();
         if (error instanceof ApiError && error.status === 401) {
           endSession(
             error.code === "SESSION_VERSION_MISMATCH"

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { checkHealth, healthStore, lastSyncTime, startHealthMonitor } from "./health";
+import { checkHealth, healthStore, lastSyncTime, startHealthMonitor, suspectApiDown } from "./health";
 
 const reply = (status: number) => new Response(JSON.stringify({ status: "ok" }), { status });
 
@@ -60,4 +60,14 @@ describe("API health (spec section 4)", () => {
     stop();
   });
 
+
+  it("checks when a request got no answer while the app thought it was online, and only then", async () => {
+    const fetchMock = vi.fn(async () => Promise.reject(new TypeError("Failed to fetch")));
+    vi.stubGlobal("fetch", fetchMock);
+    suspectApiDown();
+    await vi.waitFor(() => expect(healthStore.get().isOnline).toBe(false));
+    expect(healthStore.get().error).toBe("Cannot connect to the API server");
+    suspectApiDown();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });

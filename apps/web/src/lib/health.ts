@@ -107,6 +107,16 @@ export async function checkHealth(): Promise<HealthCheckResult> {
 }
 
 /**
+ * A request that got no answer may mean the API is down; while the app still thinks it is
+ * online nothing else would look (the 15 s retry runs only while offline), so let the health
+ * check decide. Called by the periodic profile check and the notification stream.
+ */
+export function suspectApiDown(): void {
+  const { isOnline, isChecking } = state;
+  if (isOnline && !isChecking) void checkHealth();
+}
+
+/**
  * Checks on start, on the browser online event and every 15 s while offline; the offline
  * event marks the API offline at once. Returns a stop function.
  */

@@ -28,7 +28,8 @@ export async function probe(target: DiagnosticTarget): Promise<DiagnosticResult>
     } catch {
       // not JSON: shown as text
     }
-    const ok = response.status < 500;
+    // Stricter than the health rule (< 500): a 404 here means the endpoint is missing.
+    const ok = response.ok;
     return { target, outcome: ok ? "ok" : "failed", status: response.status, ms, body, error: ok ? null : `HTTP ${response.status}` };
   } catch (error) {
     const ms = Math.round(performance.now() - started);

@@ -54,7 +54,7 @@ export function ApiDebugPage() {
               Diagnostics Result
             </Title>
             {results ? (
-              <Badge color={results.some((r) => r.outcome === "failed") ? "red" : "teal"} variant="light">
+              <Badge color={results.some((r) => r.outcome === "failed") ? "red.9" : "teal.9"} variant="outline">
                 {results.filter((r) => r.outcome === "ok").length} passed ·{" "}
                 {results.filter((r) => r.outcome === "failed").length} failed ·{" "}
                 {results.filter((r) => r.outcome === "skipped").length} skipped
