@@ -2,6 +2,7 @@ import { MESSAGES } from "@tally/contract";
 import { act, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { authStore } from "../lib/auth-store";
+import { healthStore } from "../lib/health";
 import { hardNavigation } from "../lib/navigation";
 import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
 import { FakeEventSource } from "../test/fake-event-source";
@@ -68,5 +69,24 @@ describe("notification watch", () => {
     act(() => FakeEventSource.open()[0]!.fail());
     expect(await screen.findByRole("heading", { name: "Server Connection Error" })).toBeTruthy();
     expect(fetchMock.mock.calls.some(([url]) => url === "/api/health-check")).toBe(true);
+  });
+
+  it("tries the stream again once the API is back after a restart that outlasted the reconnects", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signIn(buildUser({ role: "admin" }));
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    act(() => healthStore.setOffline("Cannot connect to the API server"));
+    for (let i = 0; i <= 5; i++) {
+      act(() => FakeEventSource.latest()!.fail());
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_000);
+      });
+    }
+    expect(FakeEventSource.instances).toHaveLength(6);
+    expect(FakeEventSource.open()).toHaveLength(0);
+    act(() => healthStore.reset());
+    expect(FakeEventSource.instances).toHaveLength(7);
+    expect(FakeEventSource.open()).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { authStore, useAuth } from "../lib/auth-store";
-import { suspectApiDown } from "../lib/health";
+import { healthStore, suspectApiDown } from "../lib/health";
 import { handleNotification } from "../lib/notifications/force-logout";
 import { createNotificationClient } from "../lib/notifications/notification-client";
 
@@ -32,9 +32,21 @@ export function useNotificationWatch(): void {
     };
     window.addEventListener("pagehide", onPageHide);
     window.addEventListener("pageshow", onPageShow);
+    // A server restart outlasts the five reconnects; once it answers again the stream is worth
+    // another try (with fresh attempts) rather than polling for the rest of the day.
+    let wasOnline = healthStore.get().isOnline;
+    const unsubscribeHealth = healthStore.subscribe(() => {
+      const { isOnline } = healthStore.get();
+      if (isOnline && !wasOnline && (client.state() === "polling" || client.state() === "waiting-to-reconnect")) {
+        client.stop();
+        client.start();
+      }
+      wasOnline = isOnline;
+    });
     return () => {
       window.removeEventListener("pagehide", onPageHide);
       window.removeEventListener("pageshow", onPageShow);
+      unsubscribeHealth();
       client.stop();
     };
   }, [signedIn]);

@@ -28,7 +28,8 @@ export function ApiStatusButton() {
     </Stack>
   );
   return (
-    <Box pos="fixed" bottom={16} right={16} style={{ zIndex: 300 }}>
+    // Above the page (app shell 100), below modals (200): an open dialog covers it.
+    <Box pos="fixed" bottom={16} right={16} style={{ zIndex: 150 }}>
       <Tooltip label={label} position="top-end" multiline maw={320} events={{ hover: true, focus: true, touch: true }}>
         <ActionIcon
           size="lg"
