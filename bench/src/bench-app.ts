@@ -14,6 +14,17 @@ import { type LoopDelay, watchEventLoop } from "./stats.js";
 
 export type Headers = { authorization: string };
 
+/**
+ * One engine's bench database: the handle this process uses, how the built server reaches the
+ * same data, and a way to let go of the database while the server runs (the embedded engine
+ * is one process's database; the handle is opened again afterwards).
+ */
+export interface BenchEngine {
+  database: DatabaseHandle;
+  server: { dataDir?: string; databaseUrl?: string };
+  released<T>(fn: () => Promise<T>): Promise<T>;
+}
+
 /** One timed step: wall time, this process's CPU time (every thread) and the event loop's longest block. */
 export interface Step {
   ms: number;

@@ -1,11 +1,13 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse } from "@tally/contract";
+import { appendFileSync } from "node:fs";
+import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse, LoginResponse } from "@tally/contract";
 import type { DatabaseHandle } from "@tally/server/db/connection";
-import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
-import { BENCH_USERS, pickWorld } from "./dataset.js";
+import { BENCH_PASSWORD, BENCH_USERS, pickWorld } from "./dataset.js";
 import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
-import { type Headers, mb, signIn, startApp, type Step, statementTimer, timed, watchGc } from "./bench-app.js";
+import { type BenchEngine, type Headers, startApp, type Step, statementTimer } from "./bench-app.js";
+import { type MemoryReading, type ProbeReading, startProbe, watchProcessMemory } from "./probe.js";
+import { type HttpReply, type ServerProcess, startServerProcess } from "./server-process.js";
 import { summarize, type Timing } from "./stats.js";
 
 /** The week of the issue's performance target: 25,000 students, 50,000 meeting rows. */
@@ -35,6 +37,8 @@ export interface ImportBenchResult {
   students: number;
   rows: { meetings: number; progress: number; reflections: number };
   fileBytes: number;
+  /** Whether the server ran in a process of its own (its memory and event loop measured alone). */
+  separateProcess: boolean;
   preview: Step & { summary: ImportPreview["summary"]; errors: number; warnings: number };
   commit: Step & { summary: ImportCommit["summary"]; errors: number };
   recommit: Step & { allNone: boolean };
@@ -68,106 +72,185 @@ export interface ImportBenchResult {
 
 
 /**
- * The weekly import of the issue's Performance section, through the real app (inject, the same
+ * Where the bench sends the import: the built server in a process of its own (the figures: its
+ * memory, event loop and CPU time alone), or, with --import-statements, the app in this
+ * process, since the statement timer has to sit in the app.
+ */
+interface ImportTarget {
+  request: ServerProcess["request"];
+  probe: ServerProcess["probe"];
+  watchMemory(): () => MemoryReading;
+  stop(): Promise<void>;
+  /** Whether memory and event loop are the server's alone. */
+  separate: boolean;
+}
+
+function inProcessTarget(app: FastifyInstance): ImportTarget {
+  return {
+    async request(method, url, { headers = {}, body } = {}) {
+      const res = await app.inject({ method: method as "GET", url, headers, payload: body as FormData });
+      return { statusCode: res.statusCode, body: res.body, json: <T>() => res.json<T>() };
+    },
+    async probe() {
+      const stop = startProbe();
+      return async () => stop();
+    },
+    watchMemory: () => watchProcessMemory("self"),
+    stop: () => app.close(),
+    separate: false,
+  };
+}
+
+async function startTarget(engine: BenchEngine, log: (line: string) => void): Promise<ImportTarget> {
+  const server = await startServerProcess({ ...engine.server, log });
+  return { ...server, separate: true };
+}
+
+async function signInTo(target: ImportTarget, username: string): Promise<Headers> {
+  const res = await target.request("POST", "/api/auth/login", { body: { login: username, password: BENCH_PASSWORD } });
+  if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+}
+
+/** One step timed by the clock here, and measured inside the server by its probe. */
+async function stepOn<T>(target: ImportTarget, fn: () => Promise<T>): Promise<Step & { value: T; reading: ProbeReading }> {
+  const stop = await target.probe();
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  const reading = await stop();
+  // With BENCH_HOLDS set, where the loop was held: to read against a --cpu-prof profile.
+  if (process.env.BENCH_HOLDS) appendFileSync(process.env.BENCH_HOLDS, `${JSON.stringify(reading.longestHolds)}\n`);
+  return { ms, cpuMs: reading.cpuMs, loop: reading.loop, value, reading };
+}
+
+/**
+ * The weekly import of the issue's Performance section, through the real server (the same
  * multipart body a browser sends): preview, commit while another user loads dashboards, the
  * same files again, then both batches undone so the bench set is left as it was.
+ * On the embedded engine the server needs the data folder alone: this process closes its
+ * handle while the server runs, and opens it again between the steps that read the database.
  */
 export async function runImportBench(
-  database: DatabaseHandle,
+  engine: BenchEngine,
   opts: { log: (line: string) => void; statements?: boolean },
 ): Promise<ImportBenchResult> {
   const log = opts.log;
   const timer = opts.statements ? statementTimer() : null;
-  const app = await startApp(timer ? { ...database, db: database.db.withPlugin(timer.plugin) } : database);
-  // Timing statements, the other user's dashboard gets an app of its own (same process, same
-  // database), so that only the import's statements are listed.
-  const dashboardApp = timer ? await startApp(database) : app;
-  try {
-    const admin = await signIn(app, BENCH_USERS.admin);
-    const district = await signIn(dashboardApp, BENCH_USERS.district);
-    await undoLeftovers(app, admin, log);
-    const before = await countRows(database);
+  const open = async (): Promise<ImportTarget> => {
+    if (!timer) return await startTarget(engine, log);
+    return inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }));
+  };
+  // Timing statements, the app runs in this process: no need to let go of the database.
+  const released = <T>(fn: () => Promise<T>) => (timer ? fn() : engine.released(fn));
 
-    const students = await pickImportStudents(database, { total: IMPORT_STUDENTS, newStudents: NEW_STUDENTS, newWithoutEmail: NEW_WITHOUT_EMAIL });
-    const files = generateImportFiles(students, { start: WEEK.start });
-    const fileBytes = Object.values(files).reduce((n, f) => n + Buffer.byteLength(f.text), 0);
-    log(`  import files: ${students.length} students, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
+  const before = await countRows(engine.database);
+  const students = await pickImportStudents(engine.database, { total: IMPORT_STUDENTS, newStudents: NEW_STUDENTS, newWithoutEmail: NEW_WITHOUT_EMAIL });
+  const files = generateImportFiles(students, { start: WEEK.start });
+  const fileBytes = Object.values(files).reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+  log(`  import files: ${students.length} students, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
+  const world = await pickWorld(engine.database);
+  const statsBefore = await analyzeState(engine.database);
 
-    const world = await pickWorld(database);
-    const dashboard = dashboardLoop(dashboardApp, district, world.cohortId);
-    const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
-
-    const memory = watchMemory();
-    const gc = watchGc();
-    timer?.reset();
-    const preview = await importStep(app, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
-    log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
-    timer?.print("preview", log);
-    const statsBefore = await analyzeState(database);
-    timer?.reset();
-    const commit = await importStep(app, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
-    log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
-    timer?.print("commit", log);
-    const peak = memory.stop();
-    const gcPauses = gc.stop();
-    const statsAfter = await analyzeState(database);
-
-    // The embedded engine has no autovacuum: if the commit did not refresh statistics, the
-    // planner works from the pre-import counts until someone runs analyze.
-    const refreshedByServer = statsAfter.analyses > statsBefore.analyses;
-    let analyzeMs: number | null = null;
-    if (!refreshedByServer) {
-      const t0 = performance.now();
-      await sql`analyze`.execute(database.db);
-      analyzeMs = performance.now() - t0;
+  const first = await released(async () => {
+    const target = await open();
+    try {
+      const admin = await signInTo(target, BENCH_USERS.admin);
+      const district = await signInTo(target, BENCH_USERS.district);
+      const left = await undoLeftovers(target, admin, log);
+      if (left > 0) throw new Error(`${left} import(s) left by an interrupted run were undone: run the bench again`);
+      const dashboard = dashboardLoop(target, district, world.cohortId);
+      const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+      const memory = target.watchMemory();
+      timer?.reset();
+      const preview = await importStep(target, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
+      log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
+      timer?.print("preview", log);
+      timer?.reset();
+      const commit = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
+      log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
+      timer?.print("commit", log);
+      const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, commit.reply.cohortId)));
+      const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
+      const allNone = nothingChanged(recommitReply);
+      log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
+      const batches = [recommitReply.batchId, commit.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
+      const peak = memory();
+      return { idle, preview, commit, peak, recommit: { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone }, batches, separate: target.separate };
+    } finally {
+      await target.stop();
     }
+  });
+  const { idle, preview, commit, peak, recommit, batches } = first;
+  const gcPauses = {
+    longestMs: Math.max(preview.reading.gc.longestMs, commit.reading.gc.longestMs),
+    totalMs: preview.reading.gc.totalMs + commit.reading.gc.totalMs,
+    count: preview.reading.gc.count + commit.reading.gc.count,
+  };
+  const statsAfter = await analyzeState(engine.database);
 
-    const unexpected = [...preview.reply.surprises, ...commit.reply.surprises];
-    for (const line of unexpected) log(`  UNEXPECTED ${line}`);
-
-    const recommitForm = importForm(files, commit.reply.cohortId);
-    const recommit = await timed(() => send(app, "commit-weekly-data", admin, recommitForm));
-    const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
-    const allNone = nothingChanged(recommitReply);
-    log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
-
-    const batches = [recommitReply.batchId, commit.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
-    const undo: Step[] = [];
-    for (const id of batches) {
-      const step = await timed(() => undoBatch(app, admin, id));
-      undo.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
-    }
-    log(`  undo: ${undo.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
-    const after = await countRows(database);
-    // Leave the set as the dashboard bench expects it: no dead rows, fresh statistics.
+  // The embedded engine has no autovacuum: if the commit did not refresh statistics, the
+  // planner works from the pre-import counts until someone runs analyze. A server stopped and
+  // started again may not keep its analyse counter (PGlite does not write its statistics file
+  // at close), so a planner estimate that moved to the real count counts too.
+  const refreshedByServer =
+    statsAfter.analyses > statsBefore.analyses ||
+    (statsAfter.estimated !== statsBefore.estimated && Math.abs(statsAfter.estimated - statsAfter.actual) <= statsAfter.actual * 0.005);
+  let analyzeMs: number | null = null;
+  if (!refreshedByServer) {
     const t0 = performance.now();
-    await sql`vacuum (analyze)`.execute(database.db);
-    log(`  vacuum (analyze) after the undo: ${(performance.now() - t0).toFixed(0)} ms`);
-    const differences = COUNTED.filter((t) => before[t] !== after[t]).map((t) => `${t} ${before[t]} → ${after[t]}`);
-
-    return {
-      engine: database.engine,
-      students: students.length,
-      rows: { meetings: students.length * 2, progress: students.length, reflections: students.length },
-      fileBytes,
-      preview: { ...stepOf(preview), summary: preview.reply.summary, errors: preview.reply.errors, warnings: preview.reply.warnings },
-      commit: { ...stepOf(commit), summary: commit.reply.summary, errors: commit.reply.errors },
-      recommit: { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone },
-      undo,
-      dashboard: { idle: idle.latency, preview: preview.latency, commit: commit.latency },
-      memory: peak,
-      gc: gcPauses,
-      statistics: { refreshedByServer, estimatedRows: statsAfter.estimated, actualRows: statsAfter.actual, analyzeMs },
-      restored: { ok: differences.length === 0, differences },
-      unexpected,
-    };
-  } finally {
-    await app.close();
-    if (dashboardApp !== app) await dashboardApp.close();
+    await sql`analyze`.execute(engine.database.db);
+    analyzeMs = performance.now() - t0;
   }
+
+  const unexpected = [...preview.reply.surprises, ...commit.reply.surprises];
+  for (const line of unexpected) log(`  UNEXPECTED ${line}`);
+
+  // The undos run in a server started afresh (the database is read in between): a few
+  // dashboard requests first, so that its start-up is not counted against them.
+  const undo = await released(async () => {
+    const target = await open();
+    try {
+      const admin = await signInTo(target, BENCH_USERS.admin);
+      const district = await signInTo(target, BENCH_USERS.district);
+      await dashboardLoop(target, district, world.cohortId).during(() => new Promise((resolve) => setTimeout(resolve, 2000)));
+      const steps: Step[] = [];
+      for (const id of batches) {
+        const step = await stepOn(target, () => undoBatch(target, admin, id));
+        steps.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
+      }
+      log(`  undo: ${steps.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
+      return steps;
+    } finally {
+      await target.stop();
+    }
+  });
+
+  const after = await countRows(engine.database);
+  // Leave the set as the dashboard bench expects it: no dead rows, fresh statistics.
+  const t0 = performance.now();
+  await sql`vacuum (analyze)`.execute(engine.database.db);
+  log(`  vacuum (analyze) after the undo: ${(performance.now() - t0).toFixed(0)} ms`);
+  const differences = COUNTED.filter((t) => before[t] !== after[t]).map((t) => `${t} ${before[t]} → ${after[t]}`);
+
+  return {
+    engine: engine.database.engine,
+    students: students.length,
+    rows: { meetings: students.length * 2, progress: students.length, reflections: students.length },
+    fileBytes,
+    separateProcess: first.separate,
+    preview: { ...stepOf(preview), summary: preview.reply.summary, errors: preview.reply.errors, warnings: preview.reply.warnings },
+    commit: { ...stepOf(commit), summary: commit.reply.summary, errors: commit.reply.errors },
+    recommit,
+    undo,
+    dashboard: { idle: idle.latency, preview: preview.latency, commit: commit.latency },
+    memory: { ...peak, heapPeakMb: Math.max(preview.reading.heapPeakMb, commit.reading.heapPeakMb) },
+    gc: gcPauses,
+    statistics: { refreshedByServer, estimatedRows: statsAfter.estimated, actualRows: statsAfter.actual, analyzeMs },
+    restored: { ok: differences.length === 0, differences },
+    unexpected,
+  };
 }
-
-
 
 /**
  * The multipart body the import form sends: the new cohort's fields (or, once the first commit
@@ -184,24 +267,24 @@ function importForm(files: ImportFiles, cohortId: number | null): FormData {
   return form;
 }
 
-function send(app: FastifyInstance, endpoint: string, headers: Headers, form: FormData): Promise<Response> {
-  return app.inject({ method: "POST", url: `/api/flag-upload/${endpoint}`, headers, payload: form });
+function send(target: ImportTarget, endpoint: string, headers: Headers, form: FormData): Promise<HttpReply> {
+  return target.request("POST", `/api/flag-upload/${endpoint}`, { headers, body: form });
 }
 
-function parseReply<T>(res: Response, step: string): T {
+function parseReply<T>(res: HttpReply, step: string): T {
   if (res.statusCode !== 200) throw new Error(`${step}: ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.json<T>();
 }
 
-async function undoBatch(app: FastifyInstance, headers: Headers, id: number): Promise<ImportUndoResponse> {
-  const res = await app.inject({ method: "POST", url: `/api/imports/${id}/undo`, headers });
+async function undoBatch(target: ImportTarget, headers: Headers, id: number): Promise<ImportUndoResponse> {
+  const res = await target.request("POST", `/api/imports/${id}/undo`, { headers });
   if (res.statusCode !== 200) throw new Error(`undo of import ${id}: ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.json<ImportUndoResponse>();
 }
 
 /** An interrupted earlier run leaves its batches behind: take them back, newest first. */
-async function undoLeftovers(app: FastifyInstance, headers: Headers, log: (line: string) => void): Promise<void> {
-  const res = await app.inject({ method: "GET", url: "/api/imports?limit=200", headers });
+async function undoLeftovers(target: ImportTarget, headers: Headers, log: (line: string) => void): Promise<number> {
+  const res = await target.request("GET", "/api/imports?limit=200", { headers });
   if (res.statusCode !== 200) throw new Error(`GET /api/imports: ${res.statusCode} ${res.body.slice(0, 300)}`);
   const left = res
     .json<ImportsResponse>()
@@ -209,8 +292,9 @@ async function undoLeftovers(app: FastifyInstance, headers: Headers, log: (line:
     .sort((a, b) => b.id - a.id);
   for (const batch of left) {
     log(`  undoing import ${batch.id} left by an interrupted run`);
-    await undoBatch(app, headers, batch.id);
+    await undoBatch(target, headers, batch.id);
   }
+  return left.length;
 }
 
 /**
@@ -238,14 +322,14 @@ function surprises(step: string, result: ImportPreview, students: number): strin
  * 25,000-student reply does not swell the heap being measured.
  */
 async function importStep(
-  app: FastifyInstance,
+  target: ImportTarget,
   dashboard: ReturnType<typeof dashboardLoop>,
   headers: Headers,
   endpoint: "preview-weekly-data" | "commit-weekly-data",
   form: FormData,
   students: number,
 ) {
-  const { value, ...step } = await timed(() => dashboard.during(() => send(app, endpoint, headers, form)));
+  const { value, ...step } = await stepOn(target, () => dashboard.during(() => send(target, endpoint, headers, form)));
   const parsed = parseReply<Partial<ImportCommit> & ImportPreview>(value.result, endpoint);
   const reply = {
     summary: parsed.summary,
@@ -298,7 +382,7 @@ async function analyzeState(database: DatabaseHandle): Promise<{ analyses: numbe
  * Another user (the district user) loading the dashboard over and over: the trend of all their
  * schools, the cohort's trend and the first page of students, one request after another.
  */
-function dashboardLoop(app: FastifyInstance, headers: Headers, cohortId: number) {
+function dashboardLoop(target: ImportTarget, headers: Headers, cohortId: number) {
   const urls = ["/api/attendance/cohort-trends", `/api/attendance/cohort-trends?cohortId=${cohortId}`, "/api/students?page=1&limit=48"];
   return {
     async during<T>(work: () => Promise<T>): Promise<{ result: T; latency: DashboardLatency }> {
@@ -309,7 +393,7 @@ function dashboardLoop(app: FastifyInstance, headers: Headers, cohortId: number)
         for (let i = 0; !state.done; i++) {
           const url = urls[i % urls.length] ?? "";
           const t0 = performance.now();
-          const res = await app.inject({ method: "GET", url, headers });
+          const res = await target.request("GET", url, { headers });
           if (res.statusCode !== 200) throw new Error(`GET ${url} during the import: ${res.statusCode} ${res.body.slice(0, 200)}`);
           samples.push(performance.now() - t0);
         }
@@ -330,47 +414,4 @@ function dashboardLoop(app: FastifyInstance, headers: Headers, cohortId: number)
       return { result, latency: { ...summarize(samples), count: samples.length } };
     },
   };
-}
-
-/**
- * Peak resident memory of this process (the app and, embedded, the database's worker thread):
- * sampled every 50 ms, and the kernel's high-water mark, reset first where Linux allows it
- * (writing 5 to clear_refs) so that the seeding and the dashboard bench before do not count.
- */
-function watchMemory(): { stop(): ImportBenchResult["memory"] } {
-  let hwmReset = false;
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-    hwmReset = true;
-  } catch {
-    // Not Linux, or not allowed: the sampled peak still stands.
-  }
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  let heap = process.memoryUsage().heapUsed;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.rss);
-    heap = Math.max(heap, m.heapUsed);
-  };
-  const timer = setInterval(sample, 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return { beforeMb: mb(before), sampledPeakMb: mb(peak), hwmMb: readHwmMb(), hwmReset, heapPeakMb: mb(heap) };
-    },
-  };
-}
-
-
-
-
-function readHwmMb(): number | null {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
-import type { DatabaseHandle } from "@tally/server/db/connection";
+import type { BenchEngine } from "./bench-app.js";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
 import { type FlagsBenchResult, flagsMissesOf, formatFlagsResult, runFlagsBench } from "./flags-bench.js";
 import { type ImportBenchResult, runImportBench } from "./import-bench.js";
@@ -76,9 +76,10 @@ async function main(): Promise<void> {
   const withFlags = flagsOnly || everything;
   const withReports = reportsOnly || everything;
   // What runs on each engine: the dashboard requests, the import, the flag uploader, the reports.
-  async function benchEngine(database: DatabaseHandle): Promise<void> {
-    if (dashboards) results.push(await runApiBench(database, { iterations, warmup, log, only: values.only }));
-    if (withImport) imports.push(await runImportBench(database, { log, statements: values["import-statements"] }));
+  async function benchEngine(engine: BenchEngine): Promise<void> {
+    if (dashboards) results.push(await runApiBench(engine.database, { iterations, warmup, log, only: values.only }));
+    if (withImport) imports.push(await runImportBench(engine, { log, statements: values["import-statements"] }));
+    const database = engine.database;
     if (withFlags) {
       log(`flag uploader on ${database.engine}`);
       // The students' own Benefit Assignment IDs are kept here while the run has them away.
@@ -95,12 +96,23 @@ async function main(): Promise<void> {
   const idle = await idleEventLoop(5000);
 
   if (!values["no-embedded"]) {
-    const database = await openEmbeddedBenchDatabase(dataDir, log);
+    const engine: BenchEngine = {
+      database: await openEmbeddedBenchDatabase(dataDir, log),
+      server: { dataDir },
+      async released(fn) {
+        await engine.database.close();
+        try {
+          return await fn();
+        } finally {
+          engine.database = await openEmbeddedBenchDatabase(dataDir, log);
+        }
+      },
+    };
     try {
       log(`embedded database in ${dataDir}`);
-      await benchEngine(database);
+      await benchEngine(engine);
     } finally {
-      await database.close();
+      await engine.database.close();
     }
   }
 
@@ -111,7 +123,7 @@ async function main(): Promise<void> {
     const database = await openPostgresBenchDatabase(url, log);
     try {
       log(`PostgreSQL at ${new URL(url).host}${new URL(url).pathname}`);
-      await benchEngine(database);
+      await benchEngine({ database, server: { databaseUrl: url }, released: (fn) => fn() });
     } finally {
       await database.close();
     }

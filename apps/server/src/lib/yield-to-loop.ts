@@ -21,3 +21,28 @@ export function loopTurns(): { due(): boolean; yield(): Promise<void> } {
     },
   };
 }
+
+/** `items.forEach(fn)` in time slices (see loopTurns). */
+export async function eachInTurns<T>(items: Iterable<T>, fn: (item: T) => void): Promise<void> {
+  const turn = loopTurns();
+  for (const item of items) {
+    if (turn.due()) await turn.yield();
+    fn(item);
+  }
+}
+
+/** `items.map(fn)` in time slices (see loopTurns). */
+export async function mapInTurns<T, U>(items: readonly T[], fn: (item: T) => U): Promise<U[]> {
+  const out: U[] = [];
+  await eachInTurns(items, (item) => out.push(fn(item)));
+  return out;
+}
+
+/** `items.filter(keep)` in time slices (see loopTurns). */
+export async function filterInTurns<T>(items: readonly T[], keep: (item: T) => boolean): Promise<T[]> {
+  const out: T[] = [];
+  await eachInTurns(items, (item) => {
+    if (keep(item)) out.push(item);
+  });
+  return out;
+}

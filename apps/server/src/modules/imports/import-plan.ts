@@ -5,7 +5,7 @@ import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-i
 import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
 import type { RosterStudent } from "./roster-matching.js";
 import { addDays } from "../../lib/iso-date.js";
-import { loopTurns } from "../../lib/yield-to-loop.js";
+import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 
 export interface PlanCohort {
   startDate: string;
@@ -66,8 +66,10 @@ export async function planImport(
   existingAttendance: readonly AttendanceKeyRow[],
   existingWeekly: readonly StoredWeeklyRow[],
 ): Promise<ImportPlan> {
-  const attendanceByKey = new Map(existingAttendance.map((a) => [`${a.student_id}|${a.date}|${a.meeting_type}`, a]));
-  const weeklyByStudent = new Map(existingWeekly.map((w) => [w.student_id, w]));
+  const attendanceByKey = new Map<string, AttendanceKeyRow>();
+  await eachInTurns(existingAttendance, (a) => attendanceByKey.set(`${a.student_id}|${a.date}|${a.meeting_type}`, a));
+  const weeklyByStudent = new Map<number, StoredWeeklyRow>();
+  await eachInTurns(existingWeekly, (w) => weeklyByStudent.set(w.student_id, w));
   const weekCount = cohortWeekCount(cohort.startDate, cohort.endDate);
   const weekStart = addDays(cohort.startDate, 7 * (week - 1));
   const summary: ImportSummary = {

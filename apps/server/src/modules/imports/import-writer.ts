@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Database, ImportChanges } from "../../db/schema.js";
-import { loopTurns } from "../../lib/yield-to-loop.js";
+import { eachInTurns, filterInTurns, loopTurns, mapInTurns } from "../../lib/yield-to-loop.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
@@ -14,25 +14,32 @@ import type { ImportPlan } from "./import-plan.js";
 export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, cohortId: number, at: Date): Promise<ImportChanges> {
   const atText = at.toISOString();
   await students.deferRollups(trx);
-  const newStudents = plan.students.filter((p) => p.student.existingId === null);
+  // Every pass over the 25,000 students of a big week runs in time slices, so that other
+  // people's requests keep being answered while the import writes.
+  const newStudents = await filterInTurns(plan.students, (p) => p.student.existingId === null);
   const studentIds = await students.reserveStudentIds(trx, newStudents.length);
-  const idOf = new Map(newStudents.map((p, i) => [p.student, studentIds[i] as number]));
+  const idOf = new Map<ImportPlan["students"][number]["student"], number>();
+  newStudents.forEach((p, i) => idOf.set(p.student, studentIds[i] as number));
   const studentId = (p: ImportPlan["students"][number]) => p.student.existingId ?? (idOf.get(p.student) as number);
 
-  const teamKeys = [...new Set(plan.students.flatMap((p) => (p.student.team.kind === "create" ? [p.student.team.key] : [])))];
+  const teamKeySet = new Set<string>();
+  await eachInTurns(plan.students, (p) => {
+    if (p.student.team.kind === "create") teamKeySet.add(p.student.team.key);
+  });
+  const teamKeys = [...teamKeySet];
   const teamIds = await teams.reserveTeamIds(trx, teamKeys.length);
   const teamIdOf = new Map(teamKeys.map((k, i) => [k, teamIds[i] as number]));
   const newTeams = new Map<string, teams.NewTeamRow>();
-  for (const { student } of plan.students) {
+  await eachInTurns(plan.students, ({ student }) => {
     const team = student.team;
     if (team.kind === "create" && !newTeams.has(team.key)) {
       newTeams.set(team.key, { id: teamIdOf.get(team.key) as number, name: team.name, school_id: team.schoolId, cohort_id: cohortId });
     }
-  }
+  });
 
   await students.insertStudents(
     trx,
-    newStudents.map((p) => ({
+    await mapInTurns(newStudents, (p) => ({
       id: idOf.get(p.student) as number,
       first_name: p.student.firstName,
       last_name: p.student.lastName,
@@ -43,18 +50,21 @@ export async function writePlan(trx: Transaction<Database>, plan: ImportPlan, co
   );
   await teams.insertTeams(trx, [...newTeams.values()], at);
 
-  const cohortMemberships: Array<[number, number]> = plan.students.filter((p) => p.student.joinCohort).map((p) => [studentId(p), cohortId]);
+  const cohortMemberships: Array<[number, number]> = [];
+  await eachInTurns(plan.students, (p) => {
+    if (p.student.joinCohort) cohortMemberships.push([studentId(p), cohortId]);
+  });
   await students.insertCohortMemberships(trx, cohortMemberships, at);
   const teamMemberships: Array<[number, number]> = [];
   const teamOf = new Map<number, number>();
-  for (const p of plan.students) {
+  await eachInTurns(plan.students, (p) => {
     const team = p.student.team;
     const id = team.kind === "join" ? team.teamId : team.kind === "create" ? (teamIdOf.get(team.key) as number) : null;
     if (id !== null) {
       teamMemberships.push([studentId(p), id]);
       teamOf.set(studentId(p), id);
     }
-  }
+  });
   await students.insertTeamMemberships(trx, teamMemberships, at);
   await students.refreshRollups(trx, [...studentIds, ...cohortMemberships.map(([id]) => id), ...teamMemberships.map(([id]) => id)]);
 

@@ -16,6 +16,7 @@ import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { addDays } from "../../lib/iso-date.js";
+import { eachInTurns, filterInTurns } from "../../lib/yield-to-loop.js";
 import { type ImportPlan, planImport, studentDetails } from "./import-plan.js";
 import { writePlan } from "./import-writer.js";
 import * as repo from "./imports.repository.js";
@@ -126,10 +127,13 @@ function programmeYear(isoDate: string): number {
 const yearLabel = (y: number) => `${y}–${String((y + 1) % 100).padStart(2, "0")}`;
 
 /** A meeting report wholly from another programme year than the cohort is the wrong file or cohort. */
-function checkProgrammeYear(cohort: ImportCohort, meeting: ParsedReport<MeetingRow>): void {
+async function checkProgrammeYear(cohort: ImportCohort, meeting: ParsedReport<MeetingRow>): Promise<void> {
   if (meeting.rows.length === 0) return;
   const cohortYear = programmeYear(cohort.startDate);
-  const years = new Set(meeting.rows.map((r) => programmeYear(r.date)));
+  // A week's file holds a handful of dates: each is looked at once.
+  const dates = new Set<string>();
+  await eachInTurns(meeting.rows, (r) => dates.add(r.date));
+  const years = new Set([...dates].map(programmeYear));
   if (!years.has(cohortYear)) {
     const fileYears = [...years].sort().map(yearLabel).join(", ");
     throw badRequest(
@@ -140,16 +144,27 @@ function checkProgrammeYear(cohort: ImportCohort, meeting: ParsedReport<MeetingR
 
 async function planFor(db: DbExecutor, cohort: ImportCohort, week: number, reports: Reports): Promise<Prepared> {
   const fingerprint = await repo.readFingerprint(db, cohort.id);
-  const emails = [...new Set(reports.meeting.rows.map((r) => normaliseEmail(r.email)).filter((e): e is string => e !== null))];
-  const ids = [...new Set(reports.meeting.rows.map((r) => r.studentId).filter((id): id is number => id !== null))];
+  const emailSet = new Set<string>();
+  const idSet = new Set<number>();
+  await eachInTurns(reports.meeting.rows, (r) => {
+    const email = normaliseEmail(r.email);
+    if (email !== null) emailSet.add(email);
+    if (r.studentId !== null) idSet.add(r.studentId);
+  });
+  const [emails, ids] = [[...emailSet], [...idSet]];
   const [known, schools, teams] = await Promise.all([
     repo.findKnownStudents(db, cohort.id, emails, ids),
     repo.listSchoolNames(db),
     repo.listCohortTeams(db, cohort.id),
   ]);
   const roster = await matchRoster({ ...reports, known, schools, teams });
-  const existingIds = roster.students.flatMap((s) => (s.existingId === null ? [] : [s.existingId]));
-  const dates = [...new Set(roster.students.flatMap((s) => s.meetings.map((m) => m.date)))];
+  const existingIds: number[] = [];
+  const dateSet = new Set<string>();
+  await eachInTurns(roster.students, (s) => {
+    if (s.existingId !== null) existingIds.push(s.existingId);
+    for (const m of s.meetings) dateSet.add(m.date);
+  });
+  const dates = [...dateSet];
   const [existingAttendance, existingWeekly] = await Promise.all([
     attendance.findAttendanceOn(db, existingIds, dates),
     cohort.id === null ? Promise.resolve([]) : weekly.findWeekRows(db, cohort.id, week, existingIds),
@@ -163,7 +178,7 @@ async function prepare(db: DbExecutor, upload: ImportUpload, onStage: StageListe
   const cohort = await resolveCohort(db, upload.fields);
   checkWeek(cohort, upload.fields.weekNumber);
   const reports = await readReports(upload.files);
-  checkProgrammeYear(cohort, reports.meeting);
+  await checkProgrammeYear(cohort, reports.meeting);
   onStage("matching");
   return { ...(await planFor(db, cohort, upload.fields.weekNumber, reports)), reports };
 }
@@ -179,11 +194,10 @@ function rowErrors(reports: Reports, roster: Roster): ImportRowError[] {
   }));
 }
 
-function warningsOf(prepared: Prepared & { reports: Reports }): ImportWarning[] {
+async function warningsOf(prepared: Prepared & { reports: Reports }): Promise<ImportWarning[]> {
   const { plan, roster, reports } = prepared;
   const weekEnd = addDays(plan.weekStart, 6);
-  const outside: ImportWarning[] = reports.meeting.rows
-    .filter((r) => r.date < plan.weekStart || r.date > weekEnd)
+  const outside: ImportWarning[] = (await filterInTurns(reports.meeting.rows, (r) => r.date < plan.weekStart || r.date > weekEnd))
     .map((r) => ({
       type: "date_outside_week",
       message: `${reports.meeting.file} row ${r.row}: ${r.date} is outside week ${plan.week} (${plan.weekStart} to ${weekEnd}); it is imported as week ${plan.week}`,
@@ -198,7 +212,7 @@ async function previewOf(prepared: Prepared & { reports: Reports }): Promise<Imp
     summary: prepared.plan.summary,
     processedStudentDetails: await studentDetails(prepared.plan),
     errorsEncountered: rowErrors(prepared.reports, prepared.roster),
-    warnings: warningsOf(prepared),
+    warnings: await warningsOf(prepared),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "./reports/report-types.js";
-import { loopTurns } from "../../lib/yield-to-loop.js";
+import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 import { normaliseEmail, normaliseName } from "./student-names.js";
 
 /** A student the database already has, as the import needs to see them. */
@@ -88,14 +88,15 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export async function matchRoster(input: MatchInput): Promise<Roster> {
   const problems: MatchProblem[] = [];
   const warnings: MatchWarning[] = [];
-  const byId = new Map(input.known.map((s) => [s.id, s]));
+  const byId = new Map<number, KnownStudent>();
   const byEmail = new Map<string, KnownStudent>();
   const membersByName = new Map<string, KnownStudent[]>();
-  for (const s of input.known) {
+  await eachInTurns(input.known, (s) => {
+    byId.set(s.id, s);
     const email = normaliseEmail(s.email);
     if (email) byEmail.set(email, s);
     if (s.in_cohort) pushTo(membersByName, fold(`${s.first_name} ${s.last_name}`), s);
-  }
+  });
   const schoolsByName = new Map(input.schools.map((s) => [fold(s.name), s]));
   const teamsByKey = new Map(input.teams.map((t) => [`${t.school_id}|${fold(t.name)}`, t]));
 

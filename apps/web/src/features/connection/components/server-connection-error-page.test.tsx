@@ -67,7 +67,7 @@ describe("Server Connection Error page (spec 'Other screens')", () => {
     expect(await screen.findByRole("heading", { name: "Sign in to Tally" })).toBeTruthy();
   });
 
-  it.each(["/login", "/set-password", "/verify"])("leaves %s alone while offline", async (path) => {
+  it.each(["/login", "/set-password", "/verify", "/debug"])("leaves %s alone while offline", async (path) => {
     authStore.clear();
     mockFetch(() => jsonResponse(400, { error: "bad" }));
     healthStore.setOffline("Cannot connect to the API server");

@@ -1,0 +1,127 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { type MemoryReading, type ProbeReading, residentMb, watchProcessMemory } from "./probe.js";
+
+const SERVER_JS = fileURLToPath(new URL("../../apps/server/dist/server.js", import.meta.url));
+const PROBE_JS = fileURLToPath(new URL("./server-probe.js", import.meta.url));
+
+export interface HttpReply {
+  statusCode: number;
+  body: string;
+  json<T>(): T;
+}
+
+/**
+ * The built server (`apps/server/dist/server.js`, as `npm start` runs it) in a process of its
+ * own, so that its memory, event loop and CPU time are measured alone: neither the bench's
+ * generated files and replies nor the seeding that came before count against it.
+ */
+export interface ServerProcess {
+  pid: number;
+  request(method: string, path: string, opts?: { headers?: Record<string, string>; body?: FormData | object }): Promise<HttpReply>;
+  /** Starts the probe inside the server; the returned function ends it and gives the reading. */
+  probe(): Promise<() => Promise<ProbeReading>>;
+  /** Peak resident memory of the server process from now until the returned function is called. */
+  watchMemory(): () => MemoryReading;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type?: string }) => {
+      if (message.type === type) {
+        child.off("message", onMessage);
+        resolve(message as T);
+      }
+    };
+    child.on("message", onMessage);
+  });
+}
+
+/** Starts the server on the embedded data folder (dataDir holds `pglite/`) or on PostgreSQL. */
+export async function startServerProcess(opts: { dataDir?: string; databaseUrl?: string; log: (line: string) => void }): Promise<ServerProcess> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "development",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    DEMO_SEED: "false",
+    // Node flags for the server only (e.g. heap limits while tuning), not for the bench itself.
+    ...(process.env.TALLY_WORKER_MEM_LOG ? { TALLY_WORKER_MEM_LOG: process.env.TALLY_WORKER_MEM_LOG } : {}),
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}),
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+  };
+  // Node flags for the server only while tuning it (heap limits, --cpu-prof), not for the bench.
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  const child = fork(SERVER_JS, [], { execArgv: [...flags, "--import", PROBE_JS], env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const early = await Promise.race([exited.then((code) => ({ code })), new Promise<null>((r) => setTimeout(() => r(null), 250))]);
+    if (early) throw new Error(`the server exited (${early.code}) before it answered:\n${output.slice(-2000)}`);
+    const ok = await fetch(`${base}/api/health-check`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`the server did not answer within 120 s:\n${output.slice(-2000)}`);
+    }
+  }
+  const pid = child.pid ?? 0;
+  opts.log(`  server process ${pid} on port ${port}: ${residentMb(pid).toFixed(0)} MB resident after start`);
+
+  return {
+    pid,
+    async request(method, path, { headers = {}, body } = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body instanceof FormData) init.body = body;
+      else if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        (init.headers as Record<string, string>)["content-type"] = "application/json";
+      }
+      const res = await fetch(`${base}${path}`, init);
+      const text = await res.text();
+      return { statusCode: res.status, body: text, json: <T>() => JSON.parse(text) as T };
+    },
+    async probe() {
+      const started = nextMessage(child, "probe-started");
+      child.send({ type: "probe-start" });
+      await started;
+      return async () => {
+        const reading = nextMessage<{ reading: ProbeReading }>(child, "probe-reading");
+        child.send({ type: "probe-stop" });
+        return (await reading).reading;
+      };
+    },
+    watchMemory: () => watchProcessMemory(pid),
+    async stop() {
+      child.kill("SIGTERM");
+      const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000))]);
+      if (code === "timeout") {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
+  };
+}
