@@ -25,7 +25,7 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
     const req = request(`${baseUrl}${path}`, { headers: { accept: "text/event-stream", ...headers } }, (res) => {
       let buffer = "";
       const waiters: Array<{ predicate: (r: StreamReply) => boolean; done: () => void }> = [];
-      let endResolve = () => {};
+      let endResolve: (() => void) | undefined;
       const reply: StreamReply = {
         status: res.statusCode ?? 0,
         headers: res.headers,
@@ -45,11 +45,10 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
         },
       };
       const check = () => {
-        for (const w of [...waiters]) {
-          if (w.predicate(reply)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.done();
-          }
+        const met = waiters.filter((w) => w.predicate(reply));
+        for (const w of met) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.done();
         }
       };
       res.setEncoding("utf8");
@@ -70,7 +69,7 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
         check();
       });
       const finish = () => {
-        endResolve();
+        endResolve?.();
         check();
       };
       res.on("end", finish);

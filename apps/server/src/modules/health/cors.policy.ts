@@ -12,6 +12,15 @@ export function corsAllowed(origin: string | undefined, requestHost: string, lis
     return false;
   }
   if (parsed.origin === "null") return false;
-  if (parsed.host === requestHost.toLowerCase()) return true;
+  if (parsed.host === sameSchemeHost(parsed.protocol, requestHost)) return true;
   return listed.includes(parsed.origin);
+}
+
+/** The request's Host as URL would write it for that scheme (a default port left out). */
+function sameSchemeHost(protocol: string, host: string): string | undefined {
+  try {
+    return new URL(`${protocol}//${host}`).host;
+  } catch {
+    return undefined;
+  }
 }

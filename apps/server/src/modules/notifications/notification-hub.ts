@@ -65,7 +65,8 @@ export class NotificationHub {
   /** Shutdown, first step: ends every stream so its client reconnects (to another instance). */
   endAll(): void {
     this.closing = true;
-    for (const set of [...this.streams.values()]) for (const stream of [...set]) stream.end();
+    // Snapshots: ending a stream removes it from these collections.
+    for (const set of Array.from(this.streams.values())) for (const stream of Array.from(set)) stream.end();
   }
 
   /** Shutdown, last step: stops listening (before the database closes). */
@@ -91,7 +92,8 @@ export class NotificationHub {
     this.lastSeenId = Math.max(this.lastSeenId, notification.id);
     const set = this.streams.get(userId);
     if (!set) return;
-    for (const stream of [...set]) stream.deliver(notification);
+    // A snapshot: a FORCE_LOGOUT ends the stream, which removes it from the set.
+    for (const stream of Array.from(set)) stream.deliver(notification);
   }
 
   /**

@@ -64,14 +64,16 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         return reply;
       }
 
-      let leave = () => {};
-      const stream = new EventStream(reply.raw, () => leave());
+      let leave: (() => void) | undefined;
+      const stream = new EventStream(reply.raw, () => leave?.());
       reply.hijack();
       stream.open();
       stream.sendNow({ id: 0, type: "CONNECTED", createdAt: now.toISOString() });
       // Joined before the replay is read, so nothing committed in between is lost; what arrives
       // meanwhile is held and sent in order after the replay.
       leave = hub.add(session.userId, stream);
+      // The client may have gone already: its close came before there was anything to leave.
+      if (stream.isEnded) leave();
       try {
         const missed =
           lastEventId === undefined ? [] : await notificationsAfter(db, session.userId, lastEventId, liveSince(session.issuedAt), now);
