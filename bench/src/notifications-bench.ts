@@ -242,9 +242,9 @@ async function userIdsOf(baseUrl: string, adminToken: string): Promise<Map<strin
 
 /** A stream read just enough to see CONNECTED and FORCE_LOGOUT (the time it arrived). */
 function openStream(agent: Agent, baseUrl: string, token: string, userIndex: number): LiveStream {
-  let connected: () => void = () => {};
-  let failed: (err: Error) => void = () => {};
-  let reached: (at: number) => void = () => {};
+  let connected: (() => void) | undefined;
+  let failed: ((err: Error) => void) | undefined;
+  let reached: ((at: number) => void) | undefined;
   const stream: LiveStream = {
     userIndex,
     connected: new Promise<void>((resolve, reject) => {
@@ -258,21 +258,21 @@ function openStream(agent: Agent, baseUrl: string, token: string, userIndex: num
   };
   const req = request(`${baseUrl}/api/notifications?token=${token}`, { agent }, (res) => {
     if (res.statusCode !== 200) {
-      failed(new Error(`stream refused: ${res.statusCode}`));
+      failed?.(new Error(`stream refused: ${res.statusCode}`));
       res.resume();
       return;
     }
     res.setEncoding("utf8");
     res.on("data", (chunk: string) => {
-      if (chunk.includes('"CONNECTED"')) connected();
+      if (chunk.includes('"CONNECTED"')) connected?.();
       if (chunk.includes('"FORCE_LOGOUT"')) {
         stream.sawForceLogout = true;
-        reached(performance.now());
+        reached?.(performance.now());
       }
     });
     res.on("error", () => {});
   });
-  req.on("error", (err) => failed(err));
+  req.on("error", (err) => failed?.(err));
   req.end();
   return stream;
 }

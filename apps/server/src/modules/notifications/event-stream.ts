@@ -18,8 +18,12 @@ export class EventStream {
     res.on("close", () => this.finish());
   }
 
-  /** Sends the headers. Proxies are asked not to buffer or transform the stream. */
-  open(): void {
+  /**
+   * Sends the headers: those the app's hooks set (security headers), then the stream's own.
+   * Proxies are asked not to buffer or transform the stream.
+   */
+  open(appHeaders: Record<string, string | number | string[] | undefined> = {}): void {
+    for (const [name, value] of Object.entries(appHeaders)) if (value !== undefined) this.res.setHeader(name, value);
     this.res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",

@@ -46,6 +46,8 @@ describe("GET /api/notifications (event stream)", () => {
     expect(s.status).toBe(200);
     expect(s.headers["content-type"]).toMatch(/^text\/event-stream/);
     expect(s.headers["cache-control"]).toContain("no-cache");
+    // The app's security headers are kept on the hand-written reply.
+    expect(s.headers["x-content-type-options"]).toBe("nosniff");
     expect(s.ids[0]).toBe("0");
     expect(s.events[0]).toMatchObject({ id: 0, type: "CONNECTED" });
     expect(Number.isNaN(Date.parse(s.events[0]?.createdAt ?? ""))).toBe(false);

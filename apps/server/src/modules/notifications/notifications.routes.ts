@@ -58,7 +58,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         if (missed.length === 0) throw session.refusal;
         const stream = new EventStream(reply.raw, () => {});
         reply.hijack();
-        stream.open();
+        stream.open(reply.getHeaders());
         stream.release(missed);
         stream.end();
         return reply;
@@ -67,7 +67,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       let leave: (() => void) | undefined;
       const stream = new EventStream(reply.raw, () => leave?.());
       reply.hijack();
-      stream.open();
+      stream.open(reply.getHeaders());
       stream.sendNow({ id: 0, type: "CONNECTED", createdAt: now.toISOString() });
       // Joined before the replay is read, so nothing committed in between is lost; what arrives
       // meanwhile is held and sent in order after the replay.
