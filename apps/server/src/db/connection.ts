@@ -104,8 +104,13 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandl
     db,
     engine: "embedded",
     async listen(channel, onMessage) {
-      const stop = await client.listen(channel, onMessage);
-      return async () => stop();
+      // PGlite has one session: a LISTEN sent while another transaction is open would join it
+      // (and be lost if it rolled back), so it gets a transaction of its own through the gate.
+      let stop: (() => void) | undefined;
+      await db.transaction().execute(async () => {
+        stop = await client.listen(channel, onMessage);
+      });
+      return async () => stop?.();
     },
     async notify(channel, payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
