@@ -84,7 +84,7 @@ describe("GET /api/notifications (event stream)", () => {
     await s.ended;
     expect(s.status).toBe(401);
     expect(JSON.parse(s.body)).toEqual({ error: MESSAGES.sessionVersionMismatch, code: "SESSION_VERSION_MISMATCH" });
-    // The poll says the same when asked without having missed anything... it has: see the poll tests.
+    // (A client that reconnects with Last-Event-ID, or polls, is given the FORCE_LOGOUT instead: below.)
   });
 
   it("gives a deactivated account 401 ACCOUNT_INACTIVE (the guard's answer; never 403)", async () => {
@@ -221,7 +221,7 @@ describe("FORCE_LOGOUT on every path that ends a user's sessions", () => {
     expect(forceLogouts(s).map((e) => e.reason)).toEqual(["ACCOUNT_DEACTIVATED"]);
   });
 
-  it("changes that end no session (sending a reset link, an unchanged edit) send nothing", async () => {
+  it("an edit that ends no session (a new username) sends nothing", async () => {
     const { user, session } = await signedInUser();
     const s = await connected(session.token);
     expectOk(await call("PUT", `/api/users/${user.id}`, await admin.headers(), { username: `${user.username}x` }));
