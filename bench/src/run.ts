@@ -9,6 +9,7 @@ import type { BenchEngine } from "./bench-app.js";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
 import { type FlagsBenchResult, flagsMissesOf, formatFlagsResult, runFlagsBench } from "./flags-bench.js";
 import { type ImportBenchResult, runImportBench } from "./import-bench.js";
+import { formatLiveResult, type LiveBenchResult, liveMissesOf, runNotificationsBench } from "./notifications-bench.js";
 import { formatImportResult, formatResult, importMissesOf, missesOf } from "./report.js";
 import { formatReportsResult, type ReportsBenchResult, reportsMissesOf, runReportsBench } from "./reports-bench.js";
 import { idleEventLoop } from "./stats.js";
@@ -27,6 +28,8 @@ const HELP = `npm run bench [-- options]
   --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week;
                    with --reports-only: both, without the dashboard requests)
   --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
+  --live-only      only the live connection (issue 14: 2,000 open event streams, memory and FORCE_LOGOUT
+                   delivery; the server runs as child processes on a fresh database of its own)
   --flags-statements  with the flag uploader, list the slowest SQL statements of process, confirm and undo
   --report-iterations N  timed PDFs per request (default 30)
 Environment: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench also benchmarks PostgreSQL
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
       "import-statements": { type: "boolean", default: false },
       "flags-only": { type: "boolean", default: false },
       "reports-only": { type: "boolean", default: false },
+      "live-only": { type: "boolean", default: false },
       "flags-statements": { type: "boolean", default: false },
       "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
@@ -64,17 +68,21 @@ async function main(): Promise<void> {
   const imports: ImportBenchResult[] = [];
   const flagResults: FlagsBenchResult[] = [];
   const reportResults: ReportsBenchResult[] = [];
+  const liveResults: LiveBenchResult[] = [];
   const reportIterations = Math.max(1, Number.parseInt(values["report-iterations"], 10) || 30);
   const importOnly = values["import-only"];
   const flagsOnly = values["flags-only"];
   const reportsOnly = values["reports-only"];
-  const onlyOne = importOnly || flagsOnly || reportsOnly;
+  const liveOnly = values["live-only"];
+  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly;
   const dashboards = !onlyOne && !values["browser-only"];
   const everything = !onlyOne && !values.only && !values["browser-only"];
   // The import runs after the dashboard requests, so it never changes their figures.
   const withImport = importOnly || (!values["no-import"] && (values.import || everything));
   const withFlags = flagsOnly || everything;
   const withReports = reportsOnly || everything;
+  const withLive = liveOnly || everything;
+  const usesBenchData = dashboards || withImport || withFlags || withReports;
   // What runs on each engine: the dashboard requests, the import, the flag uploader, the reports.
   async function benchEngine(engine: BenchEngine): Promise<void> {
     if (dashboards) results.push(await runApiBench(engine.database, { iterations, warmup, log, only: values.only }));
@@ -95,7 +103,7 @@ async function main(): Promise<void> {
   const misses: string[] = [];
   const idle = await idleEventLoop(5000);
 
-  if (!values["no-embedded"]) {
+  if (!values["no-embedded"] && usesBenchData) {
     const engine: BenchEngine = {
       database: await openEmbeddedBenchDatabase(dataDir, log),
       server: { dataDir },
@@ -117,7 +125,7 @@ async function main(): Promise<void> {
   }
 
   const url = process.env.BENCH_DATABASE_URL;
-  if (!dashboards && !withImport && !withFlags && !withReports) {
+  if (!usesBenchData) {
     // Only the browser timing below.
   } else if (url) {
     const database = await openPostgresBenchDatabase(url, log);
@@ -129,6 +137,17 @@ async function main(): Promise<void> {
     }
   } else {
     log("PostgreSQL skipped: set BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tally_bench to include it.");
+  }
+
+  // The live connection brings its own servers and databases (see notifications-bench.ts).
+  if (withLive) {
+    if (!values["no-embedded"]) liveResults.push(await runNotificationsBench({ instances: 1, log }));
+    if (url) {
+      liveResults.push(await runNotificationsBench({ databaseUrl: url, instances: 1, log }));
+      liveResults.push(await runNotificationsBench({ databaseUrl: url, instances: 2, log }));
+    } else if (liveOnly) {
+      log("Live connection on PostgreSQL skipped: set BENCH_DATABASE_URL to include it.");
+    }
   }
 
   log("");
@@ -157,6 +176,12 @@ async function main(): Promise<void> {
   for (const r of reportResults) {
     for (const line of formatReportsResult(r)) log(line);
     misses.push(...reportsMissesOf(r));
+    log("");
+  }
+
+  for (const r of liveResults) {
+    for (const line of formatLiveResult(r)) log(line);
+    misses.push(...liveMissesOf(r));
     log("");
   }
 

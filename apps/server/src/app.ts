@@ -12,7 +12,9 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
+import { diagnosticsRoutes } from "./modules/health/diagnostics.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
@@ -26,10 +28,12 @@ export interface BuildAppOptions {
   webDist?: string;
   /** Told of every route as it is registered (tests walk them). */
   onRoute?: (route: { method: string | string[]; url: string; schema?: FastifySchema | undefined }) => void;
+  /** Heartbeat period of the notification streams (default NOTIFICATION_LIMITS.heartbeatMs). */
+  heartbeatMs?: number;
 }
 
 /** Builds the Fastify app: plugins, then modules. It never listens. */
-export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbeatMs }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // Only the proxies named by TRUST_PROXY may tell who the client is; anyone else's
@@ -54,6 +58,8 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute }: BuildA
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
       await api.register(authPlugin, { ctx });
       await api.register(healthRoutes, { ctx });
+      await api.register(diagnosticsRoutes, { ctx });
+      await api.register(notificationsRoutes, { ctx, heartbeatMs });
       for (const mod of apiModules) await api.register(mod, { ctx });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },

@@ -92,6 +92,25 @@ describe("loadConfig", () => {
     expect((error as ConfigError).message).toContain("PORT: must be a number");
   });
 
+  test("SUPPORT_EMAIL: given, else the MAIL_FROM address unless it is a no-reply one", () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), SUPPORT_EMAIL: "help@school.example" }).supportEmail).toBe("help@school.example");
+    expect(loadConfig({ DATA_DIR: tempDir(), MAIL_FROM: "Tally <office@school.example>" }).supportEmail).toBe("office@school.example");
+    expect(loadConfig({ DATA_DIR: tempDir() }).supportEmail).toBe("support@tally.example");
+    expect(loadConfig({ DATA_DIR: tempDir(), MAIL_FROM: "noreply@school.example" }).supportEmail).toBe("support@tally.example");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SUPPORT_EMAIL: "not an address" })).toThrow("SUPPORT_EMAIL:");
+  });
+
+  test("CORS_ORIGINS: a comma-separated list of origins, nothing else", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).corsOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: "https://app.example.org, http://localhost:5173/" }).corsOrigins).toEqual([
+      "https://app.example.org",
+      "http://localhost:5173",
+    ]);
+    for (const bad of ["*", "app.example.org", "https://app.example.org/path", "ftp://files.example.org"]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: bad })).toThrow("CORS_ORIGINS:");
+    }
+  });
+
   test("production requires SECRET_KEY", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production" })).toThrow(
       "SECRET_KEY: required when NODE_ENV=production",

@@ -38,6 +38,16 @@ const envSchema = z.object({
       ctx.addIssue({ code: "custom", message: parsed });
       return z.NEVER;
     }),
+  SUPPORT_EMAIL: z.email({ error: "must be an e-mail address such as help@school.example" }).optional(),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseOrigins(value);
+      if (Array.isArray(parsed)) return parsed;
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -59,6 +69,10 @@ export interface Config {
    * or a list of proxy addresses and CIDR ranges. Unset: nobody; the socket address is the client.
    */
   trustProxy: number | string[] | undefined;
+  /** Shown on the Server Connection Error page (GET /api/public-config). */
+  supportEmail: string;
+  /** Other origins (scheme://host[:port]) that GET /api/debug/cors reports as allowed. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -106,7 +120,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    supportEmail: e.SUPPORT_EMAIL ?? defaultSupportEmail(e.MAIL_FROM),
+    corsOrigins: e.CORS_ORIGINS,
   };
+}
+
+/** The MAIL_FROM address, unless it is a no-reply one nobody reads. */
+function defaultSupportEmail(mailFrom: string): string {
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  const usable = /^[^\s@]+@[^\s@]+$/.test(address) && !/^no-?reply@/i.test(address);
+  return usable ? address : "support@tally.example";
+}
+
+/** A comma-separated list of origins, each as scheme://host[:port] with nothing after; or the problem. */
+function parseOrigins(value: string | undefined): string[] | string {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+    let url: URL;
+    try {
+      url = new URL(part);
+    } catch {
+      return `"${part}" is not an origin such as https://tally.example.org`;
+    }
+    if (!["http:", "https:"].includes(url.protocol) || url.origin !== part.replace(/\/+$/, "")) {
+      return `"${part}" is not an origin such as https://tally.example.org (scheme, host and port only)`;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
 }
 
 const TRUST_PROXY_HELP =
@@ -166,6 +208,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoPassword: undefined,
     logLevel: "silent",
     trustProxy: undefined,
+    supportEmail: "support@tally.test",
+    corsOrigins: [],
     ...overrides,
   };
 }

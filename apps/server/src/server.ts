@@ -34,7 +34,13 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // app.close() stops accepting, ends the notification streams (preClose) and waits for the
+    // requests in flight. Node closes the connections idle at that moment only: the keep-alive
+    // connections of streams just ended and of requests finishing later are closed as they go idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     await app.close();
+    clearInterval(sweep);
     await opened.close();
     process.exit(0);
   };

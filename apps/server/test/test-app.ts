@@ -34,6 +34,10 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** Default: none (API only). */
   webDist?: string;
+  /** Heartbeat period of the notification streams. */
+  heartbeatMs?: number;
+  /** An already opened database (a second instance on the same one); the caller closes it. */
+  database?: DatabaseHandle;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function openTestDatabase(): Promise<{ database: DatabaseHandle; dr
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase();
+  const { database, drop } = opts.database ? { database: opts.database, drop: async () => {} } : await openTestDatabase();
   const config = testConfig({ databaseUrl: testDatabaseUrl(), ...opts.config });
   const mailer =
     opts.mailer ?? createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } });
@@ -65,6 +69,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ctx,
     logger: opts.logger,
     webDist: opts.webDist ?? "",
+    heartbeatMs: opts.heartbeatMs,
     onRoute: (route) => {
       for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
     },

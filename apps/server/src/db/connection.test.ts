@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { describe, expect, test } from "vitest";
 import { useTestDatabase } from "../../test/test-app.js";
 
@@ -96,6 +98,47 @@ describe("database connection and schema", () => {
     await database.notify("tally_test", "hello");
     await expect.poll(() => got, { timeout: 5000 }).toEqual(["hello"]);
     await stop();
+  });
+});
+
+describe("LISTEN / NOTIFY", () => {
+  const database = useTestDatabase();
+
+  test("a listener hears a pg_notify when its transaction commits, and never one rolled back", async () => {
+    // Channels belong to the whole database: a name of its own keeps parallel suites apart.
+    const channel = `conn_test_${randomBytes(4).toString("hex")}`;
+    const heard: string[] = [];
+    const waiters: Array<() => void> = [];
+    const stop = await database.listen(channel, (payload) => {
+      heard.push(payload);
+      for (const wake of waiters.splice(0)) wake();
+    });
+    const heardCount = async (n: number) => {
+      while (heard.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+
+    await database.db.transaction().execute(async (trx) => {
+      await sql`select pg_notify(${channel}, 'committed')`.execute(trx);
+      // Not before the commit.
+      await trx.selectNoFrom((eb) => eb.val(1).as("one")).execute();
+      expect(heard).toEqual([]);
+    });
+    await heardCount(1);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`select pg_notify(${channel}, 'rolled back')`.execute(trx);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await database.notify(channel, "outside a transaction");
+    await heardCount(2);
+    expect(heard).toEqual(["committed", "outside a transaction"]);
+
+    await stop();
+    await database.notify(channel, "after stop");
+    await database.notify(channel, "after stop");
+    await database.db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
+    expect(heard).toEqual(["committed", "outside a transaction"]);
   });
 });
 

@@ -8,9 +8,17 @@ export type Engine = "embedded" | "postgres";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
-  /** Subscribes to a PostgreSQL NOTIFY channel (embedded: in-process only). */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
-  /** Sends a NOTIFY to every instance sharing the database (embedded: this process). */
+  /**
+   * LISTENs on a channel: `onMessage` gets the payload of every committed pg_notify on it (the
+   * embedded engine's own LISTEN, or a dedicated PostgreSQL connection that reconnects when it
+   * drops; `onReconnect` is told then, since notifications sent while it was down are lost).
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>>;
+  /** Sends a NOTIFY to every listener of the database (every instance sharing a PostgreSQL). */
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,28 +66,24 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
   pool.on("error", () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
-  const listeners: pg.Client[] = [];
+  const listeners = new Set<PgListener>();
   return {
     db,
     engine: "postgres",
-    async listen(channel, onMessage) {
-      const client = new pg.Client({ connectionString: options.databaseUrl, options: searchPath });
-      await client.connect();
-      client.on("notification", (n) => {
-        if (n.channel === channel) onMessage(n.payload ?? "");
-      });
-      client.on("error", () => {});
-      await client.query(`listen "${channel}"`);
-      listeners.push(client);
+    async listen(channel, onMessage, onReconnect) {
+      const listener = new PgListener({ connectionString: options.databaseUrl, options: searchPath }, channel, onMessage, onReconnect);
+      await listener.start();
+      listeners.add(listener);
       return async () => {
-        await client.end().catch(() => {});
+        listeners.delete(listener);
+        await listener.stop();
       };
     },
     async notify(channel, payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
     async close() {
-      await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+      await Promise.all([...listeners].map((l) => l.stop()));
       await db.destroy();
     },
   };
@@ -96,24 +100,97 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandl
     },
   });
   await client.ready;
-  // One process owns the embedded database, so notifications never leave it.
-  const channels = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     engine: "embedded",
     async listen(channel, onMessage) {
-      const set = channels.get(channel) ?? new Set();
-      set.add(onMessage);
-      channels.set(channel, set);
-      return async () => {
-        set.delete(onMessage);
-      };
+      // PGlite has one session: a LISTEN sent while another transaction is open would join it
+      // (and be lost if it rolled back), so it gets a transaction of its own through the gate.
+      let stop: (() => void) | undefined;
+      await db.transaction().execute(async () => {
+        stop = await client.listen(channel, onMessage);
+      });
+      return async () => stop?.();
     },
     async notify(channel, payload) {
-      for (const fn of channels.get(channel) ?? []) fn(payload);
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
     async close() {
       await db.destroy();
     },
   };
+}
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * One PostgreSQL connection that LISTENs on a channel. A pooled connection cannot LISTEN (it
+ * is handed to others between queries), so this one is kept apart; when the server drops it
+ * (restart, failover, idle kill) it reconnects with backoff until stopped.
+ */
+class PgListener {
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private attempt = 0;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly channel: string,
+    private readonly onMessage: (payload: string) => void,
+    private readonly onReconnect?: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client(this.config);
+    let lost = false;
+    const onLost = () => {
+      if (lost || this.stopped) return;
+      lost = true;
+      if (this.client === client) this.client = undefined;
+      this.scheduleReconnect();
+    };
+    client.on("notification", (n) => {
+      if (n.channel === this.channel) this.onMessage(n.payload ?? "");
+    });
+    client.on("error", onLost);
+    client.on("end", onLost);
+    try {
+      await client.connect();
+      await client.query(`listen "${this.channel.replaceAll('"', '""')}"`);
+    } catch (err) {
+      lost = true;
+      await client.end().catch(() => {});
+      throw err;
+    }
+    this.client = client;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.retry) return;
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.attempt);
+    this.attempt += 1;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.start().then(
+        () => {
+          this.attempt = 0;
+          if (this.stopped) void this.stop();
+          else this.onReconnect?.();
+        },
+        () => this.scheduleReconnect(),
+      );
+    }, delay);
+    this.retry.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = undefined;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
 }

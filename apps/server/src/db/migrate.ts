@@ -11,6 +11,7 @@ import { migrate009 } from "./migrations/009-import-batches.js";
 import { migrate010 } from "./migrations/010-flag-runs.js";
 import { migrate011 } from "./migrations/011-deferred-rollups.js";
 import { migrate012 } from "./migrations/012-deferred-rollups-on-update.js";
+import { migrate013 } from "./migrations/013-notifications.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "010-flag-runs": { up: migrate010 },
   "011-deferred-rollups": { up: migrate011 },
   "012-deferred-rollups-on-update": { up: migrate012 },
+  "013-notifications": { up: migrate013 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

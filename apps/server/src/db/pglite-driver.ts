@@ -37,6 +37,7 @@ export class PgliteWorkerClient {
   private worker: Worker;
   private nextId = 1;
   private pending = new Map<number, (r: WorkerReply) => void>();
+  private listeners = new Map<string, Set<(payload: string) => void>>();
   readonly ready: Promise<void>;
 
   constructor(dataDir: string | undefined, relaxedDurability = false) {
@@ -46,7 +47,11 @@ export class PgliteWorkerClient {
     this.ready = new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);
       this.worker.once("error", onError);
-      this.worker.on("message", (msg: WorkerReply & { type?: string }) => {
+      this.worker.on("message", (msg: WorkerReply & { type?: string; channel?: string; payload?: string }) => {
+        if (msg.type === "notification") {
+          for (const fn of this.listeners.get(msg.channel ?? "") ?? []) fn(msg.payload ?? "");
+          return;
+        }
         if (msg.type === "ready") {
           this.worker.off("error", onError);
           resolve();
@@ -84,6 +89,19 @@ export class PgliteWorkerClient {
   async exec(sql: string): Promise<void> {
     const reply = await this.send({ type: "exec", sql });
     if (!reply.ok) throw new PgliteQueryError(reply.error ?? { message: "Unknown database error" });
+  }
+
+  /** LISTEN in the embedded database: `onMessage` gets each committed pg_notify on `channel`. */
+  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => void> {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      const reply = await this.send({ type: "listen", channel });
+      if (!reply.ok) throw new PgliteQueryError(reply.error ?? { message: "Unknown database error" });
+    }
+    set.add(onMessage);
+    return () => set.delete(onMessage);
   }
 
   async close(): Promise<void> {

@@ -40,6 +40,15 @@ async function handle(msg) {
     return;
   }
   try {
+    if (msg.type === "listen") {
+      // PGlite's own LISTEN: a pg_notify inside a transaction arrives here at its commit, as
+      // on PostgreSQL, and is forwarded to the main thread.
+      await db.listen(msg.channel, (payload) => {
+        parentPort.postMessage({ type: "notification", channel: msg.channel, payload });
+      });
+      parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });
+      return;
+    }
     if (msg.type === "exec") {
       await db.exec(msg.sql);
       parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });

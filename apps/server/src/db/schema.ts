@@ -307,6 +307,23 @@ export interface ImportBatchesTable {
   undone_by: number | null;
 }
 
+/** One stored live notification for a user, kept a day (migration 013). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: "FORCE_LOGOUT" | "ERROR";
+  reason: string | null;
+  message: string | null;
+  created_at: Timestamp;
+}
+
+/** The last notification id a user's poll returned (migration 013). */
+export interface NotificationPollCursorsTable {
+  user_id: number;
+  last_id: number;
+  polled_at: Timestamp;
+}
+
 /** One processed flag-uploader run, kept until it is confirmed or expires (migration 010). */
 export interface FlagRunsTable {
   id: string;
@@ -354,6 +371,8 @@ export interface Database {
   audit_log: AuditLogTable;
   import_batches: ImportBatchesTable;
   flag_runs: FlagRunsTable;
+  notifications: NotificationsTable;
+  notification_poll_cursors: NotificationPollCursorsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { LIMITS, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
+import { decodeJwt } from "jose";
 import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
 import { AppError, forbidden, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
+import { announceForceLogout } from "../notifications/notifications.service.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { type Caller, loadCaller } from "../scope/scope.service.js";
 import { readDemoSettings } from "../settings/settings.service.js";
@@ -41,6 +43,29 @@ export async function authenticateToken(ctx: ServerContext, token: string): Prom
   const { caller } = loaded;
   if (demoClosesAccount(caller.role, caller.schoolId, caller.demo)) throw unauthenticated(MESSAGES.demoSwitchedOff);
   return caller;
+}
+
+/** A token that is genuine and unexpired, checked by `authenticateToken` as every guard does. */
+export type TokenSession =
+  | { live: true; userId: number; issuedAt: Date }
+  /** The sign-in was ended (session version bumped, account deactivated, sign-in revoked): the guard's 401. */
+  | { live: false; userId: number; issuedAt: Date; refusal: AppError };
+
+/**
+ * For the live connection: a forged or expired token fails (401) as at every guard, but a
+ * genuine one whose sign-in has just been ended is told apart, so the stream and the poll can
+ * still hand over the FORCE_LOGOUT that ended it.
+ */
+export async function tokenSession(ctx: ServerContext, token: string): Promise<TokenSession> {
+  const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
+  const issuedAt = new Date((decodeJwt(token).iat ?? 0) * 1000);
+  try {
+    const user = await authenticateToken(ctx, token);
+    return { live: true, userId: user.id, issuedAt };
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 401) return { live: false, userId: claims.userId, issuedAt, refusal: err };
+    throw err;
+  }
 }
 
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
@@ -149,7 +174,10 @@ async function withinRotationGrace(ctx: ServerContext, row: RefreshRow, presente
 }
 
 async function endSessionsAfterReplay(ctx: ServerContext, userId: number, now: Date): Promise<never> {
-  await repo.revokeAllRefreshTokens(ctx.database.db, userId, now);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await repo.revokeAllRefreshTokens(trx, userId, now);
+    await announceForceLogout(trx, userId, "SESSIONS_REVOKED", now);
+  });
   throw unauthenticated(MESSAGES.sessionExpired);
 }
 

@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
 import { AppError } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
+import { announceForceLogout } from "../notifications/notifications.service.js";
 import { findAccountByEmail, findAccountById, replacePassword } from "../users/accounts.service.js";
 import { passwordResetMail, runInBackground, sendInBackground } from "./auth-mail.js";
 import { createOneTimeToken } from "./auth-tokens.service.js";
@@ -60,7 +61,8 @@ class TokenAlreadyUsed extends Error {}
 
 /**
  * Sets the new password from a reset link. The link works once; the change ends every
- * session (session version bump, refresh tokens revoked) and voids other reset links.
+ * session (session version bump, refresh tokens revoked; open clients are told with
+ * FORCE_LOGOUT PASSWORD_CHANGED) and voids other reset links.
  */
 export async function setPasswordWithToken(ctx: ServerContext, token: string, password: string): Promise<void> {
   const row = await usableResetToken(ctx, token);
@@ -75,6 +77,7 @@ export async function setPasswordWithToken(ctx: ServerContext, token: string, pa
       await replacePassword(trx, row.user_id, passwordHash, now);
       await repo.retireOneTimeTokens(trx, row.user_id, "password_reset", now);
       await repo.revokeAllRefreshTokens(trx, row.user_id, now);
+      await announceForceLogout(trx, row.user_id, "PASSWORD_CHANGED", now);
     });
   } catch (err) {
     if (err instanceof TokenAlreadyUsed) throw invalidToken(MESSAGES.resetInvalidLink);

@@ -165,7 +165,7 @@ describe("access tokens", () => {
     const session = await loginAs(t.app, user);
     expect((await profile(session.headers)).statusCode).toBe(200);
 
-    await signOutEverywhere(t.db, user.id);
+    await signOutEverywhere(t.db, user.id, "SESSIONS_REVOKED");
     const res = await profile(session.headers);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: MESSAGES.sessionVersionMismatch, code: "SESSION_VERSION_MISMATCH" });

@@ -1,8 +1,9 @@
-import { permissionsFor, type SessionUser } from "@tally/contract";
+import { type ForceLogoutReason, permissionsFor, type SessionUser } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import type { NewUser, User } from "../../db/schema.js";
 import { conflict, notFound } from "../../lib/errors.js";
 import { revokeAllSessions } from "../auth/auth-tokens.service.js";
+import { announceForceLogout } from "../notifications/notifications.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import { schoolScope } from "../scope/scope.policy.js";
 import * as repo from "./users.repository.js";
@@ -70,13 +71,20 @@ export async function createAccount(db: DbExecutor, values: NewUser, schoolIds: 
 }
 
 /**
- * Signs the user out everywhere: live access tokens fail with SESSION_VERSION_MISMATCH and
- * refresh tokens are revoked. Call after any change an administrator makes to an account.
+ * Signs the user out everywhere: live access tokens fail with SESSION_VERSION_MISMATCH,
+ * refresh tokens are revoked, and open clients get FORCE_LOGOUT with `reason` (at commit).
+ * Call after any change an administrator makes to an account.
  */
-export async function signOutEverywhere(db: DbExecutor, userId: number, at: Date = new Date()): Promise<void> {
+export async function signOutEverywhere(
+  db: DbExecutor,
+  userId: number,
+  reason: ForceLogoutReason,
+  at: Date = new Date(),
+): Promise<void> {
   const bump = async (trx: DbExecutor) => {
     await repo.incrementSessionVersion(trx, userId, at);
     await revokeAllSessions(trx, userId, at);
+    await announceForceLogout(trx, userId, reason, at);
   };
   // Inside a caller's transaction the bump commits (or rolls back) with the account change.
   if (db.isTransaction) await bump(db);

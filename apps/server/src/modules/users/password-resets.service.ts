@@ -57,7 +57,7 @@ export async function resetPassword(
   const now = ctx.clock.now();
   await db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, id, { password_hash: passwordHash, updated_at: now });
-    await signOutEverywhere(trx, id, now);
+    await signOutEverywhere(trx, id, "PASSWORD_CHANGED", now);
   });
   return `Password for ${target.username} has been updated`;
 }

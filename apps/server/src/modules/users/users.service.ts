@@ -138,7 +138,7 @@ export async function updateUser(
     db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, values);
       if (schoolsChanged) await repo.replaceUserSchools(trx, id, schoolIds);
-      if (accessChanged) await signOutEverywhere(trx, id, now);
+      if (accessChanged) await signOutEverywhere(trx, id, isActive ? "ACCOUNT_CHANGED" : "ACCOUNT_DEACTIVATED", now);
     }),
   );
   if (!target.is_active && isActive) await sendPasswordResetLink(ctx, id, log);
@@ -153,7 +153,7 @@ async function setActive(ctx: ServerContext, actor: Actor, id: number, isActive:
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { is_active: isActive, updated_at: now });
-      await signOutEverywhere(trx, id, now);
+      await signOutEverywhere(trx, id, isActive ? "ACCOUNT_CHANGED" : "ACCOUNT_DEACTIVATED", now);
     });
   }
   return target;
@@ -191,7 +191,7 @@ export async function setUserSchool(ctx: ServerContext, actor: Actor, id: number
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { school_id: schoolId, updated_at: now });
-      await signOutEverywhere(trx, id, now);
+      await signOutEverywhere(trx, id, "ACCOUNT_CHANGED", now);
     });
   }
   return { message: MESSAGES.userUpdated, user: await userItem(db, id) };
@@ -221,7 +221,7 @@ export async function setUserSchools(ctx: ServerContext, actor: Actor, id: numbe
     await db.transaction().execute(async (trx) => {
       await repo.replaceUserSchools(trx, id, schoolIds);
       await repo.updateUser(trx, id, { updated_at: now });
-      await signOutEverywhere(trx, id, now);
+      await signOutEverywhere(trx, id, "ACCOUNT_CHANGED", now);
     });
   }
   return { message: MESSAGES.schoolAccessUpdated, data: schools };

@@ -1,0 +1,105 @@
+import { NOTIFICATION_LIMITS, notificationsPollSchema, notificationTokenQuerySchema } from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
+import { AppError } from "../../lib/errors.js";
+import { tokenSession } from "../auth/auth.service.js";
+import { EventStream } from "./event-stream.js";
+import { NotificationHub } from "./notification-hub.js";
+import { liveSince, parseLastEventId } from "./notifications.policy.js";
+import { notificationsAfter, pollNotifications } from "./notifications.service.js";
+
+const errors = errorResponses(400, 401, 503);
+// The reply is written by hand (reply.hijack); this only describes it in the OpenAPI document.
+const eventStreamSchema = z.string().describe("text/event-stream: `id: <id>\\ndata: <notification JSON>\\n\\n` per notification");
+
+export interface NotificationsRoutesOptions {
+  ctx: ServerContext;
+  /** How often every open stream gets a heartbeat comment (tests make it short). */
+  heartbeatMs?: number;
+}
+
+/**
+ * The live connection (spec §4, §7): GET /notifications is an event stream, GET
+ * /notifications-poll the same events for a client that fell back to polling. Both take the
+ * access token in the query string (EventSource cannot send headers); the request log drops it.
+ */
+export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptions> = async (app, { ctx, heartbeatMs }) => {
+  const hub = new NotificationHub(ctx, heartbeatMs ?? NOTIFICATION_LIMITS.heartbeatMs, app.log);
+  await hub.start();
+  // preClose runs before the server stops waiting for open connections: ending the streams
+  // here is what lets app.close() (SIGTERM) finish, and sends their clients elsewhere.
+  app.addHook("preClose", async () => hub.endAll());
+  app.addHook("onClose", async () => hub.stop());
+  const tags = ["notifications"];
+  const db = ctx.database.db;
+
+  app.get(
+    "/notifications",
+    {
+      schema: {
+        tags,
+        querystring: notificationTokenQuerySchema,
+        response: { 200: eventStreamSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!hub.accepting) throw shuttingDown();
+      const session = await tokenSession(ctx, request.query.token);
+      const lastEventId = parseLastEventId(request.headers["last-event-id"]);
+      const now = ctx.clock.now();
+
+      if (!session.live) {
+        // A client reconnecting after missing the FORCE_LOGOUT that ended its sign-in is given
+        // it (then the stream ends); anyone else gets the guard's 401, and no stream.
+        const missed =
+          lastEventId === undefined ? [] : await notificationsAfter(db, session.userId, lastEventId, session.issuedAt, now, true);
+        if (missed.length === 0) throw session.refusal;
+        const stream = new EventStream(reply.raw, () => {});
+        reply.hijack();
+        stream.open(reply.getHeaders());
+        stream.release(missed);
+        stream.end();
+        return reply;
+      }
+
+      let leave: (() => void) | undefined;
+      const stream = new EventStream(reply.raw, () => leave?.());
+      reply.hijack();
+      stream.open(reply.getHeaders());
+      stream.sendNow({ id: 0, type: "CONNECTED", createdAt: now.toISOString() });
+      // Joined before the replay is read, so nothing committed in between is lost; what arrives
+      // meanwhile is held and sent in order after the replay.
+      leave = hub.add(session.userId, stream);
+      // The client may have gone already: its close came before there was anything to leave.
+      if (stream.isEnded) leave();
+      try {
+        const missed =
+          lastEventId === undefined ? [] : await notificationsAfter(db, session.userId, lastEventId, liveSince(session.issuedAt), now);
+        stream.release(missed);
+      } catch (err) {
+        request.log.error({ err }, "replaying missed notifications failed");
+        stream.sendNow({ id: 0, type: "ERROR", message: "Notifications are unavailable. Reconnecting…", createdAt: now.toISOString() });
+        stream.end();
+      }
+      return reply;
+    },
+  );
+
+  app.get(
+    "/notifications-poll",
+    { schema: { tags, querystring: notificationTokenQuerySchema, response: { 200: notificationsPollSchema, ...errors } } },
+    async (request) => {
+      const session = await tokenSession(ctx, request.query.token);
+      const now = ctx.clock.now();
+      if (session.live) return { data: await pollNotifications(db, session.userId, liveSince(session.issuedAt), now) };
+      // As on the stream: a sign-in that was ended is told why once more, by every tab that asks.
+      const data = await pollNotifications(db, session.userId, session.issuedAt, now, { ignoreCursor: true, onlyForceLogout: true });
+      if (data.length === 0) throw session.refusal;
+      return { data };
+    },
+  );
+};
+
+const shuttingDown = () => new AppError(503, "INTERNAL", "The server is restarting. Please try again.");
