@@ -123,6 +123,8 @@ describe("with the server stopped", () => {
       await visible(page.getByRole("button", { name: "API status: online. Check the connection now" }));
     } finally {
       await context.close();
+      // A failure while it was stopped must not fail the journeys after this one too.
+      await own.ensureRunning();
     }
   });
 });

@@ -11,6 +11,8 @@ export interface StoppableServer {
   stop(): Promise<void>;
   /** Starts again on the same port and data, so the browser's origin and session still fit. */
   start(): Promise<void>;
+  /** Starts it again unless it runs: after a journey that failed while it was stopped. */
+  ensureRunning(): Promise<void>;
   /** Stops it for good and removes its files. */
   close(): Promise<void>;
 }
@@ -66,6 +68,9 @@ export async function startStoppableServer(): Promise<StoppableServer> {
     baseUrl,
     stop,
     start,
+    async ensureRunning() {
+      if (server === null) await start();
+    },
     async close() {
       await stop();
       // The link first, by itself: removing the folder must never reach the shared node_modules.

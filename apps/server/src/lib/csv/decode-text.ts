@@ -1,4 +1,6 @@
 import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { TextDecoder } from "node:util";
+import { yieldToLoop } from "../yield-to-loop.js";
 
 /** How far into a file we look for signs that it is not text. */
 const SNIFF_BYTES = 8 * 1024;
@@ -18,15 +20,30 @@ const CP1252_HIGH = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090�
 
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
 
+/** Bytes decoded between two yields to the event loop (a few milliseconds of work). */
+const DECODE_CHUNK = 1024 * 1024;
+
+/** Decodes in slices with a streaming decoder, yielding between them: a 10 MB file at once holds the loop for tens of ms. */
+async function decodeInTurns(decoder: TextDecoder, bytes: Uint8Array): Promise<string> {
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += DECODE_CHUNK) {
+    const end = Math.min(at + DECODE_CHUNK, bytes.length);
+    parts.push(decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length }));
+    if (end < bytes.length) await yieldToLoop();
+  }
+  if (bytes.length === 0) parts.push(decoder.decode());
+  return parts.join("");
+}
+
 /**
  * The text of an uploaded report: UTF-8 (BOM stripped), or Windows-1252 when the bytes are not
  * valid UTF-8 (Excel's "CSV" on Windows), or UTF-16 when it carries a BOM (Excel's "Unicode
  * text"). Binary files are refused with a message naming `file`.
  */
-export function decodeText(bytes: Uint8Array, file: string): string {
+export async function decodeText(bytes: Uint8Array, file: string): Promise<string> {
   // UTF-16 is checked before the NUL test: every other byte of its ASCII text is 0.
-  if (startsWith(bytes, [0xff, 0xfe])) return new TextDecoder("utf-16le").decode(bytes);
-  if (startsWith(bytes, [0xfe, 0xff])) return new TextDecoder("utf-16be").decode(bytes);
+  if (startsWith(bytes, [0xff, 0xfe])) return await decodeInTurns(new TextDecoder("utf-16le"), bytes);
+  if (startsWith(bytes, [0xfe, 0xff])) return await decodeInTurns(new TextDecoder("utf-16be"), bytes);
 
   const signature = BINARY_SIGNATURES.find((s) => startsWith(bytes, s.bytes));
   if (signature) throw new ReportRejected(`${file} is not a CSV file (it looks like ${signature.kind})`);
@@ -34,9 +51,9 @@ export function decodeText(bytes: Uint8Array, file: string): string {
 
   try {
     // TextDecoder drops a leading UTF-8 BOM by default.
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return await decodeInTurns(new TextDecoder("utf-8", { fatal: true }), bytes);
   } catch {
-    const text = new TextDecoder("windows-1252").decode(bytes);
+    const text = await decodeInTurns(new TextDecoder("windows-1252"), bytes);
     return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
   }
 }

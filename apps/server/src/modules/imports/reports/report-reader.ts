@@ -28,7 +28,7 @@ export async function openReport(file: ReportFile): Promise<OpenReport> {
   if (file.bytes.length > REPORT_LIMITS.maxFileBytes) {
     throw new ReportRejected(`${file.name} is larger than ${REPORT_LIMITS.maxFileBytes / (1024 * 1024)} MB; split it into smaller files`, 413);
   }
-  const table = await readTable(decodeText(file.bytes, file.name), file.name);
+  const table = await readTable(await decodeText(file.bytes, file.name), file.name);
   return { records: table.records, columns: new ColumnFinder(table.headers, file.name) };
 }
 

@@ -69,7 +69,7 @@ export function ServerConnectionErrorPage() {
             {supportEmail ? (
               <>
                 If the problem persists, please contact support at{" "}
-                <Anchor href={`mailto:${supportEmail}`}>{supportEmail}</Anchor>.
+                <Anchor href={`mailto:${supportEmail}`} underline="always">{supportEmail}</Anchor>.
               </>
             ) : (
               "If the problem persists, please contact your system administrator."
