@@ -46,7 +46,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Tally API", version: "0.1.0" }, servers: [{ url: "/" }] },

@@ -100,6 +100,23 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), SUPPORT_EMAIL: "not an address" })).toThrow("SUPPORT_EMAIL:");
   });
 
+  test("PGLITE_SHARED_BUFFERS: a size, PGlite's default when unset", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).pgliteSharedBuffers).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tempDir(), PGLITE_SHARED_BUFFERS: "32MB" }).pgliteSharedBuffers).toBe("32MB");
+    for (const bad of ["32", "lots", "32MB; drop table", "0MB"]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), PGLITE_SHARED_BUFFERS: bad })).toThrow("PGLITE_SHARED_BUFFERS:");
+    }
+  });
+
+  test("DEBUG_BACKEND_ORIGINS: origins the API Debug page may call, nothing else", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).debugBackendOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: tempDir(), DEBUG_BACKEND_ORIGINS: "https://dev.example.org,https://tally.example.org" }).debugBackendOrigins).toEqual([
+      "https://dev.example.org",
+      "https://tally.example.org",
+    ]);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DEBUG_BACKEND_ORIGINS: "*" })).toThrow("DEBUG_BACKEND_ORIGINS:");
+  });
+
   test("CORS_ORIGINS: a comma-separated list of origins, nothing else", () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).corsOrigins).toEqual([]);
     expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: "https://app.example.org, http://localhost:5173/" }).corsOrigins).toEqual([

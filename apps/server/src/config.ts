@@ -48,6 +48,19 @@ const envSchema = z.object({
       ctx.addIssue({ code: "custom", message: parsed });
       return z.NEVER;
     }),
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^([1-9]\d{0,4})(kB|MB|GB)$/, { error: "must be a size such as 32MB or 128MB" })
+    .optional(),
+  DEBUG_BACKEND_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseOrigins(value);
+      if (Array.isArray(parsed)) return parsed;
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -73,6 +86,13 @@ export interface Config {
   supportEmail: string;
   /** Other origins (scheme://host[:port]) that GET /api/debug/cors reports as allowed. */
   corsOrigins: string[];
+  /**
+   * The development and production backends the API Debug page tests (built in with
+   * VITE_DEV_API_URL / VITE_PROD_API_URL): the pages' CSP lets the browser call them.
+   */
+  debugBackendOrigins: string[];
+  /** The embedded engine's shared_buffers; PGlite's default (128MB) when unset. */
+  pgliteSharedBuffers: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +142,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     supportEmail: e.SUPPORT_EMAIL ?? defaultSupportEmail(e.MAIL_FROM),
     corsOrigins: e.CORS_ORIGINS,
+    debugBackendOrigins: e.DEBUG_BACKEND_ORIGINS,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
   };
 }
 
@@ -210,6 +232,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: undefined,
     supportEmail: "support@tally.test",
     corsOrigins: [],
+    debugBackendOrigins: [],
+    pgliteSharedBuffers: undefined,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { describe, expect, test } from "vitest";
 import { useTestDatabase } from "../../test/test-app.js";
+import { type DatabaseHandle, openDatabase } from "./connection.js";
 
 describe("database connection and schema", () => {
   const database = useTestDatabase();
@@ -145,3 +146,20 @@ describe("LISTEN / NOTIFY", () => {
 function summaryKey(schoolId: number, cohortId: number) {
   return { school_id: schoolId, cohort_id: cohortId, team_id: 0, week_number: 1, meeting_type: "mentor" };
 }
+
+const showSharedBuffers = async (db: DatabaseHandle) => (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db.db)).rows[0]?.shared_buffers;
+
+describe("the embedded engine's settings", () => {
+  test("PGLITE_SHARED_BUFFERS reaches the engine; PGlite's default otherwise", async () => {
+    const small = await openDatabase({ sharedBuffers: "16MB" });
+    const plain = await openDatabase({});
+    try {
+      const show = showSharedBuffers;
+      expect(await show(small)).toBe("16MB");
+      expect(await show(plain)).toBe("128MB");
+    } finally {
+      await small.close();
+      await plain.close();
+    }
+  });
+});

@@ -32,6 +32,8 @@ export interface OpenDatabaseOptions {
   schema?: string;
   poolSize?: number;
   relaxedDurability?: boolean;
+  /** The embedded engine's shared_buffers (e.g. "32MB"); PGlite's default when absent. */
+  sharedBuffers?: string;
 }
 
 // Same value shapes as the embedded worker: int8 and numeric as numbers, date as a string.
@@ -90,7 +92,7 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
 }
 
 async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  const client = new PgliteWorkerClient(options.dataDir, options.relaxedDurability);
+  const client = new PgliteWorkerClient(options.dataDir, options.relaxedDurability, options.sharedBuffers);
   const db = new Kysely<Database>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),

@@ -17,6 +17,7 @@ export async function openConfiguredDatabase(
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.databaseUrl ? undefined : join(config.dataDir, "pglite"),
+      sharedBuffers: config.pgliteSharedBuffers,
     });
     const applied = await migrateToLatest(database.db);
     return {

@@ -40,9 +40,9 @@ export class PgliteWorkerClient {
   private listeners = new Map<string, Set<(payload: string) => void>>();
   readonly ready: Promise<void>;
 
-  constructor(dataDir: string | undefined, relaxedDurability = false) {
+  constructor(dataDir: string | undefined, relaxedDurability = false, sharedBuffers?: string) {
     this.worker = new Worker(new URL("./pglite-worker.js", import.meta.url), {
-      workerData: { dataDir, relaxedDurability },
+      workerData: { dataDir, relaxedDurability, sharedBuffers },
     });
     this.ready = new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);

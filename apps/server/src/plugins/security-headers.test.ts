@@ -71,6 +71,18 @@ describe("security headers", () => {
     }
   });
 
+  it("let pages connect to the backends the API Debug page is configured to test, and to nothing else", async () => {
+    const config = { ...direct.ctx.config, debugBackendOrigins: ["https://dev.example.org", "https://tally.example.org"] };
+    const withBackends = await buildApp({ ctx: { ...direct.ctx, config }, webDist });
+    try {
+      const page = await withBackends.inject({ method: "GET", url: "/" });
+      const connect = directives(page.headers["content-security-policy"]).find((d) => d.startsWith("connect-src"));
+      expect(connect).toBe("connect-src 'self' https://dev.example.org https://tally.example.org");
+    } finally {
+      await withBackends.close();
+    }
+  });
+
   it("send Strict-Transport-Security only for HTTPS as told by a trusted proxy", async () => {
     const viaProxy = (headers: Record<string, string>) =>
       proxied.app.inject({ method: "GET", url: "/api/health-check", headers, remoteAddress: "10.0.0.2" });

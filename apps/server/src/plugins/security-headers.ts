@@ -3,8 +3,10 @@ import { contentSecurityPolicy } from "helmet";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
-// Mantine injects style tags at run time, hence 'unsafe-inline' for styles only.
-const pageCsp = contentSecurityPolicy({
+// Mantine injects style tags at run time, hence 'unsafe-inline' for styles only. The API Debug
+// page may also call the development and production backends it is configured to test.
+const pageCspWith = (connectOrigins: readonly string[]) =>
+  contentSecurityPolicy({
   useDefaults: false,
   directives: {
     "default-src": ["'self'"],
@@ -12,7 +14,7 @@ const pageCsp = contentSecurityPolicy({
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'"],
+    "connect-src": ["'self'", ...connectOrigins],
     "object-src": ["'none'"],
     "frame-ancestors": ["'none'"],
     "base-uri": ["'self'"],
@@ -45,7 +47,8 @@ const HSTS = "max-age=31536000; includeSubDomains";
 
 const isApi = (request: FastifyRequest) => request.url === "/api" || request.url.startsWith("/api/") || request.url.startsWith("/api?");
 
-export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, opts: { connectOrigins?: readonly string[] }) => {
+  const pageCsp = pageCspWith(opts.connectOrigins ?? []);
   await app.register(fastifyHelmet, {
     // Chosen per request below: one policy for pages, a stricter one for the API.
     contentSecurityPolicy: false,
