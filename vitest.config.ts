@@ -32,6 +32,8 @@ export default defineConfig({
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
           setupFiles: ["./src/test/setup.ts"],
+          // Lazy route chunks and queries on a busy 2-core machine: see setup.ts.
+          testTimeout: 15_000,
         },
       },
     ],

@@ -1,4 +1,3 @@
-import { PerformanceObserver } from "node:perf_hooks";
 import type { LoginResponse } from "@tally/contract";
 import { buildApp } from "@tally/server/app";
 import { testConfig } from "@tally/server/config";
@@ -103,27 +102,4 @@ export function statementTimer() {
   };
 }
 
-/** Garbage collections of the main thread meanwhile: a long pause holds the event loop like any other work. */
-export interface GcPauses {
-  longestMs: number;
-  totalMs: number;
-  count: number;
-}
-
-export function watchGc(): { stop(): GcPauses } {
-  const seen = { longestMs: 0, totalMs: 0, count: 0 };
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      seen.longestMs = Math.max(seen.longestMs, entry.duration);
-      seen.totalMs += entry.duration;
-      seen.count += 1;
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  return {
-    stop() {
-      observer.disconnect();
-      return seen;
-    },
-  };
-}
+export { type GcPauses, watchGc } from "./probe.js";

@@ -8,7 +8,7 @@ export interface ProbeReading {
   /** CPU time of every thread of the process (the embedded engine's worker included). */
   cpuMs: number;
   /** Main-thread garbage collections: a long pause holds the event loop like any other work. */
-  gc: { longestMs: number; totalMs: number; count: number };
+  gc: GcPauses;
   heapPeakMb: number;
   /**
    * The longest holds of the event loop, as [start, end] in µs of the monotonic clock (the one
@@ -38,26 +38,43 @@ function watchHolds(keep = 8): () => Array<[number, number]> {
   };
 }
 
+/** Garbage collections of the main thread meanwhile: a long pause holds the event loop like any other work. */
+export interface GcPauses {
+  longestMs: number;
+  totalMs: number;
+  count: number;
+}
+
+export function watchGc(): { stop(): GcPauses } {
+  const seen = { longestMs: 0, totalMs: 0, count: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      seen.longestMs = Math.max(seen.longestMs, entry.duration);
+      seen.totalMs += entry.duration;
+      seen.count += 1;
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    stop() {
+      observer.disconnect();
+      return seen;
+    },
+  };
+}
+
 /** Starts watching this process; the returned function ends it and gives the reading. */
 export function startProbe(): () => ProbeReading {
   const loop = watchEventLoop();
   const stopHolds = watchHolds();
   const cpu0 = process.cpuUsage();
-  const gc = { longestMs: 0, totalMs: 0, count: 0 };
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      gc.longestMs = Math.max(gc.longestMs, entry.duration);
-      gc.totalMs += entry.duration;
-      gc.count += 1;
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
+  const gcWatch = watchGc();
   let heapPeak = process.memoryUsage().heapUsed;
   const heapTimer = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 50);
   heapTimer.unref();
   return () => {
     const reading = loop.stop();
-    observer.disconnect();
+    const gc = gcWatch.stop();
     clearInterval(heapTimer);
     const cpu = process.cpuUsage(cpu0);
     return { loop: reading, cpuMs: (cpu.user + cpu.system) / 1000, gc, heapPeakMb: heapPeak / 1024 / 1024, longestHolds: stopHolds() };

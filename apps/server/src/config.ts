@@ -10,6 +10,18 @@ const booleanish = z
   })
   .transform((v) => ["true", "1", "yes", "on"].includes(v));
 
+/** A comma-separated list of origins, read into a clean list or refused with what is wrong. */
+const originList = () =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseOrigins(value);
+      if (Array.isArray(parsed)) return parsed;
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number({ error: "must be a number" }).int().min(1).max(65535).default(3000),
@@ -39,28 +51,12 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   SUPPORT_EMAIL: z.email({ error: "must be an e-mail address such as help@school.example" }).optional(),
-  CORS_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const parsed = parseOrigins(value);
-      if (Array.isArray(parsed)) return parsed;
-      ctx.addIssue({ code: "custom", message: parsed });
-      return z.NEVER;
-    }),
+  CORS_ORIGINS: originList(),
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^([1-9]\d{0,4})(kB|MB|GB)$/, { error: "must be a size such as 32MB or 128MB" })
     .optional(),
-  DEBUG_BACKEND_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const parsed = parseOrigins(value);
-      if (Array.isArray(parsed)) return parsed;
-      ctx.addIssue({ code: "custom", message: parsed });
-      return z.NEVER;
-    }),
+  DEBUG_BACKEND_ORIGINS: originList(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

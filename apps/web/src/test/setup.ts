@@ -1,9 +1,13 @@
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { authStore } from "../lib/auth-store";
 import { FakeEventSource } from "./fake-event-source";
 import { healthStore } from "../lib/health";
 import { queryClient } from "../lib/query-client";
+
+// A page whose route chunk and first query load under a busy machine can take over a second
+// to appear; findBy* waits up to 5 s (what it waits for is unchanged).
+configure({ asyncUtilTimeout: 5_000 });
 
 // Signed-in renders open the notification stream; happy-dom has no EventSource of its own.
 (globalThis as { EventSource?: unknown }).EventSource = FakeEventSource;

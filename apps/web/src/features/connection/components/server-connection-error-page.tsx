@@ -1,6 +1,6 @@
-import { Alert, Anchor, Box, Button, Container, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { useNavigate } from "react-router";
-import { Logo } from "../../../components/logo";
+import { SlimPage } from "../../../components/slim-page";
 import { lastSyncTime, useHealth } from "../../../lib/health";
 import { hardNavigation } from "../../../lib/navigation";
 import { logoutNow } from "../../../lib/session";
@@ -26,14 +26,7 @@ export function ServerConnectionErrorPage() {
   };
 
   return (
-    <Box mih="100vh" bg="gray.0">
-      <Group component="header" px="md" py="sm" gap="xs">
-        <Logo />
-        <Text fw={700} fz="lg">
-          Tally
-        </Text>
-      </Group>
-      <Container component="main" size={640} py="xl">
+    <SlimPage width={640}>
       <Paper withBorder shadow="sm" p="xl" radius="md">
         <Stack gap="md">
           <Title order={1}>Server Connection Error</Title>
@@ -77,7 +70,6 @@ export function ServerConnectionErrorPage() {
           </Text>
         </Stack>
       </Paper>
-      </Container>
-    </Box>
+    </SlimPage>
   );
 }
