@@ -14,6 +14,7 @@ import {
 import type { ServerContext } from "./context.js";
 import { diagnosticsRoutes } from "./modules/health/diagnostics.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { readinessRoutes } from "./modules/health/readiness.routes.js";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
@@ -58,6 +59,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
       await api.register(authPlugin, { ctx });
       await api.register(healthRoutes, { ctx });
+      await api.register(readinessRoutes, { ctx });
       await api.register(diagnosticsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx, heartbeatMs });
       for (const mod of apiModules) await api.register(mod, { ctx });
