@@ -21,6 +21,7 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
+import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 
 export interface BuildAppOptions {
   ctx: ServerContext;
@@ -41,11 +42,13 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestIdHeader);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);
