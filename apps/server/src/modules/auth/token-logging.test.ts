@@ -106,9 +106,9 @@ describe("the server log", () => {
     expect(live.statusCode).toBe(200);
     const liveToken = live.json<{ token: string }>().token;
     secrets.push(liveToken, live.json<{ refreshToken: string }>().refreshToken);
-    const stream = await openStream(baseUrl, `/api/notifications?token=${liveToken}`);
-    await stream.until((r) => r.events.length > 0);
-    stream.close();
+    const liveStream = await openStream(baseUrl, `/api/notifications?token=${liveToken}`);
+    await liveStream.until((r) => r.events.length > 0);
+    liveStream.close();
     expect((await get(`/api/notifications-poll?token=${liveToken}`)).statusCode).toBe(200);
 
     // The log did record these requests (by path), so its silence about the secrets means something.
