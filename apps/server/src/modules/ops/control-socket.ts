@@ -56,11 +56,13 @@ function serve(socket: Socket, options: { database: DatabaseHandle; clock: Clock
   socket.on("data", (chunk: string) => {
     received += chunk;
     const end = received.indexOf("\n");
+    if (end === -1 && received.length <= MAX_REQUEST_BYTES) return;
+    // One request per connection: whatever follows it is not read.
+    socket.removeAllListeners("data");
     if (end === -1) {
-      if (received.length > MAX_REQUEST_BYTES) reply(socket, { ok: false, error: "Request too long." });
+      reply(socket, { ok: false, error: "Request too long." });
       return;
     }
-    socket.removeAllListeners("data");
     let request: unknown;
     try {
       request = JSON.parse(received.slice(0, end));
