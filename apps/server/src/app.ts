@@ -14,12 +14,14 @@ import {
 import type { ServerContext } from "./context.js";
 import { diagnosticsRoutes } from "./modules/health/diagnostics.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { readinessRoutes } from "./modules/health/readiness.routes.js";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
+import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 
 export interface BuildAppOptions {
   ctx: ServerContext;
@@ -40,11 +42,13 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestIdHeader);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);
@@ -58,6 +62,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
       await api.register(authPlugin, { ctx });
       await api.register(healthRoutes, { ctx });
+      await api.register(readinessRoutes, { ctx });
       await api.register(diagnosticsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx, heartbeatMs });
       for (const mod of apiModules) await api.register(mod, { ctx });

@@ -1,9 +1,11 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { CliError, UsageError } from "./cli/cli-errors.js";
-import type { CliCommand, CliIo } from "./cli/cli-io.js";
+import { backupCommand } from "./cli/backup.js";
+import type { CliCommand, CliIo, StandaloneCommand } from "./cli/cli-io.js";
 import { createUserCommand } from "./cli/create-user.js";
 import { migrateCommand } from "./cli/migrate.js";
+import { restoreCommand } from "./cli/restore.js";
 import { seedDemoCommand } from "./cli/seed-demo.js";
 import { seedLargeCommand } from "./cli/seed-large.js";
 import { terminalIo } from "./cli/terminal.js";
@@ -12,11 +14,13 @@ import { type Config, ConfigError, loadConfig } from "./config.js";
 import { openConfiguredDatabase } from "./db/open.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
 
-const COMMANDS: Record<string, CliCommand<unknown>> = {
+const COMMANDS: Record<string, CliCommand<unknown> | StandaloneCommand<unknown>> = {
   migrate: migrateCommand,
   "create-user": createUserCommand as CliCommand<unknown>,
   "seed:demo": seedDemoCommand,
   "seed:large": seedLargeCommand as CliCommand<unknown>,
+  backup: backupCommand as StandaloneCommand<unknown>,
+  restore: restoreCommand as StandaloneCommand<unknown>,
 };
 
 /**
@@ -46,6 +50,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     const prepared = await command.prepare(args, io);
     const config = loadConfig(io.env);
+    if ("runStandalone" in command) {
+      await command.runStandalone({ config, io }, prepared);
+      return 0;
+    }
     opened = await openDatabase(io, config, name);
     await command.run({ db: opened.database.db, config, io, applied: opened.applied }, prepared);
     return 0;

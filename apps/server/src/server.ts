@@ -7,6 +7,7 @@ import { DataDirLockedError } from "./lib/data-dir-lock.js";
 import { createMailer } from "./lib/mailer.js";
 import { databaseOutbox } from "./modules/mail/mail.service.js";
 import { serverLoggerOptions } from "./lib/request-log.js";
+import { openControlSocket } from "./modules/ops/control-socket.js";
 
 const OUTBOX_NOTICE = [
   "No SMTP_URL set: e-mails are kept in the database outbox (super admins: GET /api/mail/outbox) with their",
@@ -26,6 +27,14 @@ async function main(): Promise<void> {
 
   if (opened.applied.length) app.log.info({ migrations: opened.applied }, "database migrated");
   await seedDemoOnFirstRun(ctx, (line) => console.log(line));
+  // `npm run cli -- backup` asks this process for the embedded database while it holds DATA_DIR.
+  const closeControl =
+    opened.database.engine === "embedded"
+      ? await openControlSocket({ dataDir: config.dataDir, database: opened.database, clock: systemClock, log: app.log }).catch((err) => {
+          app.log.warn({ err }, "control socket unavailable: `npm run cli -- backup` cannot run while the server does");
+          return undefined;
+        })
+      : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -41,6 +50,7 @@ async function main(): Promise<void> {
     sweep.unref();
     await app.close();
     clearInterval(sweep);
+    await closeControl?.();
     await opened.close();
     process.exit(0);
   };

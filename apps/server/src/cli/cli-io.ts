@@ -28,3 +28,9 @@ export interface CliCommand<P> {
   prepare(args: string[], io: CliIo): Promise<P>;
   run(ctx: CommandContext, prepared: P): Promise<void>;
 }
+
+/** A command that opens the database its own way, or not at all (backup, restore). */
+export interface StandaloneCommand<P> {
+  prepare(args: string[], io: CliIo): Promise<P>;
+  runStandalone(ctx: { config: Config; io: CliIo }, prepared: P): Promise<void>;
+}

@@ -11,6 +11,12 @@ const COMMANDS: Record<string, string> = {
   "seed:large": `seed:large [--students N] [--schools N]
     Adds large synthetic data for benchmarks (default 50000 students in 40 schools,
     4 cohorts, 10 weeks of mentor and advisor attendance).`,
+  backup: `backup --out FILE
+    Writes a backup of the embedded database to FILE (which must not exist). It can run while
+    the server runs: the server takes it between transactions. With PostgreSQL use pg_dump.`,
+  restore: `restore --in FILE
+    Replaces the embedded database with the backup in FILE. Stop the server first. The current
+    database is kept beside it (DATA_DIR/pglite.before-restore-...). With PostgreSQL use pg_restore.`,
   help: `help [command]
     Shows this help, or one command's.`,
 };
@@ -24,7 +30,7 @@ export function usage(command?: string): string {
   if (one) return `${header}\n\n  ${one}`;
   const config = [
     "Configuration comes from the same environment as the server (DATA_DIR, DATABASE_URL, DEMO_PASSWORD, ...).",
-    "With the embedded database, stop the server first: only one process can open DATA_DIR.",
+    "With the embedded database, stop the server first (except for backup): only one process can open DATA_DIR.",
   ];
   return [header, "", "Commands:", ...Object.values(COMMANDS).map((c) => `  ${c}`), "", ...config].join("\n");
 }

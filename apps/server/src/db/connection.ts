@@ -20,6 +20,8 @@ export interface DatabaseHandle {
   ): Promise<() => Promise<void>>;
   /** Sends a NOTIFY to every listener of the database (every instance sharing a PostgreSQL). */
   notify(channel: string, payload: string): Promise<void>;
+  /** The embedded engine only: its data folder as a gzipped tarball, taken between transactions. */
+  dumpDataDir?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -93,10 +95,11 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
 
 async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const client = new PgliteWorkerClient(options.dataDir, options.relaxedDurability, options.sharedBuffers);
+  const driver = new PgliteWorkerDriver(client);
   const db = new Kysely<Database>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PgliteWorkerDriver(client),
+      createDriver: () => driver,
       createIntrospector: (k) => new PostgresIntrospector(k),
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
@@ -117,6 +120,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandl
     async notify(channel, payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
+    dumpDataDir: () => driver.whileIdle(() => client.dumpDataDir()),
     async close() {
       await db.destroy();
     },

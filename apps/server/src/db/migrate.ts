@@ -45,3 +45,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/** The names of every migration this build knows, oldest first (the readiness check compares). */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations).sort();
+}

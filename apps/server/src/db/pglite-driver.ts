@@ -104,6 +104,13 @@ export class PgliteWorkerClient {
     return () => set.delete(onMessage);
   }
 
+  /** The data folder as a gzipped tarball (PGlite's dumpDataDir), after a checkpoint. */
+  async dumpDataDir(): Promise<Uint8Array> {
+    const reply = (await this.send({ type: "dump" })) as WorkerReply & { data?: Uint8Array };
+    if (!reply.ok || !reply.data) throw new PgliteQueryError(reply.error ?? { message: "The dump returned nothing" });
+    return reply.data;
+  }
+
   async close(): Promise<void> {
     await this.send({ type: "close" });
     await this.worker.terminate();
@@ -210,6 +217,20 @@ export class PgliteWorkerDriver implements Driver {
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
     try {
       await conn.executeQuery(CompiledQuery.raw("rollback"));
+    } finally {
+      this.gate.close();
+    }
+  }
+
+  /**
+   * Runs `work` while no transaction is open and none can begin (statements from outside wait
+   * too): what the worker does then sees only committed data, as a backup must.
+   */
+  async whileIdle<T>(work: () => Promise<T>): Promise<T> {
+    const holder = new PgliteConnection(this.client, this.gate);
+    await this.gate.open(holder);
+    try {
+      return await work();
     } finally {
       this.gate.close();
     }

@@ -52,6 +52,15 @@ async function handle(msg) {
       parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });
       return;
     }
+    if (msg.type === "dump") {
+      // A checkpoint first, so the tarball's data files hold every commit and a restore needs
+      // no WAL replay; the driver sends this only between transactions.
+      await db.exec("checkpoint");
+      const tarball = await db.dumpDataDir("gzip");
+      const data = new Uint8Array(await tarball.arrayBuffer());
+      parentPort.postMessage({ id: msg.id, ok: true, data }, [data.buffer]);
+      return;
+    }
     if (msg.type === "exec") {
       await db.exec(msg.sql);
       parentPort.postMessage({ id: msg.id, ok: true, rows: [], affectedRows: 0 });

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export class DataDirLockedError extends Error {
   constructor(readonly holder: { pid: number; command: string; startedAt: string }, dataDir: string) {
@@ -21,20 +21,32 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * The locks this process holds now. A lock file naming this process's pid is otherwise taken
+ * over as stale (a container restarts with the same pid), so without this record a second
+ * opener in the same process (restore in a test beside a server) would take the folder away.
+ */
+const heldHere = new Map<string, { pid: number; command: string; startedAt: string }>();
+
+/**
  * Takes DATA_DIR/tally.lock for this process. A lock left by a process that has died is
- * taken over; a live holder makes this throw. Returns the release function.
+ * taken over; a live holder, or this process already holding it, makes this throw. Returns
+ * the release function.
  */
 export function acquireDataDirLock(dataDir: string, command: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, "tally.lock");
+  const file = join(resolve(dataDir), "tally.lock");
+  const mine = heldHere.get(file);
+  if (mine) throw new DataDirLockedError(mine, dataDir);
   const me = { pid: process.pid, command, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, JSON.stringify(me), { flag: "wx" });
+      heldHere.set(file, me);
       let released = false;
       const release = () => {
         if (released) return;
         released = true;
+        heldHere.delete(file);
         try {
           unlinkSync(file);
         } catch {

@@ -1,4 +1,6 @@
-import type { FastifyRequest } from "fastify";
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 
 /** The path of a request URL: the query string is left out, since older links carry one-time tokens in it. */
 export function pathOf(url: string): string {
@@ -29,3 +31,26 @@ export function serverLoggerOptions(level: string, stream?: NodeJS.WritableStrea
     },
   };
 }
+
+/** An incoming X-Request-Id is kept only when it is this: short, and safe to echo and to log. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Fastify's request-id options (its child loggers put `reqId` on every request log line). A
+ * proxy's or client's X-Request-Id is reused so their logs and ours can be joined, unless it
+ * could forge log content or smuggle something long into it; then a new id is made.
+ */
+export const requestIdOptions = {
+  requestIdHeader: false as const,
+  genReqId(req: { headers: Record<string, string | string[] | undefined> }): string {
+    const incoming = req.headers["x-request-id"];
+    return typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  },
+};
+
+/** Tells the client the id its request was logged under (X-Request-Id), errors included. */
+export const requestIdHeader = fp(async (app: FastifyInstance) => {
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+});

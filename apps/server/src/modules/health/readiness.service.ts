@@ -1,0 +1,78 @@
+import type { NotReadyResponse, ReadyResponse } from "@tally/contract";
+import { sql } from "kysely";
+import type { DatabaseHandle } from "../../db/connection.js";
+import { knownMigrations } from "../../db/migrate.js";
+
+/** A database that has not answered by then counts as unreachable: a proxy's probe must not hang. */
+export const READINESS_TIMEOUT_MS = 3_000;
+
+export type Readiness =
+  | { ready: true; body: ReadyResponse }
+  | { ready: false; body: NotReadyResponse; cause?: unknown };
+
+/**
+ * Whether this instance should receive traffic: the database answers and has every migration
+ * this build knows. (Liveness, GET /health-check, only says the process answers.)
+ */
+export async function checkReadiness(database: DatabaseHandle, timeoutMs = READINESS_TIMEOUT_MS): Promise<Readiness> {
+  const known = knownMigrations();
+  let applied: string[];
+  try {
+    applied = await withTimeout(appliedMigrations(database), timeoutMs);
+  } catch (cause) {
+    if (isMissingTable(cause)) return pending(database, [], known);
+    return {
+      ready: false,
+      cause,
+      body: {
+        status: "not_ready",
+        database: database.engine,
+        reason: "database_unreachable",
+        message: "The database does not answer.",
+      },
+    };
+  }
+  const have = new Set(applied);
+  const missing = known.filter((name) => !have.has(name));
+  if (missing.length > 0) return pending(database, applied, missing);
+  return {
+    ready: true,
+    body: {
+      status: "ready",
+      database: database.engine,
+      migrations: { applied: known.length, latest: known.at(-1) ?? "" },
+    },
+  };
+}
+
+function pending(database: DatabaseHandle, applied: string[], missing: string[]): Readiness {
+  return {
+    ready: false,
+    body: {
+      status: "not_ready",
+      database: database.engine,
+      reason: "migrations_pending",
+      message: `The database lacks ${missing.length} migration(s); restart the server or run \`npm run cli -- migrate\`.`,
+      migrations: { applied: applied.length, latest: applied.toSorted().at(-1) ?? null, pending: missing },
+    },
+  };
+}
+
+async function appliedMigrations(database: DatabaseHandle): Promise<string[]> {
+  // Kysely's own bookkeeping table, in the connection's schema (search_path).
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
+  return rows.map((r) => r.name);
+}
+
+/** 42P01: undefined_table — a database nothing was ever migrated in. */
+function isMissingTable(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === "42P01";
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
