@@ -22,3 +22,4 @@ export * from "./imports.js";
 export * from "./flag-upload.js";
 export * from "./reports.js";
 export * from "./notifications.js";
+export * from "./audit.js";
