@@ -15,6 +15,7 @@ describe("Admin Area (/admin/*)", () => {
       ["Admin Settings", "/admin/settings"],
       ["User Management", "/users"],
       ["Flag Uploader", "/admin/flag-uploader"],
+      ["Audit Log", "/admin/audit"],
       ["Dashboard", "/dashboard"],
       ["API Debug", "/debug"],
     ]);

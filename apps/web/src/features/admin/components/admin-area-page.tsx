@@ -5,6 +5,7 @@ const TOOLS = [
   { to: "/admin/settings", name: "Admin Settings", text: "Schools, cohorts, visibility, demo and feature settings, weekly imports." },
   { to: "/users", name: "User Management", text: "Create, edit, deactivate and reactivate users; school access; password resets." },
   { to: "/admin/flag-uploader", name: "Flag Uploader", text: "Upload the weekly CSV exports, verify the matches and import the flags." },
+  { to: "/admin/audit", name: "Audit Log", text: "Who changed what and when, from which address; filter and export as CSV." },
   { to: "/dashboard", name: "Dashboard", text: "Attendance for every school, cohort and team." },
   { to: "/debug", name: "API Debug", text: "Test the API backends and the cross-origin endpoint." },
 ] as const;
