@@ -105,7 +105,7 @@ describe("GET /api/audit/export.csv", () => {
     const res = await call("GET", `/api/audit/export.csv?actorId=${sneaky.id}`, superAdmin.headers);
     const rows: string[][] = parse(res.body, { bom: true }).slice(1);
     expect(rows.map((r) => [r[1], r[3]])).toEqual(
-      ["=1+1", "+SUM(A1)", "-A1+1", "@x", "\tx", "\rx"].reverse().map((action) => ["'=cmd|calc", `'${action}`]),
+      ["=1+1", "+SUM(A1)", "-A1+1", "@x", "\tx", "\rx"].toReversed().map((action) => ["'=cmd|calc", `'${action}`]),
     );
   });
 

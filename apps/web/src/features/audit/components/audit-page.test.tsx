@@ -121,7 +121,7 @@ describe("Audit Log page (/admin/audit)", () => {
     const exportCall = fetchMock.mock.calls.map((c) => String(c[0])).find((u) => u.includes("/api/audit/export.csv"));
     expect(exportCall).toContain("action=user.updated");
     const bytes = new Uint8Array(await blob!.arrayBuffer());
-    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(Array.from(bytes.subarray(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes)).toContain("'=pine");
   });
 
