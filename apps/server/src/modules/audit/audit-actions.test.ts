@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import type { ProcessFlagsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { buildSchool, buildUser } from "../../../test/factories.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
@@ -142,6 +144,33 @@ describe("other audited changes carry the client address", () => {
     const row = await expectOneRow(committed, { action: "import.committed", entity: "import_batch" });
     const undone = await rowsAddedBy(() => send("POST", `/api/imports/${row.entity_id}/undo`));
     await expectOneRow(undone, { action: "import.undone", entity: "import_batch", entityId: row.entity_id });
+  });
+
+  it("a flag import", async () => {
+    const { headers } = await signedInAdmin();
+    const form = importForm({ ...WEEK3_NEW_COHORT, cohortName: "Audit Flags Cohort" }, week3Files());
+    const imported = await t.app.inject({ method: "POST", url: "/api/flag-upload/commit-weekly-data", headers, payload: form as unknown as string });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const cohortId = imported.json<{ cohortId: number }>().cohortId;
+    const { progressReport, reflectionReport } = week3Files();
+    const crm = { name: "crm-attendance.csv", bytes: new Uint8Array(readFileSync(new URL("../../../test/fixtures/week3/crm-attendance.csv", import.meta.url))) };
+    const processed = await t.app.inject({
+      method: "POST",
+      url: "/api/flag-upload/process-flags",
+      headers,
+      payload: importForm({ cohortId, currentWeek: 3 }, { progressReport, reflectionReport, attendanceReport: crm }) as unknown as string,
+    });
+    expect(processed.statusCode, processed.body).toBe(200);
+    const run = processed.json<ProcessFlagsResponse>();
+    const verificationData = run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags }));
+    const rows = await rowsAddedBy(() => send("POST", "/api/flag-upload/confirm-flag-import", { runId: run.runId, cohortId, currentWeek: 3, verificationData }));
+    await expectOneRow(rows, { action: "flags.imported", entity: "import_batch" });
+  });
+
+  it("a report e-mail", async () => {
+    const rows = await rowsAddedBy(() => send("POST", "/api/email/send-report", { recipient: "funder@example.test" }));
+    const row = await expectOneRow(rows, { action: "send", entity: "report_email" });
+    expect(row.after).toMatchObject({ recipient: "funder@example.test" });
   });
 
   it("exports of student data: the CSV and the PDF", async () => {
