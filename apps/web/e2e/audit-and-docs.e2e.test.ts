@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AUDIT_CSV_COLUMNS, AUDIT_CSV_FILE } from "@tally/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { expectTitle, launchBrowser, newContext, settled, signedInState, visible } from "./browser";
+import { expectNoSeriousA11yViolations, expectTitle, launchBrowser, newContext, settled, signedInState, visible } from "./browser";
 import { tokenOf } from "./dashboards-page";
 import { SUPER_ADMIN } from "./demo-accounts";
 
@@ -45,6 +45,7 @@ describe("Audit Log", () => {
     await expectTitle(page, "Audit Log");
     const table = await visible(page.getByRole("table", { name: "Audit log" }));
     await settled(page);
+    await expectNoSeriousA11yViolations(page, "the Audit Log page");
 
     await page.getByLabel("Who").selectOption({ label: SUPER_ADMIN.username });
     await page.getByLabel("Action").selectOption("export.csv");
@@ -83,8 +84,13 @@ describe("API reference", () => {
     page.on("console", (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
     });
-    const response = await page.goto("/api/docs");
-    expect(response?.status()).toBe(200);
+    await page.goto("/admin");
+    await expectTitle(page, "Admin Area");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === "/api/docs"),
+      page.getByRole("link", { name: "API Reference" }).click(),
+    ]);
+    expect(response.status()).toBe(200);
     await visible(page.getByRole("heading", { name: /Tally API/ }));
     for (const path of ["/api/auth/login", "/api/audit", "/api/reports/students.csv"]) {
       await visible(page.locator(".opblock-summary-path", { hasText: new RegExp(`^${path.replaceAll("/", "\\/").replaceAll(".", "\\.")}$`) }).first());

@@ -18,6 +18,7 @@ describe("Admin Area (/admin/*)", () => {
       ["Audit Log", "/admin/audit"],
       ["Dashboard", "/dashboard"],
       ["API Debug", "/debug"],
+      ["API Reference", "/api/docs"],
     ]);
   });
 
