@@ -2,20 +2,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
-import fastifySwagger from "@fastify/swagger";
 import { MESSAGES } from "@tally/contract";
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
 import { diagnosticsRoutes } from "./modules/health/diagnostics.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { readinessRoutes } from "./modules/health/readiness.routes.js";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
+import { clientAddressPlugin } from "./modules/audit/client-address.js";
+import { apiDocsPlugin } from "./plugins/api-docs.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
@@ -52,10 +48,9 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);
-  await app.register(fastifySwagger, {
-    openapi: { info: { title: "Tally API", version: "0.1.0" }, servers: [{ url: "/" }] },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(apiDocsPlugin);
+  // Audited changes record the client address of the request that made them.
+  await app.register(clientAddressPlugin);
 
   await app.register(
     async (api) => {

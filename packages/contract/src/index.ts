@@ -23,3 +23,4 @@ export * from "./flag-upload.js";
 export * from "./reports.js";
 export * from "./notifications.js";
 export * from "./ops.js";
+export * from "./audit.js";

@@ -264,6 +264,8 @@ export interface AuditLogTable {
   entity_id: string | null;
   before: Json<unknown | null>;
   after: Json<unknown | null>;
+  /** The client's address as the request showed it (migration 014); null outside a request. */
+  client_address: string | null;
 }
 
 /** What an import batch changed, so Undo can restore the state before it (migration 009). */

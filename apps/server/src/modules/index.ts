@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
+import { auditRoutes } from "./audit/audit.routes.js";
 import { authRoutes } from "./auth/auth.routes.js";
 import { flagsRoutes } from "./flags/flags.routes.js";
 import { importsRoutes } from "./imports/imports.routes.js";
@@ -33,4 +34,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = 
   importsRoutes,
   flagsRoutes,
   reportsRoutes,
+  auditRoutes,
 ];

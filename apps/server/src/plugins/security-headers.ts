@@ -28,6 +28,24 @@ const apiCsp = contentSecurityPolicy({
   directives: { "default-src": ["'none'"], "frame-ancestors": ["'none'"] },
 });
 
+// The API reference (/api/docs) is the one page under /api: Swagger UI's script and styles are
+// served from here, it fetches the OpenAPI document from here, its icons are data: images and
+// it sets style attributes at run time. Nothing may come from elsewhere or frame it.
+const apiDocsCsp = contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    "default-src": ["'none'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+  },
+});
+
 /** Browser features the app never uses, denied to it and to anything it could embed. */
 const PERMISSIONS_POLICY = [
   "accelerometer=()",
@@ -45,6 +63,7 @@ const PERMISSIONS_POLICY = [
 
 const HSTS = "max-age=31536000; includeSubDomains";
 
+const isApiDocs = (request: FastifyRequest) => /^\/api\/docs(?:[/?]|$)/.test(request.url);
 const isApi = (request: FastifyRequest) => request.url === "/api" || request.url.startsWith("/api/") || request.url.startsWith("/api?");
 
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, opts: { connectOrigins?: readonly string[] }) => {
@@ -62,7 +81,7 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, opts: { con
   });
 
   app.addHook("onRequest", (request, reply, done) => {
-    (isApi(request) ? apiCsp : pageCsp)(request.raw, reply.raw, () => {});
+    (isApiDocs(request) ? apiDocsCsp : isApi(request) ? apiCsp : pageCsp)(request.raw, reply.raw, () => {});
     reply.header("Permissions-Policy", PERMISSIONS_POLICY);
     // request.protocol believes X-Forwarded-Proto only from a proxy TRUST_PROXY names.
     if (request.protocol === "https") reply.header("Strict-Transport-Security", HSTS);

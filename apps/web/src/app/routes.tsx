@@ -51,6 +51,9 @@ const FlagUploaderPage = lazy(() =>
 const AdminAreaPage = lazy(() =>
   import("../features/admin/components/admin-area-page").then((m) => ({ default: m.AdminAreaPage })),
 );
+const AuditPage = lazy(() =>
+  import("../features/audit/components/audit-page").then((m) => ({ default: m.AuditPage })),
+);
 const ApiDebugPage = lazy(() =>
   import("../features/debug/components/api-debug-page").then((m) => ({ default: m.ApiDebugPage })),
 );
@@ -116,7 +119,15 @@ export const routes: RouteObject[] = [
       },
       {
         element: <RouteGuard rule={ACCESS.adminArea} />,
-        children: [{ element: <AdminLayout />, children: [{ path: "/admin/*", element: <AdminAreaPage /> }] }],
+        children: [
+          {
+            element: <AdminLayout />,
+            children: [
+              { path: "/admin/audit", element: <AuditPage /> },
+              { path: "/admin/*", element: <AdminAreaPage /> },
+            ],
+          },
+        ],
       },
       { path: "/unauthorized", element: <UnauthorizedPage /> },
       { path: "/debug", element: <ApiDebugPage /> },

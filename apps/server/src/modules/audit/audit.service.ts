@@ -1,16 +1,80 @@
+import {
+  AUDIT_CSV_COLUMNS,
+  type AuditEntryView,
+  type AuditFilter,
+  type AuditListQuery,
+  type AuditListResponse,
+} from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
+import { csvCell, UTF8_BOM } from "../reports/students-csv.js";
 import * as repo from "./audit.repository.js";
+import { currentClientAddress } from "./client-address.js";
 
 export type { AuditEntry } from "./audit.repository.js";
 
 /**
- * Records one admin change. Pass the transaction that made the change, so the change and its
- * record commit (or roll back) together.
+ * Records one change. Pass the transaction that made the change, so the change and its
+ * record commit (or roll back) together. The client address is the one of the request being
+ * served unless the entry names one.
  */
 export function recordChange(db: DbExecutor, entry: repo.AuditEntry): Promise<void> {
-  return repo.insertAuditEntry(db, entry);
+  return repo.insertAuditEntry(db, { ...entry, clientAddress: entry.clientAddress ?? currentClientAddress() });
 }
 
+/** The raw rows, newest first (tests read them). */
 export function listChanges(db: DbExecutor, filter: { entity?: string; limit?: number } = {}) {
   return repo.listAuditEntries(db, { entity: filter.entity, limit: filter.limit ?? 100 });
+}
+
+const iso = (at: Date | string) => new Date(at).toISOString();
+
+function toView(row: repo.AuditRow): AuditEntryView {
+  return {
+    id: row.id,
+    at: iso(row.at),
+    actorId: row.actor_id,
+    actorName: row.actor_name,
+    clientAddress: row.client_address,
+    action: row.action,
+    entity: row.entity,
+    entityId: row.entity_id,
+    before: row.before,
+    after: row.after,
+  };
+}
+
+/** GET /audit: a page of the filtered log, newest first, and what the filters can choose from. */
+export async function listAuditPage(db: DbExecutor, query: AuditListQuery): Promise<AuditListResponse> {
+  const { limit, offset, ...filter } = query;
+  const [{ rows, count }, choices] = await Promise.all([
+    repo.findAuditEntries(db, filter, { limit, offset }),
+    repo.findAuditChoices(db),
+  ]);
+  return { rows: rows.map(toView), count, choices };
+}
+
+const CSV_PAGE = 500;
+const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
+const csvLine = (cells: ReadonlyArray<string | number | null>) => `${cells.map(csvCell).join(",")}\r\n`;
+
+/**
+ * GET /audit/export.csv: the whole filtered log, newest first, a page at a time so memory stays
+ * flat. Cells go through the reports' CSV rule, so a value an import or a user typed that
+ * starts like a formula (= + - @ tab CR) gets a leading apostrophe.
+ */
+export async function* auditCsv(db: DbExecutor, filter: AuditFilter): AsyncGenerator<string> {
+  yield UTF8_BOM + csvLine(AUDIT_CSV_COLUMNS);
+  let after: { at: Date; id: number } | undefined;
+  for (;;) {
+    const rows = await repo.findAuditEntriesBefore(db, filter, after, CSV_PAGE);
+    let out = "";
+    for (const r of rows) {
+      out += csvLine([iso(r.at), r.actor_name ?? (r.actor_id === null ? "" : `#${r.actor_id}`), r.client_address, r.action, r.entity, r.entity_id, json(r.before), json(r.after)]);
+    }
+    if (out) yield out;
+    const last = rows.at(-1);
+    if (!last || rows.length < CSV_PAGE) return;
+    // Exact: every row's time comes from a JavaScript Date (insertAuditEntry), so milliseconds.
+    after = { at: new Date(last.at), id: last.id };
+  }
 }

@@ -15,7 +15,7 @@ import { errorResponses } from "../../lib/error-responses.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
-import { allReportStudents, buildReportModel, getReportData, resolveExport } from "./reports.service.js";
+import { allReportStudents, buildReportModel, getReportData, recordExport, resolveExport } from "./reports.service.js";
 import { csvHead, csvRows } from "./students-csv.js";
 
 const tags = ["reports"];
@@ -44,6 +44,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         now: ctx.clock.now(),
       });
       const pdf = await renderReportPdf(model);
+      await recordExport(db, request.user, "pdf", report, ctx.clock.now());
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", attachment(REPORT_FILES.pdf))
@@ -68,8 +69,10 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       schema: { tags, querystring: studentsCsvQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses } },
     },
     async (request, reply) => {
-      const { filter } = await resolveExport(db, request.user, request.query);
+      const report = await resolveExport(db, request.user, request.query);
+      const { filter } = report;
       const user = request.user;
+      await recordExport(db, user, "csv", report, ctx.clock.now());
       // Streamed a page of students at a time: memory stays flat however many rows there are.
       async function* csv() {
         yield csvHead();

@@ -8,6 +8,7 @@ import {
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
+import { recordChange } from "../audit/audit.service.js";
 import { getCohortTrends, percentage } from "../attendance/attendance.service.js";
 import { listCohorts } from "../cohorts/cohorts.service.js";
 import type { Caller } from "../scope/scope.service.js";
@@ -95,6 +96,16 @@ export async function resolveExport(db: DbExecutor, user: Caller, wanted: Report
   const report = await resolveReport(db, user, wanted);
   assertCanExport(user, await featuresOrUndefined(db), report.schoolIds);
   return report;
+}
+
+/**
+ * Leaves an audit row for a download of student data (the CSV, or the PDF report): who took
+ * which filters' data out of the app, and when. Written before the file is sent.
+ */
+export function recordExport(db: DbExecutor, user: Caller, format: "csv" | "pdf", report: ResolvedReport, at: Date): Promise<void> {
+  const { schoolIds, cohortId, teamId } = report.filter;
+  const after = { format, filters: { schoolId: schoolIds?.[0] ?? null, cohortId: cohortId ?? null, teamId: teamId ?? null }, covers: report.filters };
+  return recordChange(db, { actorId: user.id, action: `export.${format}`, entity: "student_data", entityId: null, before: null, after, at });
 }
 
 /** One page of the report's students (the students list's order) with their attendance shares. */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
 import { AppError, badRequest } from "../../lib/errors.js";
+import { recordChange } from "../audit/audit.service.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { passwordResetMail } from "../auth/auth-mail.js";
 import { createOneTimeToken } from "../auth/auth-tokens.service.js";
@@ -35,6 +36,17 @@ export async function requestPasswordReset(ctx: ServerContext, actor: Actor, id:
   // The link would be refused for a deactivated account; reactivation sends its own.
   if (!target.is_active) throw badRequest("This account is deactivated. Reactivate it to send a password reset.");
   await sendPasswordResetLink(ctx, target.id, log);
+  // After the mail went out (a failed send changes nothing the owner could use); the link
+  // itself is a secret and stays out of the log.
+  await recordChange(ctx.database.db, {
+    actorId: actor.id,
+    action: "user.password_reset.sent",
+    entity: "user",
+    entityId: target.id,
+    before: null,
+    after: { email: target.email },
+    at: ctx.clock.now(),
+  });
 }
 
 /** POST /users/:id/reset-password: sets the given password, or e-mails a reset link when none is given. */
@@ -58,6 +70,8 @@ export async function resetPassword(
   await db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, id, { password_hash: passwordHash, updated_at: now });
     await signOutEverywhere(trx, id, "PASSWORD_CHANGED", now);
+    // That it changed, never the password or its hash.
+    await recordChange(trx, { actorId: actor.id, action: "user.password.set", entity: "user", entityId: id, before: null, after: { password: "changed" }, at: now });
   });
   return `Password for ${target.username} has been updated`;
 }

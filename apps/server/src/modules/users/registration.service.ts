@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
 import { badRequest } from "../../lib/errors.js";
+import { recordChange } from "../audit/audit.service.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { emailVerificationMail, sendInBackground } from "../auth/auth-mail.js";
 import { createOneTimeToken } from "../auth/auth-tokens.service.js";
@@ -13,7 +14,7 @@ import { type Actor, assertCanCreate } from "./users.policy.js";
 /** POST /auth/register: an administrator creates an account and a verification mail goes out. */
 export async function registerUser(
   ctx: ServerContext,
-  actor: Pick<Actor, "role">,
+  actor: Actor,
   input: RegisterRequest,
   log: FastifyBaseLogger,
 ): Promise<SessionUser> {
@@ -34,8 +35,8 @@ export async function registerUser(
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   const user = await withUniqueLogins(() =>
-    db.transaction().execute((trx) =>
-      createAccount(
+    db.transaction().execute(async (trx) => {
+      const created = await createAccount(
         trx,
         {
           username: input.username,
@@ -47,8 +48,12 @@ export async function registerUser(
           updated_at: now,
         },
         schoolIds,
-      ),
-    ),
+      );
+      // The new account as set up, without its password (hash).
+      const after = { username: created.username, email: created.email, role: created.role, school_id: schoolId, school_ids: schoolIds, is_active: created.is_active };
+      await recordChange(trx, { actorId: actor.id, action: "user.created", entity: "user", entityId: created.id, before: null, after, at: now });
+      return created;
+    }),
   );
 
   const token = await createOneTimeToken(ctx, user.id, "email_verify", LIMITS.verifyTokenTtlHours * 60);

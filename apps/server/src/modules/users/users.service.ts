@@ -11,6 +11,7 @@ import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import type { User, UserUpdate } from "../../db/schema.js";
 import { badRequest, notFound } from "../../lib/errors.js";
+import { recordChange } from "../audit/audit.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import { assertLoginsFree, requireAccount, signOutEverywhere, withUniqueLogins } from "./accounts.service.js";
 import { sendPasswordResetLink } from "./password-resets.service.js";
@@ -78,6 +79,12 @@ async function currentSchoolIds(db: DbExecutor, user: User): Promise<number[]> {
   return (await repo.assignedSchools(db, [user.id])).map((s) => s.id);
 }
 
+/** What the audit log keeps of an account: never its password hash or session version. */
+export async function accountAuditView(db: DbExecutor, id: number) {
+  const item = await userItem(db, id);
+  return { username: item.username, email: item.email, role: item.role, school_id: item.school_id, school_ids: item.school_ids, is_active: item.is_active };
+}
+
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
@@ -134,11 +141,14 @@ export async function updateUser(
   const values: UserUpdate = { role, school_id: schoolId, is_active: isActive, updated_at: now };
   if (input.username !== undefined) values.username = input.username;
   if (input.email !== undefined) values.email = input.email;
+  const before = await accountAuditView(db, id);
   await withUniqueLogins(() =>
     db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, values);
       if (schoolsChanged) await repo.replaceUserSchools(trx, id, schoolIds);
       if (accessChanged) await signOutEverywhere(trx, id, isActive ? "ACCOUNT_CHANGED" : "ACCOUNT_DEACTIVATED", now);
+      const after = await accountAuditView(trx, id);
+      await recordChange(trx, { actorId: actor.id, action: "user.updated", entity: "user", entityId: id, before, after, at: now });
     }),
   );
   if (!target.is_active && isActive) await sendPasswordResetLink(ctx, id, log);
@@ -151,9 +161,12 @@ async function setActive(ctx: ServerContext, actor: Actor, id: number, isActive:
   assertCanChange(actor, target, { isActive });
   if (target.is_active !== isActive) {
     const now = ctx.clock.now();
+    const action = isActive ? "user.reactivated" : "user.deactivated";
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { is_active: isActive, updated_at: now });
       await signOutEverywhere(trx, id, isActive ? "ACCOUNT_CHANGED" : "ACCOUNT_DEACTIVATED", now);
+      const [before, after] = [{ is_active: !isActive }, { is_active: isActive }];
+      await recordChange(trx, { actorId: actor.id, action, entity: "user", entityId: id, before, after, at: now });
     });
   }
   return target;
@@ -192,6 +205,8 @@ export async function setUserSchool(ctx: ServerContext, actor: Actor, id: number
     await db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, id, { school_id: schoolId, updated_at: now });
       await signOutEverywhere(trx, id, "ACCOUNT_CHANGED", now);
+      const [before, after] = [{ school_id: target.school_id }, { school_id: schoolId }];
+      await recordChange(trx, { actorId: actor.id, action: "user.school.changed", entity: "user", entityId: id, before, after, at: now });
     });
   }
   return { message: MESSAGES.userUpdated, user: await userItem(db, id) };
@@ -216,12 +231,15 @@ export async function setUserSchools(ctx: ServerContext, actor: Actor, id: numbe
   const schoolIds = [...new Set(requested)];
   if (schoolIds.length === 0) throw badRequest(MESSAGES.selectSchools);
   const schools = await assertSchoolsExist(db, schoolIds);
-  if (!sameSet(await currentSchoolIds(db, target), schoolIds)) {
+  const previous = await currentSchoolIds(db, target);
+  if (!sameSet(previous, schoolIds)) {
     const now = ctx.clock.now();
     await db.transaction().execute(async (trx) => {
       await repo.replaceUserSchools(trx, id, schoolIds);
       await repo.updateUser(trx, id, { updated_at: now });
       await signOutEverywhere(trx, id, "ACCOUNT_CHANGED", now);
+      const [before, after] = [{ school_ids: previous }, { school_ids: [...schoolIds].sort((a, b) => a - b) }];
+      await recordChange(trx, { actorId: actor.id, action: "user.school_access.changed", entity: "user", entityId: id, before, after, at: now });
     });
   }
   return { message: MESSAGES.schoolAccessUpdated, data: schools };

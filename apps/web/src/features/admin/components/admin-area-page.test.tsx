@@ -15,8 +15,10 @@ describe("Admin Area (/admin/*)", () => {
       ["Admin Settings", "/admin/settings"],
       ["User Management", "/users"],
       ["Flag Uploader", "/admin/flag-uploader"],
+      ["Audit Log", "/admin/audit"],
       ["Dashboard", "/dashboard"],
       ["API Debug", "/debug"],
+      ["API Reference", "/api/docs"],
     ]);
   });
 

@@ -1,0 +1,53 @@
+import { Readable } from "node:stream";
+import { AUDIT_CSV_FILE, auditFilterSchema, auditListQuerySchema, auditListResponseSchema } from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
+import { AUDIT_READER_ROLES } from "./audit.policy.js";
+import { auditCsv, listAuditPage } from "./audit.service.js";
+
+const tags = ["audit"];
+const errors = errorResponses(400, 401, 403);
+
+// Read only, on purpose: no route changes or deletes an audit row, so nobody can cover
+// their tracks through the API (rows are only ever inserted with the change they record).
+export const auditRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  const db = ctx.database.db;
+  // onRequest: anyone but a super admin is refused before the query is even read.
+  const onRequest = app.requireRoles(...AUDIT_READER_ROLES);
+
+  app.get(
+    "/audit",
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "The audit log, newest first, filtered and paged",
+        querystring: auditListQuerySchema,
+        response: { 200: auditListResponseSchema, ...errors },
+      },
+    },
+    async (request) => listAuditPage(db, request.query),
+  );
+
+  app.get(
+    "/audit/export.csv",
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "The filtered audit log as CSV (formula-looking cells get a leading apostrophe)",
+        querystring: auditFilterSchema,
+        response: { 200: z.string().describe("text/csv file download"), ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${AUDIT_CSV_FILE}"`)
+        .header("cache-control", "no-store")
+        // Fastify sends a stream as it is, without the serializer.
+        .send(Readable.from(auditCsv(db, request.query)) as unknown as string),
+  );
+};

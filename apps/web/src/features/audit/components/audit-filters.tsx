@@ -1,0 +1,52 @@
+import { Button, Group, NativeSelect, TextInput } from "@mantine/core";
+import type { AuditListResponse } from "@tally/contract";
+import type { AuditFilterFields } from "../api/get-audit-entries";
+
+interface Props {
+  fields: AuditFilterFields;
+  choices: AuditListResponse["choices"] | undefined;
+  invalidRange: boolean;
+  onChange: (patch: Partial<AuditFilterFields>) => void;
+  onExport: () => void;
+  exporting: boolean;
+  canExport: boolean;
+}
+
+const any = (label: string) => ({ value: "", label });
+
+/** Who, what (action, entity) and the date range of the audit page, and its CSV export. */
+export function AuditFilters({ fields, choices, invalidRange, onChange, onExport, exporting, canExport }: Props) {
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap">
+      <NativeSelect
+        label="Who"
+        data={[any("Everyone"), ...(choices?.actors ?? []).map((a) => ({ value: String(a.id), label: a.name }))]}
+        value={fields.actorId}
+        onChange={(e) => onChange({ actorId: e.currentTarget.value })}
+      />
+      <NativeSelect
+        label="Action"
+        data={[any("Any action"), ...(choices?.actions ?? [])]}
+        value={fields.action}
+        onChange={(e) => onChange({ action: e.currentTarget.value })}
+      />
+      <NativeSelect
+        label="Entity"
+        data={[any("Anything"), ...(choices?.entities ?? [])]}
+        value={fields.entity}
+        onChange={(e) => onChange({ entity: e.currentTarget.value })}
+      />
+      <TextInput label="From" type="date" value={fields.from} onChange={(e) => onChange({ from: e.currentTarget.value })} />
+      <TextInput
+        label="To"
+        type="date"
+        value={fields.to}
+        onChange={(e) => onChange({ to: e.currentTarget.value })}
+        error={invalidRange ? "The end date must not be before the start date" : undefined}
+      />
+      <Button variant="light" onClick={onExport} loading={exporting} disabled={!canExport}>
+        Export CSV
+      </Button>
+    </Group>
+  );
+}
