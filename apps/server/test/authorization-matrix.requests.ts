@@ -41,7 +41,8 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/notifications": (c) => ({ url: `${c.path}?token=${tokenOf(c)}` }),
   "GET /api/notifications-poll": (c) => ({ url: `${c.path}?token=${tokenOf(c)}` }),
   "POST /api/auth/login": (c) => ({ payload: { login: c.world.bystander.username, password: c.world.bystander.password } }),
-  "POST /api/auth/refresh": () => ({ payload: { refreshToken: "not-a-refresh-token" } }),
+  // The caller's own refresh token: a dead session must not be renewed by it.
+  "POST /api/auth/refresh": (c) => ({ payload: { refreshToken: c.session?.refreshToken ?? "not-a-refresh-token" } }),
   "POST /api/auth/logout": (c) => ({ payload: { refreshToken: c.session?.refreshToken ?? "not-a-refresh-token" } }),
   "POST /api/auth/forgot-password": (c) => ({ payload: { email: c.world.bystander.email } }),
   "POST /api/auth/verify-reset-token": () => ({ payload: { token: "not-a-reset-token" } }),

@@ -10,8 +10,8 @@ import type { CallerKind, ResourceKind } from "./authorization-matrix.world.js";
  *
  * Callers: anonymous (no token), school (demo `school`), district (demo `district`, whose
  * district holds the school user's school but not the other), admin, superAdmin, deactivated
- * (a super admin's token, account since deactivated) and stale (a super admin's token issued
- * before a session-version bump).
+ * (a super admin's token, account since deactivated) and stale (a super admin signed out everywhere
+ * after its tokens were issued: session version bumped, refresh tokens revoked).
  */
 export type Cell = number | readonly [number, number, number] | readonly [number, number];
 
@@ -45,13 +45,16 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/debug/cors": everyone(200),
   "GET /api/public-config": everyone(200),
   "GET /api/openapi.json": everyone(200),
-  // The live connection takes its token in the query; a dead one gets the guard's 401.
+  // The live connection takes its token in the query; a dead one gets the guard's 401, except
+  // that the poll hands a session ended by "sign out everywhere" the FORCE_LOGOUT that ended it
+  // (and nothing else), so a client that missed it on the stream still learns why.
   "GET /api/notifications": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
-  "GET /api/notifications-poll": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "GET /api/notifications-poll": { expect: { ...DEAD_401, stale: 200, school: 200, district: 200, admin: 200, superAdmin: 200 } },
 
   // Sign-in routes: public, answered by what the body proves (a bogus token is refused alike).
   "POST /api/auth/login": everyone(200),
-  "POST /api/auth/refresh": everyone(401),
+  // The caller's own refresh token: renewed for a live session, never for a dead one.
+  "POST /api/auth/refresh": { expect: { ...DEAD_401, school: 200, district: 200, admin: 200, superAdmin: 200 } },
   "POST /api/auth/logout": everyone(200),
   "POST /api/auth/forgot-password": everyone(200),
   "POST /api/auth/verify-reset-token": everyone(200),

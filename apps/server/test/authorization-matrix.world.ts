@@ -1,6 +1,6 @@
 import type { ImportCommit } from "@tally/contract";
-import { sql } from "kysely";
 import { seedDemo } from "../src/db/seed/demo-seed.js";
+import { signOutEverywhere } from "../src/modules/users/accounts.service.js";
 import { buildSchool, buildUser } from "./factories.js";
 import { importForm, postImport, WEEK3_NEW_COHORT, week3Files } from "./import-upload.js";
 import { type LoggedIn, loginAs, type TestApp } from "./test-app.js";
@@ -72,12 +72,10 @@ export async function buildMatrixWorld(t: TestApp): Promise<MatrixWorld> {
   // Super admins, the strongest sessions, so a hole in the dead-session check would show.
   const deactivated = await loginAs(t.app, await buildUser(t.db, { role: "super_admin" }));
   await t.db.updateTable("users").set({ is_active: false }).where("id", "=", deactivated.user.id).execute();
+  // Stale: signed out everywhere the way the app does it (session version bumped, refresh
+  // tokens revoked), so both of its tokens are ones issued before the bump.
   const stale = await loginAs(t.app, await buildUser(t.db, { role: "super_admin" }));
-  await t.db
-    .updateTable("users")
-    .set({ session_version: sql`session_version + 1` })
-    .where("id", "=", stale.user.id)
-    .execute();
+  await signOutEverywhere(t.db, stale.user.id, "ACCOUNT_CHANGED");
 
   const bystander = await buildUser(t.db, { role: "school_user", schoolId: ownSchoolId });
   return {
