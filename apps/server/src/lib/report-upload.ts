@@ -32,6 +32,11 @@ function uploadError(error: unknown, currentFile: string | null, tooLarge: (name
   if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return badRequest(`Send the form as multipart/form-data with the ${count === 3 ? "three" : count} report files.`);
   if (code === "FST_INVALID_JSON_FIELD_ERROR") return badRequest("Form fields must be plain text.");
   if (code === "FST_PROTO_VIOLATION") return badRequest("A form field has a name that is not allowed.");
+  // The multipart parser's own refusals (no boundary, a body cut short, a malformed part
+  // header) carry no code and no status: the upload is broken, not the server.
+  if (!(error instanceof AppError) && (error as { statusCode?: number }).statusCode === undefined) {
+    return badRequest(`The upload is not a complete form. Please send the ${count === 3 ? "three" : count} report files again.`);
+  }
   return error;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ReportRejected } from "../../modules/imports/reports/report-types.js";
-import { detectDelimiter, readTable } from "./read-table.js";
+import { detectDelimiter, MAX_RECORD_CHARS, readTable } from "./read-table.js";
 
 describe("detectDelimiter", () => {
   it.each([
@@ -73,5 +73,16 @@ describe("readTable", () => {
     expect(table.records).toHaveLength(50_000);
     expect(table.records[49_999]).toEqual({ row: 50_001, cells: ["Someone Long-Name", "someone@example.org", "Team A", "a note, with a comma", "45%", "1", "2"] });
     expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("refuses a row longer than MAX_RECORD_CHARS at once, in the header or after it", async () => {
+    for (const text of ["x".repeat(10 * 1024 * 1024), `Name,Note\nAda,${"y".repeat(MAX_RECORD_CHARS)}\n`]) {
+      const started = Date.now();
+      await expect(readTable(text, "long.csv")).rejects.toThrow("long.csv has a row longer than 256 KB");
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    // Just under the limit is still a report.
+    const table = await readTable(`Name,Note\nAda,${"y".repeat(MAX_RECORD_CHARS - 100)}\n`, "ok.csv");
+    expect(table.records).toHaveLength(1);
   });
 });

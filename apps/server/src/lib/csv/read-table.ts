@@ -17,6 +17,11 @@ export interface Table {
 /** Characters fed to the parser between two yields to the event loop (about a millisecond of work). */
 const CHUNK_CHARS = 32 * 1024;
 const DELIMITERS = [",", ";", "\t"] as const;
+/**
+ * The longest record (in characters) a report may hold. Real rows are a few hundred; the
+ * parser grows one field buffer so slowly that a 10 MB single line took ~10 s to refuse.
+ */
+export const MAX_RECORD_CHARS = 256 * 1024;
 const SEP_LINE = /^sep=([,;\t|])[ \t]*(?:\r\n|\r|\n)/i;
 
 /** The delimiter that occurs most often, outside quotes, on the header line (comma on a tie). */
@@ -51,13 +56,15 @@ export async function readTable(source: string, file: string): Promise<Table> {
   const sepLine = SEP_LINE.exec(source);
   const text = sepLine ? source.slice(sepLine[0].length) : source;
   const parser = parse({
-    delimiter: sepLine?.[1] ?? detectDelimiter(text),
+    // The header line is a record too: past the limit the parser refuses it anyway.
+    delimiter: sepLine?.[1] ?? detectDelimiter(text.slice(0, MAX_RECORD_CHARS)),
     bom: true,
     relax_column_count: true,
     // Exports put stray quotes inside unquoted cells (5" screen); keep them as text.
     relax_quotes: true,
     // Blank lines are kept here (as [""]) so that line numbers can be counted exactly.
     skip_empty_lines: false,
+    max_record_size: MAX_RECORD_CHARS,
   });
 
   // In an object: TypeScript does not see the closure assign it and would narrow it to null.
@@ -120,6 +127,9 @@ export async function readTable(source: string, file: string): Promise<Table> {
   const { failure } = parsing;
   if (failure !== null) {
     if (failure instanceof ReportRejected) throw failure;
+    if ((failure as { code?: string }).code === "CSV_MAX_RECORD_SIZE") {
+      throw new ReportRejected(`${file} has a row longer than 256 KB, which no report has: check that it is the right CSV export`);
+    }
     const reason = failure instanceof Error ? failure.message : String(failure);
     throw new ReportRejected(`${file} could not be read as CSV: ${reason}`);
   }

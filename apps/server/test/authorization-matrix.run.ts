@@ -1,0 +1,51 @@
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import { MATRIX_REQUESTS } from "./authorization-matrix.requests.js";
+import { type CallerKind, type MatrixWorld, type ResourceKind, resourceId, type Target } from "./authorization-matrix.world.js";
+import type { TestApp } from "./test-app.js";
+
+export interface CellAnswer {
+  status: number;
+  /** The reply's body; for an event stream that started, "(stream)". */
+  body: string;
+}
+
+let cellCount = 0;
+
+/** Sends one cell's request: the route's valid request, as the caller, naming the target. */
+export async function askCell(
+  t: TestApp,
+  world: MatrixWorld,
+  route: { method: string; url: string },
+  caller: CallerKind,
+  resource: { kind: ResourceKind; target: Target } | undefined,
+): Promise<CellAnswer> {
+  const id = resource ? await resourceId(t, world, resource.kind, resource.target) : 0;
+  const session = caller === "anonymous" ? undefined : world.sessions[caller];
+  const path = route.url.replace(/:[A-Za-z]+/, String(id));
+  const build = MATRIX_REQUESTS[`${route.method} ${route.url}`];
+  const parts = build ? build({ path, id, world, session, unique: `${process.pid}-${++cellCount}` }) : {};
+  const options: InjectOptions = {
+    method: route.method as InjectOptions["method"],
+    url: parts.url ?? path,
+    headers: session ? { authorization: `Bearer ${session.token}` } : {},
+  };
+  if (parts.payload !== undefined) options.payload = parts.payload as InjectOptions["payload"];
+  if (route.url === "/api/notifications") return askStream(t, options);
+  const res = await t.app.inject(options);
+  return { status: res.statusCode, body: res.body };
+}
+
+/** The event stream never ends by itself: a started stream is read as its status and closed. */
+async function askStream(t: TestApp, options: InjectOptions): Promise<CellAnswer> {
+  const res = (await t.app.inject({ ...options, payloadAsStream: true })) as LightMyRequestResponse & {
+    stream(): NodeJS.ReadableStream & { destroy(): void };
+  };
+  const stream = res.stream();
+  if (res.statusCode === 200) {
+    stream.destroy();
+    return { status: 200, body: "(stream)" };
+  }
+  let body = "";
+  for await (const chunk of stream) body += String(chunk);
+  return { status: res.statusCode, body };
+}

@@ -1,0 +1,155 @@
+import type { CallerKind, ResourceKind } from "./authorization-matrix.world.js";
+
+/**
+ * The authorisation matrix: for every route under /api, the status each kind of caller gets.
+ * A route that takes a resource (a path id, or the school its query or body names) has three
+ * statuses per caller: [own, another school's, nonexistent]. Cohorts and import batches belong
+ * to no school, so theirs are [existing, nonexistent]. The test fails for a registered route
+ * without a row here, and wherever "another school's" and "nonexistent" have the same status it
+ * also requires the same body (out of scope must not be told apart from missing).
+ *
+ * Callers: anonymous (no token), school (demo `school`), district (demo `district`, whose
+ * district holds the school user's school but not the other), admin, superAdmin, deactivated
+ * (a super admin's token, account since deactivated) and stale (a super admin signed out everywhere
+ * after its tokens were issued: session version bumped, refresh tokens revoked).
+ */
+export type Cell = number | readonly [number, number, number] | readonly [number, number];
+
+export interface MatrixRow {
+  resource?: ResourceKind;
+  expect: Record<CallerKind, Cell>;
+}
+
+type LiveCallers = Pick<Record<CallerKind, Cell>, "school" | "district" | "admin" | "superAdmin">;
+
+/** No token, or a dead one: the guard's 401 before anything else is looked at. */
+const DEAD_401 = { anonymous: 401, deactivated: 401, stale: 401 } as const;
+
+const everyone = (status: number): MatrixRow => ({
+  expect: { anonymous: status, school: status, district: status, admin: status, superAdmin: status, deactivated: status, stale: status },
+});
+const signedIn = (live: LiveCallers): MatrixRow => ({ expect: { ...DEAD_401, ...live } });
+const onResource = (resource: ResourceKind, live: LiveCallers): MatrixRow => {
+  const dead = resource === "cohort" || resource === "importBatch" ? ([401, 401] as const) : ([401, 401, 401] as const);
+  return { resource, expect: { anonymous: dead, deactivated: dead, stale: dead, ...live } };
+};
+
+// Shorthands for the commonest resource rows.
+const ADMIN_ONLY_ID = { school: [403, 403, 403], district: [403, 403, 403], admin: [200, 200, 404], superAdmin: [200, 200, 404] } as const;
+const SCOPED_ID = { school: [200, 404, 404], district: [200, 404, 404], admin: [200, 200, 404], superAdmin: [200, 200, 404] } as const;
+const SCOPED_LIST = { school: [200, 200, 200], district: [200, 200, 200], admin: [200, 200, 200], superAdmin: [200, 200, 200] } as const;
+
+export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
+  // Public: no token needed, a dead one changes nothing.
+  "GET /api/health-check": everyone(200),
+  "GET /api/debug/cors": everyone(200),
+  "GET /api/public-config": everyone(200),
+  "GET /api/openapi.json": everyone(200),
+  // The live connection takes its token in the query; a dead one gets the guard's 401, except
+  // that the poll hands a session ended by "sign out everywhere" the FORCE_LOGOUT that ended it
+  // (and nothing else), so a client that missed it on the stream still learns why.
+  "GET /api/notifications": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "GET /api/notifications-poll": { expect: { ...DEAD_401, stale: 200, school: 200, district: 200, admin: 200, superAdmin: 200 } },
+
+  // Sign-in routes: public, answered by what the body proves (a bogus token is refused alike).
+  "POST /api/auth/login": everyone(200),
+  // The caller's own refresh token: renewed for a live session, never for a dead one.
+  "POST /api/auth/refresh": { expect: { ...DEAD_401, school: 200, district: 200, admin: 200, superAdmin: 200 } },
+  "POST /api/auth/logout": everyone(200),
+  "POST /api/auth/forgot-password": everyone(200),
+  "POST /api/auth/verify-reset-token": everyone(200),
+  "GET /api/auth/verify-reset-token": everyone(200),
+  "POST /api/auth/set-password": everyone(400),
+  "POST /api/auth/verify": everyone(400),
+  "GET /api/auth/verify": everyone(400),
+  "GET /api/auth/profile": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  // The school named in the new account; a school that does not exist is a form error.
+  "POST /api/auth/register": onResource("school", {
+    school: [403, 403, 403],
+    district: [403, 403, 403],
+    admin: [201, 201, 400],
+    superAdmin: [201, 201, 400],
+  }),
+  "POST /api/auth/request-reset/:id": onResource("user", ADMIN_ONLY_ID),
+
+  "GET /api/mail/outbox": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+
+  "GET /api/schools": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "GET /api/schools/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "POST /api/schools": signedIn({ school: 403, district: 403, admin: 201, superAdmin: 201 }),
+  "PATCH /api/schools/:id": onResource("school", ADMIN_ONLY_ID),
+
+  // Dashboard lists filtered by school: a school outside the caller's scope gives the empty
+  // list a school without students gives.
+  "GET /api/students": onResource("school", SCOPED_LIST),
+  "GET /api/students/summary": onResource("school", SCOPED_LIST),
+  "GET /api/students/:id": onResource("student", SCOPED_ID),
+  "PUT /api/students/:id": onResource("student", SCOPED_ID),
+  "GET /api/cohorts": onResource("school", SCOPED_LIST),
+  "GET /api/cohorts/active": onResource("school", SCOPED_LIST),
+  "GET /api/cohorts/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "POST /api/cohorts": signedIn({ school: 403, district: 403, admin: 201, superAdmin: 201 }),
+  "PATCH /api/cohorts/:id": onResource("cohort", { school: [403, 403], district: [403, 403], admin: [200, 404], superAdmin: [200, 404] }),
+  "GET /api/teams": onResource("school", SCOPED_LIST),
+  "GET /api/weekly-data/:studentId": onResource("student", SCOPED_ID),
+  "GET /api/attendance/student/:id": onResource("student", SCOPED_ID),
+  "GET /api/attendance/cohort-trends": onResource("school", SCOPED_LIST),
+
+  "GET /api/users": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "PUT /api/users/:id": onResource("user", ADMIN_ONLY_ID),
+  "DELETE /api/users/:id": onResource("user", ADMIN_ONLY_ID),
+  "POST /api/users/:id/deactivate": onResource("user", ADMIN_ONLY_ID),
+  "POST /api/users/:id/reactivate": onResource("user", ADMIN_ONLY_ID),
+  "POST /api/users/:id/reset-password": onResource("user", ADMIN_ONLY_ID),
+  "PUT /api/users/:id/school": onResource("user", ADMIN_ONLY_ID),
+  "GET /api/users/:id/schools": onResource("districtUser", ADMIN_ONLY_ID),
+  "PUT /api/users/:id/schools": onResource("districtUser", ADMIN_ONLY_ID),
+  "GET /api/users/:id/login-logs": onResource("user", ADMIN_ONLY_ID),
+
+  // A school user may read its own school's features; another school's is refused as a
+  // missing one is. Admins read any id (an unknown one gets the defaults).
+  "GET /api/settings/features": onResource("school", {
+    school: [200, 403, 403],
+    district: [200, 403, 403],
+    admin: [200, 200, 200],
+    superAdmin: [200, 200, 200],
+  }),
+  // Saving names schools in the body: an unknown one is a form error.
+  "POST /api/settings/features": onResource("school", {
+    school: [403, 403, 403],
+    district: [403, 403, 403],
+    admin: [200, 200, 400],
+    superAdmin: [200, 200, 400],
+  }),
+  "GET /api/settings/cohort-visibility": onResource("school", {
+    school: [403, 403, 403],
+    district: [403, 403, 403],
+    admin: [200, 200, 200],
+    superAdmin: [200, 200, 200],
+  }),
+  "POST /api/settings/cohort-visibility": onResource("school", {
+    school: [403, 403, 403],
+    district: [403, 403, 403],
+    admin: [200, 200, 400],
+    superAdmin: [200, 200, 400],
+  }),
+  // Everyone signed in reads the demo toggles (the web app hides the demo school by them).
+  "GET /api/settings/demo": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "POST /api/settings/demo": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+
+  "POST /api/flag-upload/preview-weekly-data": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "POST /api/flag-upload/commit-weekly-data": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "GET /api/imports": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  // The batch is the newest of its cohort: the admin undoes it, the super admin then finds it undone.
+  "POST /api/imports/:id/undo": onResource("importBatch", { school: [403, 403], district: [403, 403], admin: [200, 404], superAdmin: [409, 404] }),
+  // The flag uploader is the super admin's alone.
+  "POST /api/flag-upload/process-flags": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+  // No such run (the runId is new): nothing to confirm.
+  "POST /api/flag-upload/confirm-flag-import": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 404 }),
+
+  // Reports name one school: another school's is missing to the caller.
+  "GET /api/pdf-reports/generate": onResource("school", SCOPED_ID),
+  "GET /api/reports/data": onResource("school", SCOPED_ID),
+  "GET /api/reports/students.csv": onResource("school", SCOPED_ID),
+  "POST /api/email/send-report": onResource("school", SCOPED_ID),
+};
