@@ -38,6 +38,8 @@ const weeklyUpload = (c: CellInput) => ({
  * asks, never about a malformed request. Routes not named here are sent as their path alone.
  */
 export const MATRIX_REQUESTS: Record<string, Build> = {
+  // Swagger UI's files: one real file for the wildcard route.
+  "GET /api/docs/static/*": () => ({ url: "/api/docs/static/swagger-ui.css" }),
   "GET /api/notifications": (c) => ({ url: `${c.path}?token=${tokenOf(c)}` }),
   "GET /api/notifications-poll": (c) => ({ url: `${c.path}?token=${tokenOf(c)}` }),
   "POST /api/auth/login": (c) => ({ payload: { login: c.world.bystander.username, password: c.world.bystander.password } }),

@@ -45,6 +45,16 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/debug/cors": everyone(200),
   "GET /api/public-config": everyone(200),
   "GET /api/openapi.json": everyone(200),
+  // Readiness is for the proxy in front: public like liveness.
+  "GET /api/health-check/ready": everyone(200),
+  // The API reference (Swagger UI, served with the app): as public as the document it shows.
+  "GET /api/docs": everyone(200),
+  // Swagger UI sends its old index address on to /api/docs.
+  "GET /api/docs/static/index.html": everyone(302),
+  "GET /api/docs/static/swagger-initializer.js": everyone(200),
+  "GET /api/docs/json": everyone(200),
+  "GET /api/docs/yaml": everyone(200),
+  "GET /api/docs/static/*": everyone(200),
   // The live connection takes its token in the query; a dead one gets the guard's 401, except
   // that the poll hands a session ended by "sign out everywhere" the FORCE_LOGOUT that ended it
   // (and nothing else), so a client that missed it on the stream still learns why.
@@ -73,6 +83,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "POST /api/auth/request-reset/:id": onResource("user", ADMIN_ONLY_ID),
 
   "GET /api/mail/outbox": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+  // The audit log is the super admin's alone.
+  "GET /api/audit": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+  "GET /api/audit/export.csv": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
 
   "GET /api/schools": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
   "GET /api/schools/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
