@@ -9,6 +9,8 @@ import type { BenchEngine } from "./bench-app.js";
 import { openEmbeddedBenchDatabase, openPostgresBenchDatabase } from "./dataset.js";
 import { type FlagsBenchResult, flagsMissesOf, formatFlagsResult, runFlagsBench } from "./flags-bench.js";
 import { type ImportBenchResult, runImportBench } from "./import-bench.js";
+import { formatLoadResult, loadMissesOf } from "./load-report.js";
+import { type LoadBenchResult, runLoadBench } from "./load-bench.js";
 import { formatLiveResult, type LiveBenchResult, liveMissesOf, runNotificationsBench } from "./notifications-bench.js";
 import { formatImportResult, formatResult, importMissesOf, missesOf } from "./report.js";
 import { formatReportsResult, type ReportsBenchResult, reportsMissesOf, runReportsBench } from "./reports-bench.js";
@@ -28,6 +30,11 @@ const HELP = `npm run bench [-- options]
   --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week;
                    with --reports-only: both, without the dashboard requests)
   --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
+  --load-only      only the load run (issue 15: 200 signed-in users' dashboard traffic at rising rates
+                   against the built server; embedded: one instance; PostgreSQL: two behind a
+                   round-robin balancer, one of them killed mid-run)
+  --load           also the load run (not part of a plain run: it takes a few minutes per engine)
+  --soak-minutes N with the load run, a soak at 60 % of the best rate for N minutes (issue 15: 10)
   --live-only      only the live connection (issue 14: 2,000 open event streams, memory and FORCE_LOGOUT
                    delivery; the server runs as child processes on a fresh database of its own)
   --flags-statements  with the flag uploader, list the slowest SQL statements of process, confirm and undo
@@ -52,6 +59,9 @@ async function main(): Promise<void> {
       "flags-only": { type: "boolean", default: false },
       "reports-only": { type: "boolean", default: false },
       "live-only": { type: "boolean", default: false },
+      "load-only": { type: "boolean", default: false },
+      load: { type: "boolean", default: false },
+      "soak-minutes": { type: "string", default: "0" },
       "flags-statements": { type: "boolean", default: false },
       "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
@@ -74,7 +84,11 @@ async function main(): Promise<void> {
   const flagsOnly = values["flags-only"];
   const reportsOnly = values["reports-only"];
   const liveOnly = values["live-only"];
-  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly;
+  const loadOnly = values["load-only"];
+  const withLoad = loadOnly || values.load;
+  const soakMinutes = Math.max(0, Number.parseFloat(values["soak-minutes"]) || 0);
+  const loadResults: LoadBenchResult[] = [];
+  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly;
   const dashboards = !onlyOne && !values["browser-only"];
   const everything = !onlyOne && !values.only && !values["browser-only"];
   // The import runs after the dashboard requests, so it never changes their figures.
@@ -82,7 +96,7 @@ async function main(): Promise<void> {
   const withFlags = flagsOnly || everything;
   const withReports = reportsOnly || everything;
   const withLive = liveOnly || everything;
-  const usesBenchData = dashboards || withImport || withFlags || withReports;
+  const usesBenchData = dashboards || withImport || withFlags || withReports || withLoad;
   // What runs on each engine: the dashboard requests, the import, the flag uploader, the reports.
   async function benchEngine(engine: BenchEngine): Promise<void> {
     if (dashboards) results.push(await runApiBench(engine.database, { iterations, warmup, log, only: values.only }));
@@ -98,6 +112,11 @@ async function main(): Promise<void> {
     if (withReports) {
       log(`reports on ${database.engine}`);
       reportResults.push(await runReportsBench(database, { iterations: reportIterations, warmup: 5, log }));
+    }
+    if (withLoad) {
+      const instances = engine.database.engine === "postgres" ? 2 : 1;
+      log(`load on ${engine.database.engine}, ${instances} instance${instances > 1 ? "s" : ""}`);
+      loadResults.push(await runLoadBench(engine, { log, instances, soakMinutes, kill: instances > 1 }));
     }
   }
   const misses: string[] = [];
@@ -179,6 +198,10 @@ async function main(): Promise<void> {
     log("");
   }
 
+  for (const r of loadResults) {
+    for (const line of formatLoadResult(r)) log(line);
+    misses.push(...loadMissesOf(r));
+  }
   for (const r of liveResults) {
     for (const line of formatLiveResult(r)) log(line);
     misses.push(...liveMissesOf(r));

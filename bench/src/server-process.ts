@@ -19,12 +19,16 @@ export interface HttpReply {
  */
 export interface ServerProcess {
   pid: number;
+  url: string;
+  port: number;
   request(method: string, path: string, opts?: { headers?: Record<string, string>; body?: FormData | object }): Promise<HttpReply>;
   /** Starts the probe inside the server; the returned function ends it and gives the reading. */
   probe(): Promise<() => Promise<ProbeReading>>;
   /** Peak resident memory of the server process from now until the returned function is called. */
   watchMemory(): () => MemoryReading;
   stop(): Promise<void>;
+  /** SIGKILL: an instance that dies, as a crash or a lost machine would. */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -93,6 +97,8 @@ export async function startServerProcess(opts: { dataDir?: string; databaseUrl?:
 
   return {
     pid,
+    url: base,
+    port,
     async request(method, path, { headers = {}, body } = {}) {
       const init: RequestInit = { method, headers: { ...headers } };
       if (body instanceof FormData) init.body = body;
@@ -115,6 +121,10 @@ export async function startServerProcess(opts: { dataDir?: string; databaseUrl?:
       };
     },
     watchMemory: () => watchProcessMemory(pid),
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
     async stop() {
       child.kill("SIGTERM");
       const code = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000))]);

@@ -1,0 +1,27 @@
+// The part of autocannon's API the load bench uses (the package ships no types).
+declare module "autocannon" {
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    timeout?: number;
+    requests?: Array<{ setupRequest?: (req: RawRequest) => RawRequest }>;
+  }
+  interface Result {
+    requests: { average: number; total: number; sent: number };
+    latency: { p50: number; p90: number; p99: number; max: number; average: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    duration: number;
+  }
+  function autocannon(opts: Options): Promise<Result>;
+  export default autocannon;
+}
