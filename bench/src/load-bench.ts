@@ -142,7 +142,7 @@ export async function runLoadBench(
           if (!passes(step) || step.rps < rate * 0.9) break;
         }
         const after = servers.map((s) => residentMb(s.pid));
-        const best = [...steps].reverse().find(passes) ?? null;
+        const best = steps.findLast(passes) ?? null;
         const sixty = Math.max(50, Math.round(((best?.rps ?? 100) * 0.6) / 10) * 10);
 
         let soak: LoadBenchResult["soak"] = null;
@@ -198,9 +198,9 @@ async function killRun(
   const failedBefore = counts.failed;
   const acknowledged: string[] = [];
   let writes = 0;
-  let writing = true;
+  const writing = { on: true };
   const writer = (async () => {
-    for (let i = 0; writing; i++) {
+    for (let i = 0; writing.on; i++) {
       writes++;
       try {
         acknowledged.push((await signIn(url, ACCOUNTS[i % ACCOUNTS.length] as string)).refreshToken);
@@ -213,7 +213,7 @@ async function killRun(
   const killer = setTimeout(() => void servers[1]?.kill(), (seconds / 2) * 1000);
   const step = await traffic(url, sessions, rate, seconds);
   clearTimeout(killer);
-  writing = false;
+  writing.on = false;
   await writer;
   // Every acknowledged sign-in's refresh token is in the database: the survivor renews it.
   let lost = 0;
