@@ -12,6 +12,7 @@ declare module "autocannon" {
     duration?: number;
     overallRate?: number;
     timeout?: number;
+    ignoreCoordinatedOmission?: boolean;
     requests?: Array<{ setupRequest?: (req: RawRequest) => RawRequest }>;
   }
   interface Result {
@@ -22,6 +23,10 @@ declare module "autocannon" {
     non2xx: number;
     duration: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** The run: awaited for its result, and told of each response as it comes. */
+  interface Instance extends PromiseLike<Result> {
+    on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Instance;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

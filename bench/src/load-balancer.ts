@@ -10,12 +10,20 @@ export interface BalancerCounts {
   failed: number;
 }
 
+export interface Balancer {
+  url: string;
+  kind: "nginx" | "node";
+  /** What the balancer has done so far. */
+  counts(): BalancerCounts;
+  close(): Promise<void>;
+}
+
 /**
  * What a reverse proxy in front of several instances does, as small as the bench needs:
  * requests go round-robin; one whose instance is gone (refused, reset) is sent to the next
  * when it is safe to repeat (GET, HEAD), as nginx's proxy_next_upstream does.
  */
-export async function startBalancer(upstreams: number[]): Promise<{ url: string; counts: BalancerCounts; close(): Promise<void> }> {
+export async function startBalancer(upstreams: number[]): Promise<Balancer> {
   const counts: BalancerCounts = { answered: upstreams.map(() => 0), retried: 0, failed: 0 };
   const down = new Set<number>();
   let next = 0;
@@ -66,7 +74,8 @@ export async function startBalancer(upstreams: number[]): Promise<{ url: string;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    counts,
+    kind: "node",
+    counts: () => ({ ...counts, answered: [...counts.answered] }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,5 +1,5 @@
 import { PerformanceObserver } from "node:perf_hooks";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { watchEventLoop } from "./stats.js";
 
 /** What a process sees of itself over a stretch of work. */
@@ -120,4 +120,30 @@ export function watchProcessMemory(pid: number | "self"): () => MemoryReading {
     const hwm = statusKb(pid, "VmHWM");
     return { beforeMb: before / 1024, sampledPeakMb: peak / 1024, hwmMb: hwm === null ? null : hwm / 1024, hwmReset };
   };
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number | "self"): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every process of this name (e.g. the PostgreSQL server's backends). */
+export function cpuSecondsOfCommand(command: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) total += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
 }

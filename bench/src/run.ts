@@ -34,6 +34,7 @@ const HELP = `npm run bench [-- options]
                    against the built server; embedded: one instance; PostgreSQL: two behind a
                    round-robin balancer, one of them killed mid-run)
   --load           also the load run (not part of a plain run: it takes a few minutes per engine)
+  --load-rates A,B  with the load run, these rates (requests/s) instead of 25, 50, 100, 200 … 1000
   --soak-minutes N with the load run, a soak at 60 % of the best rate for N minutes (issue 15: 10)
   --live-only      only the live connection (issue 14: 2,000 open event streams, memory and FORCE_LOGOUT
                    delivery; the server runs as child processes on a fresh database of its own)
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       "load-only": { type: "boolean", default: false },
       load: { type: "boolean", default: false },
       "soak-minutes": { type: "string", default: "0" },
+      "load-rates": { type: "string" },
       "flags-statements": { type: "boolean", default: false },
       "report-iterations": { type: "string", default: "30" },
       help: { type: "boolean", default: false },
@@ -87,6 +89,10 @@ async function main(): Promise<void> {
   const loadOnly = values["load-only"];
   const withLoad = loadOnly || values.load;
   const soakMinutes = Math.max(0, Number.parseFloat(values["soak-minutes"]) || 0);
+  const loadRates = values["load-rates"]
+    ?.split(",")
+    .map((r) => Number.parseInt(r, 10))
+    .filter((r) => r > 0);
   const loadResults: LoadBenchResult[] = [];
   const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly;
   const dashboards = !onlyOne && !values["browser-only"];
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
     if (withLoad) {
       const instances = engine.database.engine === "postgres" ? 2 : 1;
       log(`load on ${engine.database.engine}, ${instances} instance${instances > 1 ? "s" : ""}`);
-      loadResults.push(await runLoadBench(engine, { log, instances, soakMinutes, kill: instances > 1 }));
+      loadResults.push(await runLoadBench(engine, { log, instances, soakMinutes, kill: instances > 1, rates: loadRates }));
     }
   }
   const misses: string[] = [];

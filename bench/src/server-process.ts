@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createServer } from "node:net";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type MemoryReading, type ProbeReading, residentMb, watchProcessMemory } from "./probe.js";
 
@@ -31,6 +32,14 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+function tailOf(file: string): string {
+  try {
+    return readFileSync(file, "utf8").slice(-20_000);
+  } catch {
+    return "";
+  }
+}
+
 async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer();
@@ -56,7 +65,19 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
 }
 
 /** Starts the server on the embedded data folder (dataDir holds `pglite/`) or on PostgreSQL. */
-export async function startServerProcess(opts: { dataDir?: string; databaseUrl?: string; log: (line: string) => void }): Promise<ServerProcess> {
+export async function startServerProcess(opts: {
+  dataDir?: string;
+  databaseUrl?: string;
+  log: (line: string) => void;
+  /** The server's LOG_LEVEL (default warn; the load run logs every request, as production does). */
+  logLevel?: string;
+  /**
+   * Where the server's output goes instead of a pipe to this process. A pipe blocks the
+   * server's (synchronous) log writes whenever this busy process is slow to read it, which a
+   * log collector in production is not.
+   */
+  logFile?: string;
+}): Promise<ServerProcess> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -64,7 +85,7 @@ export async function startServerProcess(opts: { dataDir?: string; databaseUrl?:
     NODE_ENV: "development",
     PORT: String(port),
     HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: opts.logLevel ?? "warn",
     DEMO_SEED: "false",
     // Node flags for the server only (e.g. heap limits while tuning), not for the bench itself.
     ...(process.env.TALLY_WORKER_MEM_LOG ? { TALLY_WORKER_MEM_LOG: process.env.TALLY_WORKER_MEM_LOG } : {}),
@@ -74,22 +95,28 @@ export async function startServerProcess(opts: { dataDir?: string; databaseUrl?:
   };
   // Node flags for the server only while tuning it (heap limits, --cpu-prof), not for the bench.
   const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
-  const child = fork(SERVER_JS, [], { execArgv: [...flags, "--import", PROBE_JS], env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const logFd = opts.logFile ? openSync(opts.logFile, "w") : null;
+  const out = logFd ?? "pipe";
+  const child = fork(SERVER_JS, [], { execArgv: [...flags, "--import", PROBE_JS], env, stdio: ["ignore", out, out, "ipc"] });
+  if (logFd !== null) closeSync(logFd);
+  // Only the end is kept, for the message should the server fail.
+  let piped = "";
+  const keep = (chunk: Buffer) => (piped = (piped + chunk.toString()).slice(-20_000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const outputTail = () => (opts.logFile ? tailOf(opts.logFile) : piped).slice(-2000);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
 
   const deadline = Date.now() + 120_000;
   for (;;) {
     const early = await Promise.race([exited.then((code) => ({ code })), new Promise<null>((r) => setTimeout(() => r(null), 250))]);
-    if (early) throw new Error(`the server exited (${early.code}) before it answered:\n${output.slice(-2000)}`);
+    if (early) throw new Error(`the server exited (${early.code}) before it answered:\n${outputTail()}`);
     const ok = await fetch(`${base}/api/health-check`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the server did not answer within 120 s:\n${output.slice(-2000)}`);
+      throw new Error(`the server did not answer within 120 s:\n${outputTail()}`);
     }
   }
   const pid = child.pid ?? 0;
