@@ -210,6 +210,11 @@ export function testDatabaseUrl(env: Record<string, string | undefined> = proces
   return env.TEST_DATABASE_URL || undefined;
 }
 
+/** Where a whole test run's server log is captured (tools/with-test-log.mjs sets it); unset = no log. */
+export function testLogDir(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.TALLY_TEST_LOG_DIR || undefined;
+}
+
 /** A complete configuration for tests, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {

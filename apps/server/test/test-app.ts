@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { join } from "node:path";
+import { threadId } from "node:worker_threads";
 import type { LoginResponse } from "@tally/contract";
 import type { FastifyInstance, FastifySchema, FastifyServerOptions, InjectOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { afterAll } from "vitest";
 import { buildApp } from "../src/app.js";
-import { type Config, testConfig, testDatabaseUrl } from "../src/config.js";
+import { type Config, testConfig, testDatabaseUrl, testLogDir } from "../src/config.js";
 import type { ServerContext } from "../src/context.js";
 import { type DatabaseHandle, openDatabase } from "../src/db/connection.js";
 import { migrateToLatest } from "../src/db/migrate.js";
@@ -14,6 +17,7 @@ import { createMailer, type Mailer } from "../src/lib/mailer.js";
 import { type BuildUserOptions, buildUser } from "./factories.js";
 import { filledBeforeAll } from "./filled-before-all.js";
 import { databaseOutbox } from "../src/modules/mail/mail.service.js";
+import { serverLoggerOptions } from "../src/lib/request-log.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -30,7 +34,7 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Default: the database outbox (read it from mail_outbox). */
   mailer?: Mailer;
-  /** Default: no logging. */
+  /** Default: the run's log (see runLogger), or none. */
   logger?: FastifyServerOptions["logger"];
   /** Default: none (API only). */
   webDist?: string;
@@ -58,6 +62,20 @@ export async function openTestDatabase(): Promise<{ database: DatabaseHandle; dr
   };
 }
 
+let runLog: WriteStream | undefined;
+
+/**
+ * When the run captures the server log (TALLY_TEST_LOG_DIR, set by tools/with-test-log.mjs),
+ * every test app logs with the server's own options at trace level into it, one file per test
+ * worker; afterwards the whole log is searched for tokens, links and passwords.
+ */
+function runLogger(): FastifyServerOptions["logger"] {
+  const dir = testLogDir();
+  if (!dir) return false;
+  runLog ??= createWriteStream(join(dir, `${process.pid}-${threadId}.log`), { flags: "a" });
+  return serverLoggerOptions("trace", runLog);
+}
+
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const { database, drop } = opts.database ? { database: opts.database, drop: async () => {} } : await openTestDatabase();
   const config = testConfig({ databaseUrl: testDatabaseUrl(), ...opts.config });
@@ -67,7 +85,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const routes: TestApp["routes"] = [];
   const app = await buildApp({
     ctx,
-    logger: opts.logger,
+    logger: opts.logger ?? runLogger(),
     webDist: opts.webDist ?? "",
     heartbeatMs: opts.heartbeatMs,
     onRoute: (route) => {

@@ -17,7 +17,17 @@ export function serverLoggerOptions(level: string, stream?: NodeJS.WritableStrea
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: ["req.headers.authorization", "req.body.password", "req.body.refreshToken", "req.body.token"],
+    // @fastify/multipart logs the request's headers at trace level ("Providing options to
+    // busboy"): the bearer token with them, found by the whole-run log check.
+    redact: [
+      "req.headers.authorization",
+      "req.headers.cookie",
+      "busboyOptions.headers.authorization",
+      "busboyOptions.headers.cookie",
+      "req.body.password",
+      "req.body.refreshToken",
+      "req.body.token",
+    ],
     serializers: {
       req(request: FastifyRequest) {
         return {
