@@ -1,8 +1,8 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { createServer } from "node:net";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type MemoryReading, type ProbeReading, residentMb, watchProcessMemory } from "./probe.js";
+import { freePort } from "../../tools/free-port.mjs";
 
 const SERVER_JS = fileURLToPath(new URL("../../apps/server/dist/server.js", import.meta.url));
 const PROBE_JS = fileURLToPath(new URL("./server-probe.js", import.meta.url));
@@ -38,18 +38,6 @@ function tailOf(file: string): string {
   } catch {
     return "";
   }
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
