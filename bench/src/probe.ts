@@ -123,24 +123,30 @@ export function watchProcessMemory(pid: number | "self"): () => MemoryReading {
 }
 
 /** CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid: number | "self"): number {
+export function cpuSeconds(pid: number | "self", opts: { reapedChildren?: boolean } = {}): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command (which may hold spaces) start after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    // Fields after the command (which may hold spaces) start after its closing parenthesis:
+    // utime, stime, then the ended children's cutime, cstime, in clock ticks (100 a second).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    const own = (fields[11] ?? 0) + (fields[12] ?? 0);
+    return (own + (opts.reapedChildren ? (fields[13] ?? 0) + (fields[14] ?? 0) : 0)) / 100;
   } catch {
     return 0;
   }
 }
 
-/** CPU seconds used so far by every process of this name (e.g. the PostgreSQL server's backends). */
+/**
+ * CPU seconds used so far by every process of this name (e.g. the PostgreSQL server and its
+ * backends), with those of its children that have ended: a backend whose connection closed
+ * is counted in its parent's reaped time, so the total never falls.
+ */
 export function cpuSecondsOfCommand(command: string): number {
   let total = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) total += cpuSeconds(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) total += cpuSeconds(Number(entry), { reapedChildren: true });
     } catch {
       // The process ended meanwhile.
     }
