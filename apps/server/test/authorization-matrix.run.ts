@@ -1,13 +1,10 @@
-import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import type { InjectOptions } from "fastify";
 import { MATRIX_REQUESTS } from "./authorization-matrix.requests.js";
 import { type CallerKind, type MatrixWorld, type ResourceKind, resourceId, type Target } from "./authorization-matrix.world.js";
+import { type InjectedReply, injectReply } from "./inject-reply.js";
 import type { TestApp } from "./test-app.js";
 
-export interface CellAnswer {
-  status: number;
-  /** The reply's body; for an event stream that started, "(stream)". */
-  body: string;
-}
+export type CellAnswer = InjectedReply;
 
 let cellCount = 0;
 
@@ -30,22 +27,5 @@ export async function askCell(
     headers: session ? { authorization: `Bearer ${session.token}` } : {},
   };
   if (parts.payload !== undefined) options.payload = parts.payload as InjectOptions["payload"];
-  if (route.url === "/api/notifications") return askStream(t, options);
-  const res = await t.app.inject(options);
-  return { status: res.statusCode, body: res.body };
-}
-
-/** The event stream never ends by itself: a started stream is read as its status and closed. */
-async function askStream(t: TestApp, options: InjectOptions): Promise<CellAnswer> {
-  const res = (await t.app.inject({ ...options, payloadAsStream: true })) as LightMyRequestResponse & {
-    stream(): NodeJS.ReadableStream & { destroy(): void };
-  };
-  const stream = res.stream();
-  if (res.statusCode === 200) {
-    stream.destroy();
-    return { status: 200, body: "(stream)" };
-  }
-  let body = "";
-  for await (const chunk of stream) body += String(chunk);
-  return { status: res.statusCode, body };
+  return await injectReply(t.app, options);
 }

@@ -38,6 +38,10 @@ const onResource = (resource: ResourceKind, live: LiveCallers): MatrixRow => {
 const ADMIN_ONLY_ID = { school: [403, 403, 403], district: [403, 403, 403], admin: [200, 200, 404], superAdmin: [200, 200, 404] } as const;
 const SCOPED_ID = { school: [200, 404, 404], district: [200, 404, 404], admin: [200, 200, 404], superAdmin: [200, 200, 404] } as const;
 const SCOPED_LIST = { school: [200, 200, 200], district: [200, 200, 200], admin: [200, 200, 200], superAdmin: [200, 200, 200] } as const;
+/** Admin settings read for any school id (an unknown one gets the defaults). */
+const ADMIN_READS_ANY_SCHOOL = { school: [403, 403, 403], district: [403, 403, 403], admin: [200, 200, 200], superAdmin: [200, 200, 200] } as const;
+/** Admin settings saved for the schools the body names: an unknown one is a form error. */
+const ADMIN_SAVES_NAMED_SCHOOLS = { school: [403, 403, 403], district: [403, 403, 403], admin: [200, 200, 400], superAdmin: [200, 200, 400] } as const;
 
 export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   // Public: no token needed, a dead one changes nothing.
@@ -128,24 +132,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
     superAdmin: [200, 200, 200],
   }),
   // Saving names schools in the body: an unknown one is a form error.
-  "POST /api/settings/features": onResource("school", {
-    school: [403, 403, 403],
-    district: [403, 403, 403],
-    admin: [200, 200, 400],
-    superAdmin: [200, 200, 400],
-  }),
-  "GET /api/settings/cohort-visibility": onResource("school", {
-    school: [403, 403, 403],
-    district: [403, 403, 403],
-    admin: [200, 200, 200],
-    superAdmin: [200, 200, 200],
-  }),
-  "POST /api/settings/cohort-visibility": onResource("school", {
-    school: [403, 403, 403],
-    district: [403, 403, 403],
-    admin: [200, 200, 400],
-    superAdmin: [200, 200, 400],
-  }),
+  "POST /api/settings/features": onResource("school", ADMIN_SAVES_NAMED_SCHOOLS),
+  "GET /api/settings/cohort-visibility": onResource("school", ADMIN_READS_ANY_SCHOOL),
+  "POST /api/settings/cohort-visibility": onResource("school", ADMIN_SAVES_NAMED_SCHOOLS),
   // Everyone signed in reads the demo toggles (the web app hides the demo school by them).
   "GET /api/settings/demo": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
   "POST /api/settings/demo": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),

@@ -52,3 +52,13 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
 export function knownMigrations(): string[] {
   return Object.keys(migrations).sort();
 }
+
+/**
+ * The migrations applied to this database, oldest first, read from Kysely's own bookkeeping
+ * table in the connection's schema (search_path). A database never migrated has no such table
+ * (42P01): the readiness check tells that apart.
+ */
+export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((r) => r.name);
+}

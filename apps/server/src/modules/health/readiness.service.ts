@@ -1,7 +1,6 @@
 import type { NotReadyResponse, ReadyResponse } from "@tally/contract";
-import { sql } from "kysely";
 import type { DatabaseHandle } from "../../db/connection.js";
-import { knownMigrations } from "../../db/migrate.js";
+import { appliedMigrations, knownMigrations } from "../../db/migrate.js";
 
 /** A database that has not answered by then counts as unreachable: a proxy's probe must not hang. */
 export const READINESS_TIMEOUT_MS = 3_000;
@@ -18,7 +17,7 @@ export async function checkReadiness(database: DatabaseHandle, timeoutMs = READI
   const known = knownMigrations();
   let applied: string[];
   try {
-    applied = await withTimeout(appliedMigrations(database), timeoutMs);
+    applied = await withTimeout(appliedMigrations(database.db), timeoutMs);
   } catch (cause) {
     if (isMissingTable(cause)) return pending(database, [], known);
     return {
@@ -53,15 +52,9 @@ function pending(database: DatabaseHandle, applied: string[], missing: string[])
       database: database.engine,
       reason: "migrations_pending",
       message: `The database lacks ${missing.length} migration(s); restart the server or run \`npm run cli -- migrate\`.`,
-      migrations: { applied: applied.length, latest: applied.toSorted().at(-1) ?? null, pending: missing },
+      migrations: { applied: applied.length, latest: applied.at(-1) ?? null, pending: missing },
     },
   };
-}
-
-async function appliedMigrations(database: DatabaseHandle): Promise<string[]> {
-  // Kysely's own bookkeeping table, in the connection's schema (search_path).
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
-  return rows.map((r) => r.name);
 }
 
 /** 42P01: undefined_table — a database nothing was ever migrated in. */

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { DatabaseHandle } from "../../db/connection.js";
+import { appliedMigrations } from "../../db/migrate.js";
 import { encodeBackup } from "./backup-file.js";
 
 export class BackupUnsupportedError extends Error {
@@ -13,6 +13,6 @@ export class BackupUnsupportedError extends Error {
 export async function takeBackup(database: DatabaseHandle, now: Date): Promise<Buffer> {
   if (!database.dumpDataDir) throw new BackupUnsupportedError();
   const tarball = await database.dumpDataDir();
-  const { rows } = await sql<{ name: string | null }>`select max(name) as name from kysely_migration`.execute(database.db);
-  return encodeBackup(tarball, { createdAt: now.toISOString(), latestMigration: rows[0]?.name ?? null });
+  const latestMigration = (await appliedMigrations(database.db)).at(-1) ?? null;
+  return encodeBackup(tarball, { createdAt: now.toISOString(), latestMigration });
 }
