@@ -6,6 +6,8 @@ import { freePort } from "../../tools/free-port.mjs";
 
 const SERVER_JS = fileURLToPath(new URL("../../apps/server/dist/server.js", import.meta.url));
 const PROBE_JS = fileURLToPath(new URL("./server-probe.js", import.meta.url));
+/** Server settings a bench run may set in its environment, passed on to the server. */
+const SERVER_SETTINGS = ["PGLITE_SHARED_BUFFERS", "IMPORT_WORKER_HEAP_MB"] as const;
 
 export interface HttpReply {
   statusCode: number;
@@ -75,8 +77,9 @@ export async function startServerProcess(opts: {
     HOST: "127.0.0.1",
     LOG_LEVEL: opts.logLevel ?? "warn",
     DEMO_SEED: "false",
+    // The server's memory settings, when a run sets them (e.g. IMPORT_WORKER_HEAP_MB=160).
+    ...Object.fromEntries(SERVER_SETTINGS.flatMap((key) => (process.env[key] ? [[key, process.env[key]]] : []))),
     // Node flags for the server only (e.g. heap limits while tuning), not for the bench itself.
-    ...(process.env.TALLY_WORKER_MEM_LOG ? { TALLY_WORKER_MEM_LOG: process.env.TALLY_WORKER_MEM_LOG } : {}),
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
     ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),

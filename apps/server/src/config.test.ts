@@ -108,6 +108,14 @@ describe("loadConfig", () => {
     }
   });
 
+  test("IMPORT_WORKER_HEAP_MB: whole megabytes, 384 when unset", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).importWorkerHeapMb).toBe(384);
+    expect(loadConfig({ DATA_DIR: tempDir(), IMPORT_WORKER_HEAP_MB: "512" }).importWorkerHeapMb).toBe(512);
+    for (const bad of ["lots", "12", "256.5", "99999"]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), IMPORT_WORKER_HEAP_MB: bad })).toThrow("IMPORT_WORKER_HEAP_MB:");
+    }
+  });
+
   test("DEBUG_BACKEND_ORIGINS: origins the API Debug page may call, nothing else", () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).debugBackendOrigins).toEqual([]);
     expect(loadConfig({ DATA_DIR: tempDir(), DEBUG_BACKEND_ORIGINS: "https://dev.example.org,https://tally.example.org" }).debugBackendOrigins).toEqual([

@@ -56,6 +56,12 @@ const envSchema = z.object({
     .string()
     .regex(/^([1-9]\d{0,4})(kB|MB|GB)$/, { error: "must be a size such as 32MB or 128MB" })
     .optional(),
+  IMPORT_WORKER_HEAP_MB: z.coerce
+    .number({ error: "must be a whole number of megabytes, e.g. 256" })
+    .int({ error: "must be a whole number of megabytes, e.g. 256" })
+    .min(16, { error: "must be at least 16 (MB)" })
+    .max(8192, { error: "must be at most 8192 (MB)" })
+    .default(384),
   DEBUG_BACKEND_ORIGINS: originList(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -89,6 +95,8 @@ export interface Config {
   debugBackendOrigins: string[];
   /** The embedded engine's shared_buffers; PGlite's default (128MB) when unset. */
   pgliteSharedBuffers: string | undefined;
+  /** The heap of one weekly import's worker thread (reading, matching, planning), in MB. */
+  importWorkerHeapMb: number;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGINS,
     debugBackendOrigins: e.DEBUG_BACKEND_ORIGINS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
+    importWorkerHeapMb: e.IMPORT_WORKER_HEAP_MB,
   };
 }
 
@@ -235,6 +244,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     corsOrigins: [],
     debugBackendOrigins: [],
     pgliteSharedBuffers: undefined,
+    importWorkerHeapMb: 384,
     ...overrides,
   };
 }

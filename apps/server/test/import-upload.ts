@@ -66,3 +66,13 @@ export async function importTablesSnapshot(db: Kysely<Database>): Promise<Record
   }
   return out;
 }
+
+/** Row counts of the tables an import writes: a refused import must leave them as they were. */
+export async function importRowCounts(db: Kysely<Database>): Promise<number[]> {
+  const counts: number[] = [];
+  for (const table of ["cohorts", "teams", "students", "attendance_records", "weekly_data", "import_batches"]) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
+    counts.push(rows[0]?.n ?? -1);
+  }
+  return counts;
+}

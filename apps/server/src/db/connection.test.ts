@@ -93,6 +93,24 @@ describe("database connection and schema", () => {
     expect(answers.map((a) => Number(a.v))).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
+  test("a large result comes back whole and in order, while other statements run beside it", async () => {
+    // The embedded engine sends more than 2,000 rows a slice at a time (pglite-worker.js).
+    const [big, small, empty] = await Promise.all([
+      sql<{ n: number; label: string }>`select n::int as n, 'row ' || n as label from generate_series(1, 6001) n`.execute(database.db),
+      sql<{ n: number }>`select n::int as n from generate_series(1, 3) n`.execute(database.db),
+      sql<{ n: number }>`select 1 as n where false`.execute(database.db),
+    ]);
+    expect(big.rows).toHaveLength(6001);
+    expect(big.rows.every((r, i) => r.n === i + 1 && r.label === `row ${i + 1}`)).toBe(true);
+    expect(small.rows.map((r) => r.n)).toEqual([1, 2, 3]);
+    expect(empty.rows).toEqual([]);
+    const inTransaction = await database.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ n: number }>`select n::int as n from generate_series(1, 4000) n`.execute(trx);
+      return rows.reduce((sum, r) => sum + r.n, 0);
+    });
+    expect(inTransaction).toBe((4000 * 4001) / 2);
+  });
+
   test("notifications reach listeners", async () => {
     const got: string[] = [];
     const stop = await database.listen("tally_test", (p) => got.push(p));

@@ -12,6 +12,8 @@ interface WorkerReply {
   ok: boolean;
   rows?: unknown[];
   affectedRows?: number;
+  /** More rows follow: ask for them with { type: "more", id } (pglite-worker.js). */
+  more?: boolean;
   error?: { message: string; code?: string; detail?: string; constraint?: string };
 }
 
@@ -72,8 +74,7 @@ export class PgliteWorkerClient {
     });
   }
 
-  private send(msg: Record<string, unknown>): Promise<WorkerReply> {
-    const id = this.nextId++;
+  private send(msg: Record<string, unknown>, id = this.nextId++): Promise<WorkerReply> {
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.postMessage({ ...msg, id });
@@ -81,9 +82,19 @@ export class PgliteWorkerClient {
   }
 
   async query<R>(sql: string, params: readonly unknown[]): Promise<{ rows: R[]; affectedRows: number }> {
-    const reply = await this.send({ type: "query", sql, params });
+    const id = this.nextId++;
+    let reply = await this.send({ type: "query", sql, params }, id);
     if (!reply.ok) throw new PgliteQueryError(reply.error ?? { message: "Unknown database error" });
-    return { rows: (reply.rows ?? []) as R[], affectedRows: reply.affectedRows ?? 0 };
+    const rows = (reply.rows ?? []) as R[];
+    const affectedRows = reply.affectedRows ?? 0;
+    while (reply.more) {
+      // Other requests run between two slices of a large result.
+      await new Promise((resolve) => setImmediate(resolve));
+      reply = await this.send({ type: "more" }, id);
+      if (!reply.ok) throw new PgliteQueryError(reply.error ?? { message: "Unknown database error" });
+      for (const row of (reply.rows ?? []) as R[]) rows.push(row);
+    }
+    return { rows, affectedRows };
   }
 
   async exec(sql: string): Promise<void> {

@@ -33,8 +33,37 @@ const statements = new PreparedStatements(db);
 // statements apart from those sent before it began.
 let queue = Promise.resolve();
 parentPort.on("message", (msg) => {
-  queue = queue.then(() => handle(msg));
+  if (msg.type === "more") sendMore(msg.id);
+  else queue = queue.then(() => handle(msg));
 });
+
+// A large result goes back a slice at a time, each slice asked for by the main thread when it
+// has taken the one before: decoding a message happens in one go on the receiving thread, and
+// 50,000 rows at once held its event loop for tens of milliseconds.
+const SLICE_ROWS = 2_000;
+const unsent = new Map();
+
+function sendRows(id, rows, affectedRows) {
+  if (rows.length <= SLICE_ROWS) {
+    parentPort.postMessage({ id, ok: true, rows, affectedRows });
+    return;
+  }
+  unsent.set(id, { rows, from: SLICE_ROWS });
+  parentPort.postMessage({ id, ok: true, rows: rows.slice(0, SLICE_ROWS), affectedRows, more: true });
+}
+
+function sendMore(id) {
+  const rest = unsent.get(id);
+  if (!rest) {
+    parentPort.postMessage({ id, ok: false, error: { message: "No more rows for this query" } });
+    return;
+  }
+  const to = rest.from + SLICE_ROWS;
+  const more = to < rest.rows.length;
+  if (more) rest.from = to;
+  else unsent.delete(id);
+  parentPort.postMessage({ id, ok: true, rows: rest.rows.slice(to - SLICE_ROWS, to), affectedRows: 0, more });
+}
 
 async function handle(msg) {
   if (msg.type === "close") {
@@ -67,7 +96,7 @@ async function handle(msg) {
       return;
     }
     const res = await statements.query(msg.sql, msg.params ?? []);
-    parentPort.postMessage({ id: msg.id, ok: true, rows: res.rows, affectedRows: res.affectedRows ?? 0 });
+    sendRows(msg.id, res.rows, res.affectedRows ?? 0);
   } catch (err) {
     parentPort.postMessage({
       id: msg.id,

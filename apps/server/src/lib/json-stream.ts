@@ -17,3 +17,24 @@ export async function writeJsonWithLargeArray<K extends string>(stream: Writable
   const tail = JSON.stringify(rest);
   stream.write(tail === "{}" ? "]}" : `],${tail.slice(1)}`);
 }
+
+/** A JSON object already serialised (in a worker thread), with fields to add when it is sent. */
+export class JsonText {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly extra: Record<string, unknown> = {},
+  ) {}
+}
+
+/** Writes a JsonText as one object: its bytes as they are, then the extra fields. */
+export function writeJsonText(stream: Writable, text: JsonText): void {
+  const extra = JSON.stringify(text.extra);
+  if (extra === "{}") {
+    stream.write(text.bytes);
+    return;
+  }
+  // The bytes are JSON.stringify's: no white space, "}" last.
+  const closing = text.bytes.lastIndexOf(0x7d);
+  stream.write(text.bytes.subarray(0, closing));
+  stream.write(`${closing === 1 ? "" : ","}${extra.slice(1)}`);
+}

@@ -23,8 +23,11 @@ export interface AttendanceChange {
   status: "present" | "late" | "absent";
 }
 
+/** A student as the writer needs them: without their report rows. */
+export type PlannedStudent = Omit<RosterStudent, "meetings" | "progress" | "reflection">;
+
 export interface StudentPlan {
-  student: RosterStudent;
+  student: PlannedStudent;
   attendance: AttendanceChange[];
   weekly: { action: ImportAction; existing: StoredWeeklyRow | null; values: WeeklyValues };
 }

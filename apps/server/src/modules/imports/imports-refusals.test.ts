@@ -1,8 +1,7 @@
 import { IMPORT_LIMITS } from "@tally/contract";
-import { sql } from "kysely";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool } from "../../../test/factories.js";
-import { importForm, postImport, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
+import { importForm, importRowCounts, postImport, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
 // Every refusal is a clear 4xx with a message naming what is wrong, and writes nothing.
@@ -19,14 +18,7 @@ beforeAll(async () => {
   lastYearCohortId = (await buildCohort(t.db, { name: "Summer last year", startDate: "2025-06-30", endDate: "2025-08-11" })).id;
 });
 
-async function rowCounts(): Promise<number[]> {
-  const counts: number[] = [];
-  for (const table of ["cohorts", "teams", "students", "attendance_records", "weekly_data", "import_batches"]) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(t.db);
-    counts.push(rows[0]?.n ?? -1);
-  }
-  return counts;
-}
+const rowCounts = () => importRowCounts(t.db);
 let countsBefore: number[] = [];
 beforeAll(async () => {
   countsBefore = await rowCounts();

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { ImportChanges } from "../../db/schema.js";
 import { jsonRows } from "../../lib/json-rows.js";
@@ -24,39 +24,51 @@ export async function readFingerprint(db: DbExecutor, cohortId: number | null): 
   return rows[0]?.fingerprint ?? "";
 }
 
+/** A page of looked-up students: small enough to pass on to the import's worker at once. */
+export const KNOWN_STUDENTS_PAGE = 5_000;
+
 /**
- * The cohort's students and any student with one of these e-mails or ids, with their newest
- * team in the cohort. Set-based: one pass over the cohort's teams rather than a subquery per
+ * The students `wanted` names (a query of ids), with whether they are in the cohort and their
+ * newest team there. Set-based: one pass over the cohort's teams rather than a subquery per
  * student (a week is tens of thousands of students).
  */
-export async function findKnownStudents(
-  db: DbExecutor,
-  cohortId: number | null,
-  emails: readonly string[],
-  ids: readonly number[],
-): Promise<KnownStudent[]> {
+async function knownStudents(db: DbExecutor, cohortId: number | null, wanted: RawBuilder<unknown>): Promise<KnownStudent[]> {
   const cohort = cohortId ?? 0;
-  const { rows } = await sql<KnownStudent>`with members as (
-      select student_id from student_cohorts where cohort_id = ${cohort}
-    ), wanted as (
-      select student_id as id from members
-      union
-      select s.id from json_array_elements_text(${jsonRows(emails)}) e join students s on lower(s.email) = e.value
-      union
-      select value::int from json_array_elements_text(${jsonRows(ids)})
-    ), newest_team as (
+  const { rows } = await sql<KnownStudent>`with wanted as (${wanted}), newest_team as (
       select distinct on (st.student_id) st.student_id, st.team_id
         from teams t join student_teams st on st.team_id = t.id
-       where t.cohort_id = ${cohort}
+       where t.cohort_id = ${cohort} and st.student_id in (select id from wanted)
        order by st.student_id, st.joined_at desc, st.team_id desc
     )
     select s.id, s.first_name, s.last_name, s.email, s.school_id,
-           (m.student_id is not null) as in_cohort, nt.team_id
+           exists (select 1 from student_cohorts m where m.cohort_id = ${cohort} and m.student_id = s.id) as in_cohort,
+           nt.team_id
       from wanted w
       join students s on s.id = w.id
-      left join members m on m.student_id = s.id
-      left join newest_team nt on nt.student_id = s.id`.execute(db);
+      left join newest_team nt on nt.student_id = s.id
+     order by s.id`.execute(db);
   return rows;
+}
+
+/** One page of the cohort's members, after the member id `afterId` (KNOWN_STUDENTS_PAGE at most). */
+export function findCohortMembersPage(db: DbExecutor, cohortId: number | null, afterId: number): Promise<KnownStudent[]> {
+  return knownStudents(
+    db,
+    cohortId,
+    sql`select student_id as id from student_cohorts where cohort_id = ${cohortId ?? 0} and student_id > ${afterId}
+         order by student_id limit ${KNOWN_STUDENTS_PAGE}`,
+  );
+}
+
+/** Students with one of these e-mails (lower case) or ids, whatever their cohort. */
+export function findStudentsByKeys(db: DbExecutor, cohortId: number | null, emails: readonly string[], ids: readonly number[]): Promise<KnownStudent[]> {
+  return knownStudents(
+    db,
+    cohortId,
+    sql`select s.id from json_array_elements_text(${jsonRows(emails)}) e join students s on lower(s.email) = e.value
+        union
+        select value::int from json_array_elements_text(${jsonRows(ids)})`,
+  );
 }
 
 export function listSchoolNames(db: DbExecutor): Promise<NamedRef[]> {

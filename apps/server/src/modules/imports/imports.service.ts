@@ -1,40 +1,26 @@
-import type {
-  ImportCommit,
-  ImportFileField,
-  ImportFormFields,
-  ImportPreview,
-  ImportRowError,
-  ImportStage,
-  ImportWarning,
-} from "@tally/contract";
+import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage } from "@tally/contract";
 import { cohortWeekCount } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
-import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
+import { badRequest, conflict, notFound } from "../../lib/errors.js";
+import { inChunks } from "../../lib/json-rows.js";
+import { JsonText } from "../../lib/json-stream.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
-import { addDays } from "../../lib/iso-date.js";
-import { eachInTurns, filterInTurns } from "../../lib/yield-to-loop.js";
-import { type ImportPlan, planImport, studentDetails } from "./import-plan.js";
+import type { ImportPlan } from "./import-plan.js";
+import { ImportPreparation } from "./import-preparation.js";
+import type { ReadSummary } from "./import-work.js";
+import type { KnownStudent } from "./roster-matching.js";
 import { writePlan } from "./import-writer.js";
 import * as repo from "./imports.repository.js";
 import { refreshStatistics } from "./statistics.js";
-import { readMeetingReport } from "./reports/meeting-report.js";
-import { readProgressReport } from "./reports/progress-report.js";
-import { readReflectionReport } from "./reports/reflection-report.js";
-import { type MeetingRow, type ParsedReport, type ProgressRow, type ReflectionRow, type ReportFile, ReportRejected } from "./reports/report-types.js";
-import { matchRoster, type Roster } from "./roster-matching.js";
-import { normaliseEmail } from "./student-names.js";
+import type { UploadedReport } from "../../lib/report-upload.js";
 
-export interface UploadedFile extends ReportFile {
-  size: number;
-  sha256: string;
-}
 export interface ImportUpload {
   fields: ImportFormFields;
-  files: Record<ImportFileField, UploadedFile>;
+  files: Record<ImportFileField, UploadedReport>;
 }
 export type StageListener = (stage: ImportStage) => void;
 
@@ -47,32 +33,15 @@ interface ImportCohort {
   totalExpectedHours: number | null;
 }
 
-interface Reports {
-  meeting: ParsedReport<MeetingRow>;
-  progress: ParsedReport<ProgressRow>;
-  reflection: ParsedReport<ReflectionRow>;
-}
-
+/** A plan and the preview reply made with it (JSON made in the import's worker). */
 interface Prepared {
   cohort: ImportCohort;
+  /** For a commit, the students with something to write; for a preview, none. */
   plan: ImportPlan;
-  roster: Roster;
+  studentCount: number;
+  previewJson: Uint8Array;
+  meetingFile: string;
   fingerprint: string;
-}
-
-async function readReports(files: ImportUpload["files"]): Promise<Reports> {
-  try {
-    return {
-      meeting: await readMeetingReport(files.attendanceReport),
-      progress: await readProgressReport(files.progressReport),
-      reflection: await readReflectionReport(files.reflectionReport),
-    };
-  } catch (error) {
-    if (error instanceof ReportRejected) {
-      throw error.statusCode === 413 ? new AppError(413, "PAYLOAD_TOO_LARGE", error.message) : badRequest(error.message);
-    }
-    throw error;
-  }
 }
 
 const NEW_COHORT_FIELDS = [
@@ -127,102 +96,82 @@ function programmeYear(isoDate: string): number {
 const yearLabel = (y: number) => `${y}–${String((y + 1) % 100).padStart(2, "0")}`;
 
 /** A meeting report wholly from another programme year than the cohort is the wrong file or cohort. */
-async function checkProgrammeYear(cohort: ImportCohort, meeting: ParsedReport<MeetingRow>): Promise<void> {
-  if (meeting.rows.length === 0) return;
+function checkProgrammeYear(cohort: ImportCohort, read: ReadSummary): void {
+  if (read.dates.length === 0) return;
   const cohortYear = programmeYear(cohort.startDate);
-  // A week's file holds a handful of dates: each is looked at once.
-  const dates = new Set<string>();
-  await eachInTurns(meeting.rows, (r) => dates.add(r.date));
-  const years = new Set([...dates].map(programmeYear));
+  const years = new Set(read.dates.map(programmeYear));
   if (!years.has(cohortYear)) {
     const fileYears = [...years].sort().map(yearLabel).join(", ");
     throw badRequest(
-      `The meeting dates in ${meeting.file} are in programme year ${fileYears}, but cohort "${cohort.name}" runs in ${yearLabel(cohortYear)}. Check the cohort and the file.`,
+      `The meeting dates in ${read.meetingFile} are in programme year ${fileYears}, but cohort "${cohort.name}" runs in ${yearLabel(cohortYear)}. Check the cohort and the file.`,
     );
   }
 }
 
-async function planFor(db: DbExecutor, cohort: ImportCohort, week: number, reports: Reports): Promise<Prepared> {
-  const fingerprint = await repo.readFingerprint(db, cohort.id);
-  const emailSet = new Set<string>();
-  const idSet = new Set<number>();
-  await eachInTurns(reports.meeting.rows, (r) => {
-    const email = normaliseEmail(r.email);
-    if (email !== null) emailSet.add(email);
-    if (r.studentId !== null) idSet.add(r.studentId);
-  });
-  const [emails, ids] = [[...emailSet], [...idSet]];
-  const [known, schools, teams] = await Promise.all([
-    repo.findKnownStudents(db, cohort.id, emails, ids),
-    repo.listSchoolNames(db),
-    repo.listCohortTeams(db, cohort.id),
-  ]);
-  const roster = await matchRoster({ ...reports, known, schools, teams });
-  const existingIds: number[] = [];
-  const dateSet = new Set<string>();
-  await eachInTurns(roster.students, (s) => {
-    if (s.existingId !== null) existingIds.push(s.existingId);
-    for (const m of s.meetings) dateSet.add(m.date);
-  });
-  const dates = [...dateSet];
-  const [existingAttendance, existingWeekly] = await Promise.all([
-    attendance.findAttendanceOn(db, existingIds, dates),
-    cohort.id === null ? Promise.resolve([]) : weekly.findWeekRows(db, cohort.id, week, existingIds),
-  ]);
-  const plan = await planImport(cohort, week, roster.students, existingAttendance, existingWeekly);
-  return { cohort, plan, roster, fingerprint };
+/**
+ * The cohort's members and the students the meeting report names by e-mail or id, passed to
+ * the worker a page at a time: the main thread never holds them all (tens of thousands of
+ * rows, kept alive until sent, meant long garbage collections).
+ */
+async function putKnownStudents(db: DbExecutor, work: ImportPreparation, cohortId: number | null, read: ReadSummary): Promise<void> {
+  let page: KnownStudent[] = [];
+  do {
+    if (cohortId === null) break;
+    page = await repo.findCohortMembersPage(db, cohortId, page.at(-1)?.id ?? 0);
+    await work.put("known", page);
+  } while (page.length === repo.KNOWN_STUDENTS_PAGE);
+  const emailPages = inChunks(read.emails, repo.KNOWN_STUDENTS_PAGE);
+  for (const [i, emails] of (emailPages.length > 0 ? emailPages : [[]]).entries()) {
+    const ids = i === 0 ? read.ids : [];
+    if (emails.length > 0 || ids.length > 0) await work.put("known", await repo.findStudentsByKeys(db, cohortId, emails, ids));
+  }
 }
 
-async function prepare(db: DbExecutor, upload: ImportUpload, onStage: StageListener): Promise<Prepared & { reports: Reports }> {
+/**
+ * Reads the files, matches and plans in a worker of the import's own (import-preparation.ts),
+ * looking up what the plan depends on with `db` (the transaction when a commit plans again).
+ */
+async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload, onStage: StageListener, forCommit: boolean): Promise<Prepared> {
   onStage("reading");
   const cohort = await resolveCohort(db, upload.fields);
-  checkWeek(cohort, upload.fields.weekNumber);
-  const reports = await readReports(upload.files);
-  await checkProgrammeYear(cohort, reports.meeting);
-  onStage("matching");
-  return { ...(await planFor(db, cohort, upload.fields.weekNumber, reports)), reports };
-}
-
-function rowErrors(reports: Reports, roster: Roster): ImportRowError[] {
-  const parse = [reports.meeting, reports.progress, reports.reflection].flatMap((r) =>
-    r.errors.map((e) => ({ studentId: null, type: "parse", ...e })),
-  );
-  const matching = roster.problems.map((p) => ({ studentId: p.studentId, type: p.type, ...p.error }));
-  return [...parse, ...matching].map(({ problem, ...e }) => ({
-    ...e,
-    error: `${e.file} row ${e.row}, ${e.column} "${e.value}": ${problem}`,
-  }));
-}
-
-async function warningsOf(prepared: Prepared & { reports: Reports }): Promise<ImportWarning[]> {
-  const { plan, roster, reports } = prepared;
-  const weekEnd = addDays(plan.weekStart, 6);
-  const outside: ImportWarning[] = (await filterInTurns(reports.meeting.rows, (r) => r.date < plan.weekStart || r.date > weekEnd))
-    .map((r) => ({
-      type: "date_outside_week",
-      message: `${reports.meeting.file} row ${r.row}: ${r.date} is outside week ${plan.week} (${plan.weekStart} to ${weekEnd}); it is imported as week ${plan.week}`,
-      file: reports.meeting.file,
-      row: r.row,
-    }));
-  return [...outside, ...roster.warnings];
-}
-
-async function previewOf(prepared: Prepared & { reports: Reports }): Promise<ImportPreview> {
-  return {
-    summary: prepared.plan.summary,
-    processedStudentDetails: await studentDetails(prepared.plan),
-    errorsEncountered: rowErrors(prepared.reports, prepared.roster),
-    warnings: await warningsOf(prepared),
-  };
+  const week = upload.fields.weekNumber;
+  checkWeek(cohort, week);
+  const work = new ImportPreparation(ctx.config.importWorkerHeapMb);
+  try {
+    const fingerprint = await repo.readFingerprint(db, cohort.id);
+    const { attendanceReport, progressReport, reflectionReport } = upload.files;
+    const read = await work.readMeeting(attendanceReport);
+    checkProgrammeYear(cohort, read);
+    // The worker reads the other two reports while the students are looked up.
+    const platform = work.readPlatform(progressReport, reflectionReport);
+    platform.catch(() => {}); // awaited below; not unhandled if a lookup fails first
+    await putKnownStudents(db, work, cohort.id, read);
+    const [schools, teams] = await Promise.all([repo.listSchoolNames(db), repo.listCohortTeams(db, cohort.id)]);
+    await platform;
+    onStage("matching");
+    const matched = await work.match(schools, teams);
+    for (const ids of inChunks(matched.existingIds, repo.KNOWN_STUDENTS_PAGE)) {
+      await work.put("attendance", await attendance.findAttendanceOn(db, ids, matched.dates));
+      if (cohort.id !== null) await work.put("weekly", await weekly.findWeekRows(db, cohort.id, week, ids));
+    }
+    const planned = await work.makePlan(cohort, week);
+    // A preview writes nothing: only a commit takes the plan out of the worker.
+    const students = forCommit ? await work.students(planned.changedCount) : [];
+    const previewJson = await work.previewJson();
+    const plan: ImportPlan = { week, weekStart: planned.weekStart, summary: planned.summary, students };
+    return { cohort, plan, studentCount: planned.studentCount, previewJson, meetingFile: read.meetingFile, fingerprint };
+  } finally {
+    await work.close();
+  }
 }
 
 /** What the commit would do, read from the files and the database; writes nothing. */
-export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<ImportPreview> {
-  return await previewOf(await prepare(ctx.database.db, upload, onStage));
+export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<JsonText> {
+  return new JsonText((await planFor(ctx, ctx.database.db, upload, onStage, false)).previewJson);
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
-  (Object.entries(files) as Array<[ImportFileField, UploadedFile]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 }));
+  (Object.entries(files) as Array<[ImportFileField, UploadedReport]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 }));
 
 /**
  * Recomputes everything from the files and writes it in one transaction, as one import batch.
@@ -234,19 +183,19 @@ export async function commitImport(
   actorId: number,
   upload: ImportUpload,
   onStage: StageListener = () => {},
-): Promise<ImportCommit> {
+): Promise<JsonText> {
   const { db } = ctx.database;
-  let prepared = await prepare(db, upload, onStage);
-  if (prepared.plan.students.length === 0) {
-    throw badRequest(`No data to commit: no row of ${prepared.reports.meeting.file} could be used. See the errors in the preview.`);
+  let prepared = await planFor(ctx, db, upload, onStage, true);
+  if (prepared.studentCount === 0) {
+    throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
   }
   onStage("writing");
   const at = ctx.clock.now();
   const written = await db.transaction().execute(async (trx) => {
     await repo.lockImports(trx);
     if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
-      const cohort = await resolveCohort(trx, upload.fields);
-      prepared = { ...(await planFor(trx, cohort, upload.fields.weekNumber, prepared.reports)), reports: prepared.reports };
+      // Rare (another import or undo landed meanwhile): the files are read again.
+      prepared = await planFor(ctx, trx, upload, () => {}, true);
     }
     const { cohort, plan } = prepared;
     let cohortId = cohort.id;
@@ -286,5 +235,5 @@ export async function commitImport(
     return { batchId, cohortId };
   });
   refreshStatistics(ctx);
-  return { ...(await previewOf(prepared)), ...written };
+  return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
 }

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { IMPORT_PROGRESS_TYPE, MESSAGES } from "@tally/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors.js";
-import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
+import { type JsonText, writeJsonText } from "../../lib/json-stream.js";
 import type { StageListener } from "./imports.service.js";
 
 function errorLine(request: FastifyRequest, error: unknown): string {
@@ -18,16 +18,16 @@ function errorLine(request: FastifyRequest, error: unknown): string {
  * happen and then one result or error line (the import is never one silent minute); others
  * get plain JSON with the usual status codes.
  */
-export async function replyWithProgress<T extends { processedStudentDetails: unknown[] }>(
+export async function replyWithProgress(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (onStage: StageListener) => Promise<T>,
+  work: (onStage: StageListener) => Promise<JsonText>,
 ): Promise<FastifyReply> {
   const stream = new PassThrough();
   if (!(request.headers.accept ?? "").includes(IMPORT_PROGRESS_TYPE)) {
     const result = await work(() => {});
     reply.header("content-type", "application/json; charset=utf-8").send(stream);
-    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
+    writeJsonText(stream, result);
     stream.end();
     return reply;
   }
@@ -35,7 +35,7 @@ export async function replyWithProgress<T extends { processedStudentDetails: unk
   try {
     const result = await work((stage) => stream.write(`${JSON.stringify({ type: "stage", stage })}\n`));
     stream.write('{"type":"result","data":');
-    await writeJsonWithLargeArray(stream, result, "processedStudentDetails");
+    writeJsonText(stream, result);
     stream.end("}\n");
   } catch (error) {
     stream.end(`${errorLine(request, error)}\n`);

@@ -1,0 +1,206 @@
+import type { ImportPreview, ImportRowError, ImportSummary, ImportWarning } from "@tally/contract";
+import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
+import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
+import { addDays } from "../../lib/iso-date.js";
+import { joinBlocks } from "../../lib/report-upload.js";
+import { type ImportPlan, type PlanCohort, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
+import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
+import { readMeetingReport } from "./reports/meeting-report.js";
+import { readProgressReport } from "./reports/progress-report.js";
+import { readReflectionReport } from "./reports/reflection-report.js";
+import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile } from "./reports/report-types.js";
+import { normaliseEmail } from "./student-names.js";
+
+// The import's reading, matching and planning, run in a worker thread of its own
+// (import-worker.ts): the three reports' rows and everything made from them live and die
+// there, so the server's own heap and event loop never carry them.
+
+/** A report as it crosses to the worker: the upload's blocks (lib/report-upload.ts). */
+export interface ReportBlocks {
+  name: string;
+  blocks: Uint8Array[];
+}
+
+/** What the main thread needs after reading: whom to look up, and the meeting dates. */
+export interface ReadSummary {
+  /** The file's blocks, handed back untouched (a commit may plan again from them). */
+  blocks: Uint8Array[];
+  meetingFile: string;
+  emails: string[];
+  ids: number[];
+  dates: string[];
+}
+
+/** What the main thread needs after matching: whose records to look up, on which dates. */
+export interface MatchSummary {
+  existingIds: number[];
+  dates: string[];
+}
+
+export interface PlanSummary {
+  week: number;
+  weekStart: string;
+  summary: ImportSummary;
+  studentCount: number;
+  /** Students with anything to write (take() hands out only these). */
+  changedCount: number;
+}
+
+/** Rows the main thread sends in slices before the step that needs them. */
+export interface Lookups {
+  known: KnownStudent[];
+  attendance: AttendanceKeyRow[];
+  weekly: StoredWeeklyRow[];
+}
+
+interface Reports {
+  meeting: ParsedReport<MeetingRow>;
+  progress: ParsedReport<ProgressRow> | null;
+  reflection: ParsedReport<ReflectionRow> | null;
+}
+
+const asFile = (f: ReportBlocks): ReportFile => ({ name: f.name, bytes: joinBlocks(f.blocks) });
+
+const ready = <T>(value: T | null, step: string): T => {
+  if (value === null) throw new Error(`import work: ${step} first`);
+  return value;
+};
+
+/** Whether the writer has anything to do for this student (import-writer.ts). */
+function hasWrites(p: StudentPlan): boolean {
+  const s = p.student;
+  return (
+    s.existingId === null ||
+    s.joinCohort ||
+    s.team.kind === "join" ||
+    s.team.kind === "create" ||
+    p.weekly.action !== "none" ||
+    p.attendance.some((a) => a.action !== "none")
+  );
+}
+
+export class ImportWork {
+  private reports: Reports | null = null;
+  private roster: Roster | null = null;
+  private plan: ImportPlan | null = null;
+  private changed: StudentPlan[] = [];
+  private lookups: Lookups = { known: [], attendance: [], weekly: [] };
+  private readonly knownIds = new Set<number>();
+
+  /** The meeting report first: whom to look up, while the other two are being read. */
+  async readMeeting(file: ReportBlocks): Promise<ReadSummary> {
+    const meeting = await readMeetingReport(asFile(file));
+    this.reports = { meeting, progress: null, reflection: null };
+    const emails = new Set<string>();
+    const ids = new Set<number>();
+    const dates = new Set<string>();
+    for (const r of meeting.rows) {
+      const email = normaliseEmail(r.email);
+      if (email !== null) emails.add(email);
+      if (r.studentId !== null) ids.add(r.studentId);
+      dates.add(r.date);
+    }
+    return { blocks: file.blocks, meetingFile: meeting.file, emails: [...emails], ids: [...ids], dates: [...dates] };
+  }
+
+  /** The progress and reflection reports; their blocks go back. */
+  async readPlatform(progress: ReportBlocks, reflection: ReportBlocks): Promise<Uint8Array[][]> {
+    const reports = ready(this.reports, "readMeeting");
+    reports.progress = await readProgressReport(asFile(progress));
+    reports.reflection = await readReflectionReport(asFile(reflection));
+    return [progress.blocks, reflection.blocks];
+  }
+
+  put<K extends keyof Lookups>(name: K, rows: Lookups[K]): void {
+    for (const row of rows) {
+      // A member is also found by e-mail: one student must count once, or their name looks shared.
+      if (name === "known") {
+        const { id } = row as KnownStudent;
+        if (this.knownIds.has(id)) continue;
+        this.knownIds.add(id);
+      }
+      (this.lookups[name] as unknown[]).push(row);
+    }
+  }
+
+  async match(schools: NamedRef[], teams: KnownTeam[]): Promise<MatchSummary> {
+    const { meeting, progress, reflection } = ready(this.reports, "readMeeting");
+    this.roster = await matchRoster({
+      meeting,
+      progress: ready(progress, "readPlatform"),
+      reflection: ready(reflection, "readPlatform"),
+      known: this.lookups.known,
+      schools,
+      teams,
+    });
+    this.lookups.known = [];
+    const existingIds: number[] = [];
+    const dates = new Set<string>();
+    for (const s of this.roster.students) {
+      if (s.existingId !== null) existingIds.push(s.existingId);
+      for (const m of s.meetings) dates.add(m.date);
+    }
+    return { existingIds, dates: [...dates] };
+  }
+
+  async makePlan(cohort: PlanCohort, week: number): Promise<PlanSummary> {
+    const roster = ready(this.roster, "match");
+    this.plan = await planImport(cohort, week, roster.students, this.lookups.attendance, this.lookups.weekly);
+    this.lookups = { known: [], attendance: [], weekly: [] };
+    const { weekStart, summary, students } = this.plan;
+    this.changed = students.filter(hasWrites);
+    return { week, weekStart, summary, studentCount: students.length, changedCount: this.changed.length };
+  }
+
+  /**
+   * A slice of the students with something to write, as the writer needs them: without their
+   * report rows, and without the attendance rows that stay as they are.
+   */
+  take(start: number, count: number): StudentPlan[] {
+    return this.changed.slice(start, start + count).map((p) => {
+      const { meetings: _m, progress: _p, reflection: _r, ...student } = p.student as Roster["students"][number];
+      return { ...p, student, attendance: p.attendance.filter((a) => a.action !== "none") };
+    });
+  }
+
+  /** The preview reply (the spec's shape) as UTF-8 JSON, so the main thread only passes it on. */
+  async previewJson(): Promise<Uint8Array> {
+    const plan = ready(this.plan, "plan");
+    const reply: ImportPreview = {
+      summary: plan.summary,
+      processedStudentDetails: await studentDetails(plan),
+      errorsEncountered: this.rowErrors(),
+      warnings: this.warnings(),
+    };
+    return new TextEncoder().encode(JSON.stringify(reply));
+  }
+
+  private rowErrors(): ImportRowError[] {
+    const reports = ready(this.reports, "readMeeting");
+    const roster = ready(this.roster, "match");
+    const parse = [reports.meeting, reports.progress, reports.reflection].flatMap((r) =>
+      (r?.errors ?? []).map((e) => ({ studentId: null, type: "parse", ...e })),
+    );
+    const matching = roster.problems.map((p) => ({ studentId: p.studentId, type: p.type, ...p.error }));
+    return [...parse, ...matching].map(({ problem, ...e }) => ({
+      ...e,
+      error: `${e.file} row ${e.row}, ${e.column} "${e.value}": ${problem}`,
+    }));
+  }
+
+  private warnings(): ImportWarning[] {
+    const { meeting } = ready(this.reports, "readMeeting");
+    const roster = ready(this.roster, "match");
+    const plan = ready(this.plan, "plan");
+    const weekEnd = addDays(plan.weekStart, 6);
+    const outside: ImportWarning[] = meeting.rows
+      .filter((r) => r.date < plan.weekStart || r.date > weekEnd)
+      .map((r) => ({
+        type: "date_outside_week",
+        message: `${meeting.file} row ${r.row}: ${r.date} is outside week ${plan.week} (${plan.weekStart} to ${weekEnd}); it is imported as week ${plan.week}`,
+        file: meeting.file,
+        row: r.row,
+      }));
+    return [...outside, ...roster.warnings];
+  }
+}
