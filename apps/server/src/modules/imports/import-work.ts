@@ -3,6 +3,7 @@ import type { AttendanceKeyRow } from "../attendance/attendance-import.service.j
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
 import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
+import type { NewTeam } from "./import-writer.js";
 import { type ImportPlan, type PlanCohort, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
 import { readMeetingReport } from "./reports/meeting-report.js";
@@ -44,6 +45,9 @@ export interface PlanSummary {
   studentCount: number;
   /** Students with anything to write (take() hands out only these). */
   changedCount: number;
+  newStudentCount: number;
+  /** The teams the plan creates, each once, in the order students first name them. */
+  newTeams: NewTeam[];
 }
 
 /** Rows the main thread sends in slices before the step that needs them. */
@@ -149,7 +153,20 @@ export class ImportWork {
     this.lookups = { known: [], attendance: [], weekly: [] };
     const { weekStart, summary, students } = this.plan;
     this.changed = students.filter(hasWrites);
-    return { week, weekStart, summary, studentCount: students.length, changedCount: this.changed.length };
+    const newTeams = new Map<string, NewTeam>();
+    for (const { student } of this.changed) {
+      const team = student.team;
+      if (team.kind === "create" && !newTeams.has(team.key)) newTeams.set(team.key, { key: team.key, name: team.name, schoolId: team.schoolId });
+    }
+    return {
+      week,
+      weekStart,
+      summary,
+      studentCount: students.length,
+      changedCount: this.changed.length,
+      newStudentCount: this.changed.filter((p) => p.student.existingId === null).length,
+      newTeams: [...newTeams.values()],
+    };
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage } from "@tally/contract";
 import { cohortWeekCount } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
+import type { Transaction } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
+import type { Database } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../lib/errors.js";
 import { inChunks } from "../../lib/json-rows.js";
 import { JsonText } from "../../lib/json-stream.js";
@@ -9,9 +11,8 @@ import * as attendance from "../attendance/attendance-import.service.js";
 import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
-import type { ImportPlan } from "./import-plan.js";
 import { ImportPreparation } from "./import-preparation.js";
-import type { ReadSummary } from "./import-work.js";
+import type { PlanSummary, ReadSummary } from "./import-work.js";
 import type { KnownStudent } from "./roster-matching.js";
 import { writePlan } from "./import-writer.js";
 import * as repo from "./imports.repository.js";
@@ -33,12 +34,14 @@ interface ImportCohort {
   totalExpectedHours: number | null;
 }
 
-/** A plan and the preview reply made with it (JSON made in the import's worker). */
+/**
+ * A plan and the preview reply made with it (JSON made in the import's worker). The plan stays
+ * in the worker until it is written; the caller closes `work`.
+ */
 interface Prepared {
   cohort: ImportCohort;
-  /** For a commit, the students with something to write; for a preview, none. */
-  plan: ImportPlan;
-  studentCount: number;
+  planned: PlanSummary;
+  work: ImportPreparation;
   previewJson: Uint8Array;
   meetingFile: string;
   fingerprint: string;
@@ -131,7 +134,7 @@ async function putKnownStudents(db: DbExecutor, work: ImportPreparation, cohortI
  * Reads the files, matches and plans in a worker of the import's own (import-preparation.ts),
  * looking up what the plan depends on with `db` (the transaction when a commit plans again).
  */
-async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload, onStage: StageListener, forCommit: boolean): Promise<Prepared> {
+async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload, onStage: StageListener): Promise<Prepared> {
   onStage("reading");
   const cohort = await resolveCohort(db, upload.fields);
   const week = upload.fields.weekNumber;
@@ -155,19 +158,19 @@ async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload,
       if (cohort.id !== null) await work.put("weekly", await weekly.findWeekRows(db, cohort.id, week, ids));
     }
     const planned = await work.makePlan(cohort, week);
-    // A preview writes nothing: only a commit takes the plan out of the worker.
-    const students = forCommit ? await work.students(planned.changedCount) : [];
     const previewJson = await work.previewJson();
-    const plan: ImportPlan = { week, weekStart: planned.weekStart, summary: planned.summary, students };
-    return { cohort, plan, studentCount: planned.studentCount, previewJson, meetingFile: read.meetingFile, fingerprint };
-  } finally {
+    return { cohort, planned, work, previewJson, meetingFile: read.meetingFile, fingerprint };
+  } catch (error) {
     await work.close();
+    throw error;
   }
 }
 
 /** What the commit would do, read from the files and the database; writes nothing. */
 export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<JsonText> {
-  return new JsonText((await planFor(ctx, ctx.database.db, upload, onStage, false)).previewJson);
+  const { work, previewJson } = await planFor(ctx, ctx.database.db, upload, onStage);
+  await work.close();
+  return new JsonText(previewJson);
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
@@ -185,55 +188,67 @@ export async function commitImport(
   onStage: StageListener = () => {},
 ): Promise<JsonText> {
   const { db } = ctx.database;
-  let prepared = await planFor(ctx, db, upload, onStage, true);
-  if (prepared.studentCount === 0) {
-    throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
+  let prepared = await planFor(ctx, db, upload, onStage);
+  try {
+    if (prepared.planned.studentCount === 0) {
+      throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
+    }
+    onStage("writing");
+    return await db.transaction().execute(async (trx) => {
+      await repo.lockImports(trx);
+      if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
+        // Rare (another import or undo landed meanwhile): the files are read again.
+        await prepared.work.close();
+        prepared = await planFor(ctx, trx, upload, () => {});
+      }
+      return await writeBatch(ctx, trx, actorId, upload, prepared);
+    }).then((written) => {
+      refreshStatistics(ctx);
+      return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
+    });
+  } finally {
+    await prepared.work.close();
   }
-  onStage("writing");
+}
+
+/** The plan's rows, the import batch and its audit entry, in the commit's transaction. */
+async function writeBatch(ctx: ServerContext, trx: Transaction<Database>, actorId: number, upload: ImportUpload, prepared: Prepared) {
   const at = ctx.clock.now();
-  const written = await db.transaction().execute(async (trx) => {
-    await repo.lockImports(trx);
-    if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
-      // Rare (another import or undo landed meanwhile): the files are read again.
-      prepared = await planFor(ctx, trx, upload, () => {}, true);
-    }
-    const { cohort, plan } = prepared;
-    let cohortId = cohort.id;
-    if (cohortId === null) {
-      const created = await cohorts.insertCohort(trx, {
-        name: cohort.name,
-        program_type: cohort.programType,
-        start_date: cohort.startDate,
-        end_date: cohort.endDate,
-        total_expected_hours: cohort.totalExpectedHours,
-        at,
-      });
-      cohortId = created.id;
-    }
-    const changes = await writePlan(trx, plan, cohortId, at);
-    changes.cohortCreated = cohort.id === null ? cohortId : null;
-    const files = fileInfo(upload.files);
-    const batchId = await repo.insertBatch(trx, {
-      userId: actorId,
-      cohortId,
-      weekNumber: plan.week,
-      files,
-      summary: plan.summary,
-      createdCohort: cohort.id === null,
-      changes,
+  const { cohort, planned, work } = prepared;
+  const plan = { week: planned.week, newStudentCount: planned.newStudentCount, newTeams: planned.newTeams, slices: work.slices(planned.changedCount) };
+  let cohortId = cohort.id;
+  if (cohortId === null) {
+    const created = await cohorts.insertCohort(trx, {
+      name: cohort.name,
+      program_type: cohort.programType,
+      start_date: cohort.startDate,
+      end_date: cohort.endDate,
+      total_expected_hours: cohort.totalExpectedHours,
       at,
     });
-    await recordChange(trx, {
-      actorId,
-      action: "import.committed",
-      entity: "import_batch",
-      entityId: String(batchId),
-      before: null,
-      after: { cohortId, cohortName: cohort.name, week: plan.week, files, summary: plan.summary },
-      at,
-    });
-    return { batchId, cohortId };
+    cohortId = created.id;
+  }
+  const changes = await writePlan(trx, plan, cohortId, at);
+  changes.cohortCreated = cohort.id === null ? cohortId : null;
+  const files = fileInfo(upload.files);
+  const batchId = await repo.insertBatch(trx, {
+    userId: actorId,
+    cohortId,
+    weekNumber: plan.week,
+    files,
+    summary: planned.summary,
+    createdCohort: cohort.id === null,
+    changes,
+    at,
   });
-  refreshStatistics(ctx);
-  return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
+  await recordChange(trx, {
+    actorId,
+    action: "import.committed",
+    entity: "import_batch",
+    entityId: String(batchId),
+    before: null,
+    after: { cohortId, cohortName: cohort.name, week: plan.week, files, summary: planned.summary },
+    at,
+  });
+  return { batchId, cohortId };
 }

@@ -23,7 +23,7 @@ export async function deferRollups(db: DbExecutor): Promise<void> {
 /** Brings the rollups of these students up to date, once, and ends the deferral. */
 export async function refreshRollups(db: DbExecutor, studentIds: readonly number[]): Promise<void> {
   const ids = [...new Set(studentIds)];
-  for (const chunk of inChunks(ids, 50_000)) {
+  for (const chunk of inChunks(ids)) {
     await sql`select refresh_student_rollup(array(select value::int from json_array_elements_text(${jsonRows(chunk)})))`.execute(db);
   }
   await sql`select set_config('tally.defer_rollups', 'off', true)`.execute(db);
