@@ -32,6 +32,13 @@ export interface StudentPlan {
   weekly: { action: ImportAction; existing: StoredWeeklyRow | null; values: WeeklyValues };
 }
 
+/** A team the plan creates, named once however many students join it. */
+export interface NewTeam {
+  key: string;
+  name: string;
+  schoolId: number;
+}
+
 export interface ImportPlan {
   week: number;
   weekStart: string;

@@ -3,8 +3,7 @@ import type { AttendanceKeyRow } from "../attendance/attendance-import.service.j
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
 import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
-import type { NewTeam } from "./import-writer.js";
-import { type ImportPlan, type PlanCohort, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
+import { type ImportPlan, type NewTeam, type PlanCohort, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
 import { readMeetingReport } from "./reports/meeting-report.js";
 import { readProgressReport } from "./reports/progress-report.js";

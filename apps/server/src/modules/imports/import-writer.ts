@@ -4,14 +4,7 @@ import * as attendance from "../attendance/attendance-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
-import type { StudentPlan } from "./import-plan.js";
-
-/** A team the plan creates, named once however many students join it. */
-export interface NewTeam {
-  key: string;
-  name: string;
-  schoolId: number;
-}
+import type { NewTeam, StudentPlan } from "./import-plan.js";
 
 /**
  * What the writer is given: the counts it reserves ids for first, then the students with
