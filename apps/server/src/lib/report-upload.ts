@@ -46,7 +46,7 @@ export class BlockWriter {
   private used = 0;
   size = 0;
 
-  /** Copies a chunk in; true when it started a new block (a moment to let other requests run). */
+  /** Copies a chunk in; true when that filled a block (a moment to let other requests run). */
   write(chunk: Uint8Array): boolean {
     const blocksBefore = this.blocks.length;
     let from = 0;

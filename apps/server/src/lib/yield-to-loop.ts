@@ -33,19 +33,3 @@ export async function eachInTurns<T>(items: Iterable<T>, fn: (item: T) => void):
     fn(item);
   }
 }
-
-/** `items.map(fn)` in time slices (see loopTurns). */
-export async function mapInTurns<T, U>(items: readonly T[], fn: (item: T) => U): Promise<U[]> {
-  const out: U[] = [];
-  await eachInTurns(items, (item) => out.push(fn(item)));
-  return out;
-}
-
-/** `items.filter(keep)` in time slices (see loopTurns). */
-export async function filterInTurns<T>(items: readonly T[], keep: (item: T) => boolean): Promise<T[]> {
-  const out: T[] = [];
-  await eachInTurns(items, (item) => {
-    if (keep(item)) out.push(item);
-  });
-  return out;
-}

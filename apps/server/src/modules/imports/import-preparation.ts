@@ -1,9 +1,9 @@
 import type { Worker } from "node:worker_threads";
 import { AppError, badRequest } from "../../lib/errors.js";
 import { inChunks } from "../../lib/json-rows.js";
+import { startModuleWorker } from "../../lib/module-worker.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
 import type { PlanCohort, StudentPlan } from "./import-plan.js";
-import { returnImportWorker, takeImportWorker } from "./import-workers.js";
 import type { Lookups, MatchSummary, PlanSummary, ReadSummary } from "./import-work.js";
 import type { WorkerCall, WorkerReply } from "./import-worker.js";
 import type { KnownTeam, NamedRef } from "./roster-matching.js";
@@ -33,11 +33,9 @@ export class ImportPreparation {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private failure: Error | null = null;
-  private closed = false;
 
-  constructor(private readonly heapMb: number) {
-    this.worker = takeImportWorker(heapMb);
-    this.worker.ref();
+  constructor(heapMb: number) {
+    this.worker = startModuleWorker(import.meta.url, "import-worker", { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     this.worker.on("message", (reply: WorkerReply) => {
       const call = this.pending.get(reply.id);
       if (!call) return;
@@ -119,20 +117,9 @@ export class ImportPreparation {
     return this.call("previewJson", []);
   }
 
-  /** Ends this import's work: the thread waits, warm, for the next import (import-workers.ts). */
+  /** Ends the thread, which gives its memory back. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.failure) {
-      await this.worker.terminate();
-      return;
-    }
-    const reset = this.call("reset", []).then(
-      () => true,
-      () => false,
-    );
-    this.failure = new Error("Import worker closed");
-    if (await reset) returnImportWorker(this.worker, this.heapMb);
-    else await this.worker.terminate();
+    this.failure ??= new Error("Import worker closed");
+    await this.worker.terminate();
   }
 }

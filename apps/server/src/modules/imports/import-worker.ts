@@ -2,13 +2,12 @@ import { parentPort } from "node:worker_threads";
 import { ImportWork, type ReadSummary } from "./import-work.js";
 import { ReportRejected } from "./reports/report-types.js";
 
-// A weekly import's worker thread (import-preparation.ts): calls { id, method, args } in,
-// { id, result } or { id, error } out, one at a time. "reset" ends one import's work, so that
-// the thread, its code warmed up, can serve the next import.
+// One weekly import's worker thread (import-preparation.ts, which ends it with the import):
+// calls { id, method, args } in, { id, result } or { id, error } out.
 
 export interface WorkerCall {
   id: number;
-  method: "readMeeting" | "readPlatform" | "put" | "match" | "makePlan" | "take" | "previewJson" | "reset";
+  method: "readMeeting" | "readPlatform" | "put" | "match" | "makePlan" | "take" | "previewJson";
   args: unknown[];
 }
 export interface WorkerError {
@@ -18,23 +17,20 @@ export interface WorkerError {
 }
 export type WorkerReply = { id: number; result: unknown } | { id: number; error: WorkerError };
 
-let work = new ImportWork();
+const work = new ImportWork();
 
-/** Bytes go back without a copy: the preview's JSON, and the upload's blocks after reading. */
-function transferList(result: unknown): ArrayBuffer[] {
-  if (result instanceof Uint8Array) return [result.buffer as ArrayBuffer];
-  if (Array.isArray(result) && result.every((r) => Array.isArray(r) && r.every((b) => b instanceof Uint8Array))) {
-    return (result as Uint8Array[][]).flat().map((b) => b.buffer as ArrayBuffer);
-  }
-  const blocks = (result as Partial<ReadSummary> | null)?.blocks;
-  return blocks ? blocks.map((b) => b.buffer as ArrayBuffer) : [];
-}
+/** The bytes each answer carries go back without a copy: the upload's blocks, the preview's JSON. */
+const TRANSFERS: Partial<Record<WorkerCall["method"], (result: never) => Uint8Array[]>> = {
+  readMeeting: (read: ReadSummary) => read.blocks,
+  readPlatform: (blocks: Uint8Array[][]) => blocks.flat(),
+  previewJson: (json: Uint8Array) => [json],
+};
 
 parentPort?.on("message", async ({ id, method, args }: WorkerCall) => {
   try {
-    if (method === "reset") work = new ImportWork();
-    const result = method === "reset" ? null : await (work[method] as (...a: unknown[]) => unknown).apply(work, args);
-    parentPort?.postMessage({ id, result } satisfies WorkerReply, transferList(result));
+    const result = await (work[method] as (...a: unknown[]) => unknown).apply(work, args);
+    const transfer = (TRANSFERS[method]?.(result as never) ?? []).map((b) => b.buffer as ArrayBuffer);
+    parentPort?.postMessage({ id, result } satisfies WorkerReply, transfer);
   } catch (err) {
     const error: WorkerError =
       err instanceof ReportRejected ? { message: err.message, rejected: err.statusCode } : { message: err instanceof Error ? (err.stack ?? err.message) : String(err) };

@@ -63,6 +63,21 @@ beforeAll(async () => {
 
 const detail = (p: ImportPreview, name: string) => p.processedStudentDetails.find((d) => d.studentFullName === name);
 
+describe("a cohort member found both as a member and by e-mail", () => {
+  it("counts once, so a row naming them without e-mail is theirs, not ambiguous", async () => {
+    const meeting = `First Name,Last Name,Email,School,Team,Meeting Date,Meeting Type,Status
+Ana,Pérez,ana.perez@example.org,Lincoln High,Team Red,2026-03-10,Mentor,Present
+"Ana",Perez,,Lincoln High,Team Red,2026-03-12,Advisor,Present
+`;
+    const res = await postImport(t, "preview", admin.headers, importForm({ cohortId: ids.cohort, weekNumber: 2 }, { ...files, attendanceReport: { name: "meetings.csv", bytes: meeting } }));
+    expect(res.statusCode, res.body).toBe(200);
+    const preview = res.json<ImportPreview>();
+    expect(preview.errorsEncountered.filter((e) => e.type === "ambiguous_student")).toEqual([]);
+    expect(detail(preview, "Ana Pérez")).toMatchObject({ studentId: ids.ana, isNewStudent: false });
+    expect(detail(preview, "Ana Pérez")?.attendance.map((a) => a.meetingType)).toEqual(["mentor", "advisor"]);
+  });
+});
+
 describe("matching rows to students", () => {
   let preview: ImportPreview;
   beforeAll(async () => {

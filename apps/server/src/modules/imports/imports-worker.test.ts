@@ -1,9 +1,8 @@
 import type { ImportPreview } from "@tally/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildSchool } from "../../../test/factories.js";
 import { importForm, importRowCounts, postImport, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
-import { endIdleImportWorker, returnImportWorker, takeImportWorker } from "./import-workers.js";
 
 // Reading, matching and planning run in a worker thread with a capped heap (IMPORT_WORKER_HEAP_MB).
 // A week too large for that cap is refused clearly and writes nothing; the next import runs.
@@ -15,7 +14,6 @@ const admin = useSignedIn(t, { role: "admin" });
 beforeAll(async () => {
   for (const name of ["Riverside Academy", "Eastwood Secondary", "Northside High School"]) await buildSchool(t.db, { name });
 });
-afterAll(() => endIdleImportWorker());
 
 const rowCounts = () => importRowCounts(t.db);
 
@@ -44,21 +42,5 @@ describe("the import's worker thread", () => {
     const res = await postImport(t, "preview", admin.headers, importForm(WEEK3_NEW_COHORT, week3Files()));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<ImportPreview>().summary.totalStudentsInFiles).toBe(40);
-  });
-
-  it("keeps one warm worker between imports, and a new one for another heap size", async () => {
-    const first = takeImportWorker(HEAP_MB);
-    returnImportWorker(first, HEAP_MB);
-    const again = takeImportWorker(HEAP_MB);
-    expect(again).toBe(first);
-    returnImportWorker(again, HEAP_MB);
-    const bigger = takeImportWorker(HEAP_MB * 2);
-    expect(bigger).not.toBe(first);
-    // The idle slot is taken: a second idle worker is ended, not kept.
-    returnImportWorker(bigger, HEAP_MB * 2);
-    await new Promise((resolve) => bigger.once("exit", resolve));
-    const firstExited = new Promise((resolve) => first.once("exit", resolve));
-    await endIdleImportWorker();
-    await firstExited;
   });
 });

@@ -13,7 +13,6 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { listImports, undoImport } from "./import-batches.service.js";
 import { readImportUpload } from "./import-upload.js";
-import { endIdleImportWorker } from "./import-workers.js";
 import { assertCanImport } from "./imports.policy.js";
 import { commitImport, previewImport } from "./imports.service.js";
 import { replyWithProgress } from "./progress-reply.js";
@@ -21,8 +20,6 @@ import { replyWithProgress } from "./progress-reply.js";
 export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   // Limits are set per request (readImportUpload); these are the ceilings if a route forgets.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 3, fields: 12, parts: 15 } });
-  // A warm import worker waits idle between imports; it goes with the server.
-  app.addHook("onClose", endIdleImportWorker);
   const tags = ["imports"];
   // onRequest: other roles are refused before their upload is read.
   const admin = [app.authenticate, async (request: FastifyRequest) => assertCanImport(request.user)];
