@@ -40,11 +40,15 @@ export interface ImportBenchResult {
   /** Whether the server ran in a process of its own (its memory and event loop measured alone). */
   separateProcess: boolean;
   preview: Step & { summary: ImportPreview["summary"]; errors: number; warnings: number };
+  /** The commit after the preview of the same files: the server writes the preview's plan. */
   commit: Step & { summary: ImportCommit["summary"]; errors: number };
+  /** The same week committed again after its undo, with no preview first: read, matched and planned afresh. */
+  coldCommit: Step;
   recommit: Step & { allNone: boolean };
+  /** The commit undone before the commit without a preview, then the newest batch, then that commit. */
   undo: Step[];
   /** Dashboard requests of another user: idle before the import, and while preview and commit ran. */
-  dashboard: { idle: DashboardLatency; preview: DashboardLatency; commit: DashboardLatency };
+  dashboard: { idle: DashboardLatency; preview: DashboardLatency; commit: DashboardLatency; coldCommit: DashboardLatency };
   /** Peak RSS sampled every 50 ms during the import, and the kernel's high-water mark (VmHWM). */
   memory: {
     beforeMb: number;
@@ -170,22 +174,29 @@ export async function runImportBench(
       const commit = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
       log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
       timer?.print("commit", log);
-      const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, commit.reply.cohortId)));
+      // The API also takes a commit with no preview before it: undone, the week is committed so.
+      const undoCommit = await stepOn(target, () => undoBatch(target, admin, commit.reply.batchId));
+      timer?.reset();
+      const cold = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
+      log(`  commit without a preview: ${cold.ms.toFixed(0)} ms, event loop blocked ${cold.loop.blockedMs.toFixed(0)} ms`);
+      timer?.print("commit without a preview", log);
+      const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, cold.reply.cohortId)));
       const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
       const allNone = nothingChanged(recommitReply);
       log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
-      const batches = [recommitReply.batchId, commit.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
+      const batches = [recommitReply.batchId, cold.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
       const peak = memory();
-      return { idle, preview, commit, peak, recommit: { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone }, batches, separate: target.separate };
+      const recommitStep = { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone };
+      return { idle, preview, commit, undoCommit: stepOf(undoCommit), cold, peak, recommit: recommitStep, batches, separate: target.separate };
     } finally {
       await target.stop();
     }
   });
-  const { idle, preview, commit, peak, recommit, batches } = first;
+  const { idle, preview, commit, undoCommit, cold, peak, recommit, batches } = first;
   const gcPauses = {
-    longestMs: Math.max(preview.reading.gc.longestMs, commit.reading.gc.longestMs),
-    totalMs: preview.reading.gc.totalMs + commit.reading.gc.totalMs,
-    count: preview.reading.gc.count + commit.reading.gc.count,
+    longestMs: Math.max(preview.reading.gc.longestMs, commit.reading.gc.longestMs, cold.reading.gc.longestMs),
+    totalMs: preview.reading.gc.totalMs + commit.reading.gc.totalMs + cold.reading.gc.totalMs,
+    count: preview.reading.gc.count + commit.reading.gc.count + cold.reading.gc.count,
   };
   const statsAfter = await analyzeState(engine.database);
 
@@ -203,7 +214,7 @@ export async function runImportBench(
     analyzeMs = performance.now() - t0;
   }
 
-  const unexpected = [...preview.reply.surprises, ...commit.reply.surprises];
+  const unexpected = [...preview.reply.surprises, ...commit.reply.surprises, ...cold.reply.surprises];
   for (const line of unexpected) log(`  UNEXPECTED ${line}`);
 
   // The undos run in a server started afresh (the database is read in between): a few
@@ -220,7 +231,7 @@ export async function runImportBench(
         steps.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
       }
       log(`  undo: ${steps.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
-      return steps;
+      return [undoCommit, ...steps];
     } finally {
       await target.stop();
     }
@@ -241,10 +252,11 @@ export async function runImportBench(
     separateProcess: first.separate,
     preview: { ...stepOf(preview), summary: preview.reply.summary, errors: preview.reply.errors, warnings: preview.reply.warnings },
     commit: { ...stepOf(commit), summary: commit.reply.summary, errors: commit.reply.errors },
+    coldCommit: stepOf(cold),
     recommit,
     undo,
-    dashboard: { idle: idle.latency, preview: preview.latency, commit: commit.latency },
-    memory: { ...peak, heapPeakMb: Math.max(preview.reading.heapPeakMb, commit.reading.heapPeakMb) },
+    dashboard: { idle: idle.latency, preview: preview.latency, commit: commit.latency, coldCommit: cold.latency },
+    memory: { ...peak, heapPeakMb: Math.max(preview.reading.heapPeakMb, commit.reading.heapPeakMb, cold.reading.heapPeakMb) },
     gc: gcPauses,
     statistics: { refreshedByServer, estimatedRows: statsAfter.estimated, actualRows: statsAfter.actual, analyzeMs },
     restored: { ok: differences.length === 0, differences },

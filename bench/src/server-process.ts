@@ -7,7 +7,18 @@ import { freePort } from "../../tools/free-port.mjs";
 const SERVER_JS = fileURLToPath(new URL("../../apps/server/dist/server.js", import.meta.url));
 const PROBE_JS = fileURLToPath(new URL("./server-probe.js", import.meta.url));
 /** Server settings a bench run may set in its environment, passed on to the server. */
-const SERVER_SETTINGS = ["PGLITE_SHARED_BUFFERS", "IMPORT_WORKER_HEAP_MB"] as const;
+const SERVER_SETTINGS = ["PGLITE_SHARED_BUFFERS", "IMPORT_WORKER_HEAP_MB", "MALLOC_ARENA_MAX", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"] as const;
+const ROOT_PACKAGE = fileURLToPath(new URL("../../package.json", import.meta.url));
+
+/** The environment `npm start` gives the server (`NAME=value` before `node` in its script): the C library's memory settings. */
+function startScriptEnv(): Record<string, string> {
+  const script: string = JSON.parse(readFileSync(ROOT_PACKAGE, "utf8")).scripts.start;
+  const command = script.split("&&").at(-1) ?? "";
+  return Object.fromEntries(command.trim().split(/\s+/).flatMap((word) => {
+    const setting = /^([A-Z_]+)=(\S+)$/.exec(word);
+    return setting ? [[setting[1], setting[2]]] : [];
+  }));
+}
 
 export interface HttpReply {
   statusCode: number;
@@ -77,6 +88,7 @@ export async function startServerProcess(opts: {
     HOST: "127.0.0.1",
     LOG_LEVEL: opts.logLevel ?? "warn",
     DEMO_SEED: "false",
+    ...startScriptEnv(),
     // The server's memory settings, when a run sets them (e.g. IMPORT_WORKER_HEAP_MB=160).
     ...Object.fromEntries(SERVER_SETTINGS.flatMap((key) => (process.env[key] ? [[key, process.env[key]]] : []))),
     // Node flags for the server only (e.g. heap limits while tuning), not for the bench itself.

@@ -3,20 +3,16 @@ import { AppError, badRequest } from "../../lib/errors.js";
 import { inChunks } from "../../lib/json-rows.js";
 import { startModuleWorker } from "../../lib/module-worker.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
-import type { PlanCohort, StudentPlan } from "./import-plan.js";
+import type { PlanCohort } from "./import-plan.js";
 import type { Lookups, MatchSummary, PlanSummary, ReadSummary } from "./import-work.js";
 import type { WorkerCall, WorkerReply } from "./import-worker.js";
 import type { KnownTeam, NamedRef } from "./roster-matching.js";
 
-/**
- * Rows per message either way. Receiving a message decodes it in one go on the receiving
- * thread, so the plan comes back in slices the main thread asks for one by one: other
- * requests run between them.
- */
+/** Rows per message to the worker: receiving a message decodes it in one go on the receiving thread. */
 const SLICE = 1_000;
 /**
- * Students written per round (a statement per table each): a slice of 2,500 took 30 ms to
- * decode on arrival.
+ * Students written per round (a statement per table each): decoding a slice of 2,500 took
+ * 30 ms on the main thread.
  */
 const WRITE_SLICE = 1_000;
 
@@ -107,9 +103,12 @@ export class ImportPreparation {
     return this.call("makePlan", [cohort, week]);
   }
 
-  /** The plan's students with something to write, as the writer needs them, a slice at a time. */
-  async *slices(count: number): AsyncIterable<StudentPlan[]> {
-    for (let start = 0; start < count; start += WRITE_SLICE) yield await this.call<StudentPlan[]>("take", [start, WRITE_SLICE]);
+  /**
+   * The plan's students with something to write, as JSON slices of WRITE_SLICE students
+   * (transferred, not copied): the plan outlives this worker (kept-previews.ts, plan-slices.ts).
+   */
+  planSlices(): Promise<Uint8Array[]> {
+    return this.call("planSlices", [WRITE_SLICE]);
   }
 
   /** The preview reply as UTF-8 JSON, made in the worker. */

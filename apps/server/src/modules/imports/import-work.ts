@@ -42,7 +42,7 @@ export interface PlanSummary {
   weekStart: string;
   summary: ImportSummary;
   studentCount: number;
-  /** Students with anything to write (take() hands out only these). */
+  /** Students with anything to write (planSlices() hands out only these). */
   changedCount: number;
   newStudentCount: number;
   /** The teams the plan creates, each once, in the order students first name them. */
@@ -169,14 +169,21 @@ export class ImportWork {
   }
 
   /**
-   * A slice of the students with something to write, as the writer needs them: without their
-   * report rows, and without the attendance rows that stay as they are.
+   * The students with something to write, as the writer needs them (without their report rows,
+   * and without the attendance rows that stay as they are), as UTF-8 JSON slices of `size`:
+   * bytes the main thread can keep after this worker ends, and decode a slice at a time.
    */
-  take(start: number, count: number): StudentPlan[] {
-    return this.changed.slice(start, start + count).map((p) => {
-      const { meetings: _m, progress: _p, reflection: _r, ...student } = p.student as Roster["students"][number];
-      return { ...p, student, attendance: p.attendance.filter((a) => a.action !== "none") };
-    });
+  planSlices(size: number): Uint8Array[] {
+    const encoder = new TextEncoder();
+    const slices: Uint8Array[] = [];
+    for (let start = 0; start < this.changed.length; start += size) {
+      const slice = this.changed.slice(start, start + size).map((p): StudentPlan => {
+        const { meetings: _m, progress: _p, reflection: _r, ...student } = p.student as Roster["students"][number];
+        return { ...p, student, attendance: p.attendance.filter((a) => a.action !== "none") };
+      });
+      slices.push(encoder.encode(JSON.stringify(slice)));
+    }
+    return slices;
   }
 
   /** The preview reply (the spec's shape) as UTF-8 JSON, so the main thread only passes it on. */

@@ -7,7 +7,7 @@ import { ReportRejected } from "./reports/report-types.js";
 
 export interface WorkerCall {
   id: number;
-  method: "readMeeting" | "readPlatform" | "put" | "match" | "makePlan" | "take" | "previewJson";
+  method: "readMeeting" | "readPlatform" | "put" | "match" | "makePlan" | "planSlices" | "previewJson";
   args: unknown[];
 }
 export interface WorkerError {
@@ -19,11 +19,12 @@ export type WorkerReply = { id: number; result: unknown } | { id: number; error:
 
 const work = new ImportWork();
 
-/** The bytes each answer carries go back without a copy: the upload's blocks, the preview's JSON. */
+/** The bytes each answer carries go back without a copy: the upload's blocks, the preview's and the plan's JSON. */
 const TRANSFERS: Partial<Record<WorkerCall["method"], (result: never) => Uint8Array[]>> = {
   readMeeting: (read: ReadSummary) => read.blocks,
   readPlatform: (blocks: Uint8Array[][]) => blocks.flat(),
   previewJson: (json: Uint8Array) => [json],
+  planSlices: (slices: Uint8Array[]) => slices,
 };
 
 parentPort?.on("message", async ({ id, method, args }: WorkerCall) => {

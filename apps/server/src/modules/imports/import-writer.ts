@@ -8,14 +8,19 @@ import type { NewTeam, StudentPlan } from "./import-plan.js";
 
 /**
  * What the writer is given: the counts it reserves ids for first, then the students with
- * something to write, a slice at a time (they come from the import's worker thread, so this
- * thread never holds a whole week).
+ * something to write, a slice at a time (decoded from the JSON the import's worker made, one
+ * slice at a time, so this thread never holds a whole week's objects).
  */
 export interface WritablePlan {
   week: number;
   newStudentCount: number;
   newTeams: NewTeam[];
-  slices: AsyncIterable<StudentPlan[]>;
+  slices: Iterable<StudentPlan[]>;
+}
+
+export function* decodeSlices(slices: readonly Uint8Array[]): Iterable<StudentPlan[]> {
+  const decoder = new TextDecoder();
+  for (const bytes of slices) yield JSON.parse(decoder.decode(bytes)) as StudentPlan[];
 }
 
 /**
@@ -49,7 +54,7 @@ export async function writePlan(trx: Transaction<Database>, plan: WritablePlan, 
   let newStudents = 0;
   // Whose rollups to bring up to date at the end: gathered slice by slice, not in one pass.
   const rollupIds = new Set(studentIds);
-  for await (const slice of plan.slices) {
+  for (const slice of plan.slices) {
     const ids = slice.map((p) => p.student.existingId ?? (studentIds[newStudents++] as number));
     await students.insertStudents(
       trx,

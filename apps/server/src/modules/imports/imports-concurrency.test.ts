@@ -63,8 +63,11 @@ describe("progress as NDJSON", () => {
     expect((out.at(-1)?.data as ImportPreview | undefined)?.summary.totalStudentsInFiles).toBe(40);
   });
 
-  it("streams writing for a commit", async () => {
-    const res = await postImport(t, "commit", ndjson(), importForm({ cohortId, weekNumber: 3 }, week3Files()));
+  it("streams reading, matching and writing for a commit of files not previewed", async () => {
+    // The preview above was of these files under another name: its plan is not this commit's.
+    const files = week3Files();
+    files.attendanceReport.name = "meetings-week3.csv";
+    const res = await postImport(t, "commit", ndjson(), importForm({ cohortId, weekNumber: 3 }, files));
     const out = lines(res.body);
     expect(out.filter((l) => l.type === "stage").map((l) => l.stage)).toEqual(["reading", "matching", "writing"]);
     expect((out.at(-1)?.data as ImportCommit | undefined)?.batchId).toBeGreaterThan(0);

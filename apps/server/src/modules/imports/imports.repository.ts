@@ -12,15 +12,17 @@ export async function lockImports(db: DbExecutor): Promise<void> {
 }
 
 /**
- * What a plan depends on besides the files: any batch written or undone since, or another
- * change to the cohort's members. Read before planning and again under the lock.
+ * What a plan depends on besides the files: any batch written or undone since, and any write
+ * to the tables it was made from (migration 015's data version). Read before planning, and
+ * again under the lock before a plan is written.
  */
 export async function readFingerprint(db: DbExecutor, cohortId: number | null): Promise<string> {
   const { rows } = await sql<{ fingerprint: string }>`select concat_ws('|',
       (select coalesce(max(id), 0) from import_batches),
       (select count(undone_at) from import_batches),
       (select count(*) from student_cohorts where cohort_id = ${cohortId ?? 0}),
-      (select count(*) from teams where cohort_id = ${cohortId ?? 0})) as fingerprint`.execute(db);
+      (select count(*) from teams where cohort_id = ${cohortId ?? 0}),
+      (select last_value || ':' || is_called from data_version)) as fingerprint`.execute(db);
   return rows[0]?.fingerprint ?? "";
 }
 

@@ -14,7 +14,8 @@ import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { ImportPreparation } from "./import-preparation.js";
 import type { PlanSummary, ReadSummary } from "./import-work.js";
 import type { KnownStudent } from "./roster-matching.js";
-import { writePlan } from "./import-writer.js";
+import { decodeSlices, writePlan } from "./import-writer.js";
+import { KeptPreviews } from "./kept-previews.js";
 import * as repo from "./imports.repository.js";
 import { refreshStatistics } from "./statistics.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
@@ -35,16 +36,27 @@ interface ImportCohort {
 }
 
 /**
- * A plan and the preview reply made with it (JSON made in the import's worker). The plan stays
- * in the worker until it is written; the caller closes `work`.
+ * A plan and the preview reply made with it, both as JSON bytes made in the import's worker
+ * (which has ended): what a preview keeps for its commit.
  */
 interface Prepared {
   cohort: ImportCohort;
   planned: PlanSummary;
-  work: ImportPreparation;
+  planSlices: Uint8Array[];
   previewJson: Uint8Array;
   meetingFile: string;
   fingerprint: string;
+}
+
+/** A preview waits this long for its commit; two at most are kept (two admins at once). */
+const KEEP_PREVIEW_MS = 15 * 60_000;
+export type ImportPreviews = KeptPreviews<Prepared>;
+export const keptImportPreviews = (): ImportPreviews => new KeptPreviews<Prepared>(KEEP_PREVIEW_MS, 2);
+
+/** The same person, form and files (by name and SHA-256): the same plan, while the data stays as it was. */
+function previewKey(actorId: number, upload: ImportUpload): string {
+  const fields = Object.entries(upload.fields).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([actorId, fields, fileInfo(upload.files)]);
 }
 
 const NEW_COHORT_FIELDS = [
@@ -159,63 +171,68 @@ async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload,
     }
     const planned = await work.makePlan(cohort, week);
     const previewJson = await work.previewJson();
-    return { cohort, planned, work, previewJson, meetingFile: read.meetingFile, fingerprint };
-  } catch (error) {
+    const planSlices = await work.planSlices();
+    return { cohort, planned, planSlices, previewJson, meetingFile: read.meetingFile, fingerprint };
+  } finally {
     await work.close();
-    throw error;
   }
 }
 
-/** What the commit would do, read from the files and the database; writes nothing. */
-export async function previewImport(ctx: ServerContext, upload: ImportUpload, onStage: StageListener = () => {}): Promise<JsonText> {
-  const { work, previewJson } = await planFor(ctx, ctx.database.db, upload, onStage);
-  await work.close();
-  return new JsonText(previewJson);
+/** What the commit would do, read from the files and the database; writes nothing (the plan is kept for the commit). */
+export async function previewImport(
+  ctx: ServerContext,
+  previews: ImportPreviews,
+  actorId: number,
+  upload: ImportUpload,
+  onStage: StageListener = () => {},
+): Promise<JsonText> {
+  const prepared = await planFor(ctx, ctx.database.db, upload, onStage);
+  if (prepared.planned.studentCount > 0) previews.keep(previewKey(actorId, upload), prepared);
+  return new JsonText(prepared.previewJson);
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
   (Object.entries(files) as Array<[ImportFileField, UploadedReport]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 }));
 
 /**
- * Recomputes everything from the files and writes it in one transaction, as one import batch.
- * Imports take turns (an advisory lock); a plan made before another import or undo landed is
- * made again inside the transaction, so no student is ever created twice.
+ * Writes in one transaction, as one import batch, what the files say: planned from them here,
+ * or by this person's preview of the same files. Imports take turns (an advisory lock); a plan
+ * made before anything it depends on changed (another import or undo, an edited student, a
+ * renamed school) is made again inside the transaction, so no student is ever created twice.
  */
 export async function commitImport(
   ctx: ServerContext,
+  previews: ImportPreviews,
   actorId: number,
   upload: ImportUpload,
   onStage: StageListener = () => {},
 ): Promise<JsonText> {
   const { db } = ctx.database;
-  let prepared = await planFor(ctx, db, upload, onStage);
-  try {
-    if (prepared.planned.studentCount === 0) {
-      throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
-    }
-    onStage("writing");
-    return await db.transaction().execute(async (trx) => {
-      await repo.lockImports(trx);
-      if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
-        // Rare (another import or undo landed meanwhile): the files are read again.
-        await prepared.work.close();
-        prepared = await planFor(ctx, trx, upload, () => {});
-      }
-      return await writeBatch(ctx, trx, actorId, upload, prepared);
-    }).then((written) => {
-      refreshStatistics(ctx);
-      return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
-    });
-  } finally {
-    await prepared.work.close();
+  let prepared = previews.take(previewKey(actorId, upload)) ?? (await planFor(ctx, db, upload, onStage));
+  if (prepared.planned.studentCount === 0) {
+    throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
   }
+  onStage("writing");
+  const written = await db.transaction().execute(async (trx) => {
+    await repo.lockImports(trx);
+    if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
+      prepared = await planFor(ctx, trx, upload, () => {});
+      // The data changed so that nothing of the files can be used any more.
+      if (prepared.planned.studentCount === 0) {
+        throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
+      }
+    }
+    return await writeBatch(ctx, trx, actorId, upload, prepared);
+  });
+  refreshStatistics(ctx);
+  return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
 }
 
 /** The plan's rows, the import batch and its audit entry, in the commit's transaction. */
 async function writeBatch(ctx: ServerContext, trx: Transaction<Database>, actorId: number, upload: ImportUpload, prepared: Prepared) {
   const at = ctx.clock.now();
-  const { cohort, planned, work } = prepared;
-  const plan = { week: planned.week, newStudentCount: planned.newStudentCount, newTeams: planned.newTeams, slices: work.slices(planned.changedCount) };
+  const { cohort, planned } = prepared;
+  const plan = { week: planned.week, newStudentCount: planned.newStudentCount, newTeams: planned.newTeams, slices: decodeSlices(prepared.planSlices) };
   let cohortId = cohort.id;
   if (cohortId === null) {
     const created = await cohorts.insertCohort(trx, {
