@@ -188,8 +188,26 @@ export async function markUndone(db: DbExecutor, id: number, userId: number, at:
   await db.updateTable("import_batches").set({ undone_at: at, undone_by: userId }).where("id", "=", id).execute();
 }
 
-/** Fresh planner statistics after a large write: the embedded engine has no autovacuum. */
+const IMPORT_TABLES = [
+  "students",
+  "student_cohorts",
+  "student_teams",
+  "teams",
+  "attendance_records",
+  "weekly_data",
+  "student_rollup",
+  "rollup_school_students",
+  "rollup_school_cohorts",
+  "rollup_school_teams",
+  "attendance_summary",
+  "attendance_school_summary",
+] as const;
+
+/**
+ * Fresh planner statistics after a large write: the embedded engine has no autovacuum. A
+ * statement per table: the embedded engine runs one statement at a time, and other people's
+ * requests waiting for it go between two tables instead of after all twelve (0.9 s).
+ */
 export async function analyzeImportTables(db: DbExecutor): Promise<void> {
-  await sql`analyze students, student_cohorts, student_teams, teams, attendance_records, weekly_data, student_rollup,
-    rollup_school_students, rollup_school_cohorts, rollup_school_teams, attendance_summary, attendance_school_summary`.execute(db);
+  for (const table of IMPORT_TABLES) await sql`analyze ${sql.table(table)}`.execute(db);
 }
