@@ -15,8 +15,8 @@ const parsers = {
 // PostgreSQL's shared buffers live in the engine's WebAssembly memory, which is touched whole
 // at start and never given back: PGlite's 128 MB default is that much of the server's resident
 // memory whatever the data. PGLITE_SHARED_BUFFERS (checked in config.ts) lowers it for small
-// machines; measured on the 50,000-student set, 32 MB saves ~130 MB but makes a 25,000-student
-// commit ~3 s slower, so the default stays.
+// machines; measured on the 50,000-student set, 32 MB saves ~100 MB of a 25,000-student
+// import's peak but makes its commit without a preview ~3 s slower, so the default stays.
 const startParams = workerData.sharedBuffers
   ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${workerData.sharedBuffers}`]
   : undefined;
