@@ -194,6 +194,13 @@ export async function previewImport(
 const fileInfo = (files: ImportUpload["files"]) =>
   (Object.entries(files) as Array<[ImportFileField, UploadedReport]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 }));
 
+function somethingToCommit(prepared: Prepared): Prepared {
+  if (prepared.planned.studentCount === 0) {
+    throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
+  }
+  return prepared;
+}
+
 /**
  * Writes in one transaction, as one import batch, what the files say: planned from them here,
  * or by this person's preview of the same files. Imports take turns (an advisory lock); a plan
@@ -208,19 +215,13 @@ export async function commitImport(
   onStage: StageListener = () => {},
 ): Promise<JsonText> {
   const { db } = ctx.database;
-  let prepared = previews.take(previewKey(actorId, upload)) ?? (await planFor(ctx, db, upload, onStage));
-  if (prepared.planned.studentCount === 0) {
-    throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
-  }
+  let prepared = somethingToCommit(previews.take(previewKey(actorId, upload)) ?? (await planFor(ctx, db, upload, onStage)));
   onStage("writing");
   const written = await db.transaction().execute(async (trx) => {
     await repo.lockImports(trx);
     if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
-      prepared = await planFor(ctx, trx, upload, () => {});
-      // The data changed so that nothing of the files can be used any more.
-      if (prepared.planned.studentCount === 0) {
-        throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
-      }
+      // The data changed since the plan was made (it may leave nothing of the files usable).
+      prepared = somethingToCommit(await planFor(ctx, trx, upload, () => {}));
     }
     return await writeBatch(ctx, trx, actorId, upload, prepared);
   });
