@@ -5,9 +5,33 @@ import { badRequest } from "../lib/errors.js";
 
 /** Where the first NUL is in a parsed value (a string, or a key or string inside objects and arrays), or undefined. */
 export function findNul(value: unknown, root: string): string | undefined {
+  // Paths are spelled out only when there is a NUL to report: building one for every value of
+  // a 1.4 MB confirm body (75,000 of them) held the event loop for ~36 ms.
+  return hasNul(value) ? pathOfNul(value, root) : undefined;
+}
+
+function hasNul(value: unknown): boolean {
   // A stack, not recursion: a megabyte of JSON can nest deeper than the call stack.
-  const stack: Array<[unknown, string]> = [[value, root]];
+  const stack: unknown[] = [value];
   // Multipart parts point back at each other.
+  const seen = new WeakSet<object>();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return true;
+    } else if (isContainer(item) && !seen.has(item)) {
+      seen.add(item);
+      for (const key of Object.keys(item)) {
+        if (key.includes("\u0000")) return true;
+        stack.push(item[key]);
+      }
+    }
+  }
+  return false;
+}
+
+function pathOfNul(value: unknown, root: string): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, root]];
   const seen = new WeakSet<object>();
   while (stack.length > 0) {
     const [item, path] = stack.pop() as [unknown, string];
