@@ -10,6 +10,8 @@ export function findNul(value: unknown, root: string): string | undefined {
   return hasNul(value) ? pathOfNul(value, root) : undefined;
 }
 
+// Two walks rather than one with a flag: carrying a [value, path] pair for every value, even
+// with the path left unspelled, held the confirm's event loop 40–50 ms instead of 30.
 function hasNul(value: unknown): boolean {
   // A stack, not recursion: a megabyte of JSON can nest deeper than the call stack.
   const stack: unknown[] = [value];

@@ -105,7 +105,7 @@ export class ImportPreparation {
 
   /**
    * The plan's students with something to write, as JSON slices of WRITE_SLICE students
-   * (transferred, not copied): the plan outlives this worker (kept-previews.ts, plan-slices.ts).
+   * (transferred, not copied): the plan outlives this worker (kept-previews.ts; import-writer.ts decodes it).
    */
   planSlices(): Promise<Uint8Array[]> {
     return this.call("planSlices", [WRITE_SLICE]);

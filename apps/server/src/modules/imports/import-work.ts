@@ -42,8 +42,6 @@ export interface PlanSummary {
   weekStart: string;
   summary: ImportSummary;
   studentCount: number;
-  /** Students with anything to write (planSlices() hands out only these). */
-  changedCount: number;
   newStudentCount: number;
   /** The teams the plan creates, each once, in the order students first name them. */
   newTeams: NewTeam[];
@@ -162,7 +160,6 @@ export class ImportWork {
       weekStart,
       summary,
       studentCount: students.length,
-      changedCount: this.changed.length,
       newStudentCount: this.changed.filter((p) => p.student.existingId === null).length,
       newTeams: [...newTeams.values()],
     };

@@ -53,12 +53,6 @@ const KEEP_PREVIEW_MS = 15 * 60_000;
 export type ImportPreviews = KeptPreviews<Prepared>;
 export const keptImportPreviews = (): ImportPreviews => new KeptPreviews<Prepared>(KEEP_PREVIEW_MS, 2);
 
-/** The same person, form and files (by name and SHA-256): the same plan, while the data stays as it was. */
-function previewKey(actorId: number, upload: ImportUpload): string {
-  const fields = Object.entries(upload.fields).sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify([actorId, fields, fileInfo(upload.files)]);
-}
-
 const NEW_COHORT_FIELDS = [
   ["cohortName", "Cohort name"],
   ["programType", "Program type"],
@@ -193,6 +187,12 @@ export async function previewImport(
 
 const fileInfo = (files: ImportUpload["files"]) =>
   (Object.entries(files) as Array<[ImportFileField, UploadedReport]>).map(([field, f]) => ({ field, name: f.name, size: f.size, sha256: f.sha256 }));
+
+/** The same person, form and files (by name and SHA-256): the same plan, while the data stays as it was. */
+function previewKey(actorId: number, upload: ImportUpload): string {
+  const fields = Object.entries(upload.fields).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([actorId, fields, fileInfo(upload.files)]);
+}
 
 function somethingToCommit(prepared: Prepared): Prepared {
   if (prepared.planned.studentCount === 0) {
