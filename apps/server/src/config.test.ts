@@ -100,7 +100,7 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), SUPPORT_EMAIL: "not an address" })).toThrow("SUPPORT_EMAIL:");
   });
 
-  test("PGLITE_SHARED_BUFFERS: a size, PGlite's default when unset", () => {
+  test("PGLITE_SHARED_BUFFERS: a size, the engine's default when unset", () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).pgliteSharedBuffers).toBeUndefined();
     expect(loadConfig({ DATA_DIR: tempDir(), PGLITE_SHARED_BUFFERS: "32MB" }).pgliteSharedBuffers).toBe("32MB");
     for (const bad of ["32", "lots", "32MB; drop table", "0MB"]) {

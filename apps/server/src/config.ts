@@ -93,7 +93,7 @@ export interface Config {
    * VITE_DEV_API_URL / VITE_PROD_API_URL): the pages' CSP lets the browser call them.
    */
   debugBackendOrigins: string[];
-  /** The embedded engine's shared_buffers; PGlite's default (128MB) when unset. */
+  /** The embedded engine's shared_buffers; 64MB when unset (db/pglite-worker.js). */
   pgliteSharedBuffers: string | undefined;
   /** The heap of one weekly import's worker thread (reading, matching, planning), in MB. */
   importWorkerHeapMb: number;

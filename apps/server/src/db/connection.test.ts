@@ -168,13 +168,13 @@ function summaryKey(schoolId: number, cohortId: number) {
 const showSharedBuffers = async (db: DatabaseHandle) => (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db.db)).rows[0]?.shared_buffers;
 
 describe("the embedded engine's settings", () => {
-  test("PGLITE_SHARED_BUFFERS reaches the engine; PGlite's default otherwise", async () => {
+  test("PGLITE_SHARED_BUFFERS reaches the engine; 64MB otherwise, half PGlite's own default", async () => {
     const small = await openDatabase({ sharedBuffers: "16MB" });
     const plain = await openDatabase({});
     try {
       const show = showSharedBuffers;
       expect(await show(small)).toBe("16MB");
-      expect(await show(plain)).toBe("128MB");
+      expect(await show(plain)).toBe("64MB");
     } finally {
       await small.close();
       await plain.close();
