@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { WORKER_YOUNG_GENERATION_MB } from "../lib/worker-heap.js";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -45,6 +46,7 @@ export class PgliteWorkerClient {
   constructor(dataDir: string | undefined, relaxedDurability = false, sharedBuffers?: string) {
     this.worker = new Worker(new URL("./pglite-worker.js", import.meta.url), {
       workerData: { dataDir, relaxedDurability, sharedBuffers },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     this.ready = new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);

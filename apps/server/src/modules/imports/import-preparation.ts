@@ -2,6 +2,7 @@ import type { Worker } from "node:worker_threads";
 import { AppError, badRequest } from "../../lib/errors.js";
 import { inChunks } from "../../lib/json-rows.js";
 import { startModuleWorker } from "../../lib/module-worker.js";
+import { WORKER_YOUNG_GENERATION_MB } from "../../lib/worker-heap.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
 import type { PlanCohort } from "./import-plan.js";
 import type { Lookups, MatchSummary, PlanSummary, ReadSummary } from "./import-work.js";
@@ -31,7 +32,9 @@ export class ImportPreparation {
   private failure: Error | null = null;
 
   constructor(heapMb: number) {
-    this.worker = startModuleWorker(import.meta.url, "import-worker", { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    this.worker = startModuleWorker(import.meta.url, "import-worker", {
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     this.worker.on("message", (reply: WorkerReply) => {
       const call = this.pending.get(reply.id);
       if (!call) return;
