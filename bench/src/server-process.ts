@@ -10,24 +10,14 @@ const PROBE_JS = fileURLToPath(new URL("./server-probe.js", import.meta.url));
 const SERVER_SETTINGS = ["PGLITE_SHARED_BUFFERS", "IMPORT_WORKER_HEAP_MB", "MALLOC_ARENA_MAX", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"] as const;
 const ROOT_PACKAGE = fileURLToPath(new URL("../../package.json", import.meta.url));
 
-/** The last command of `npm start`'s script: `NAME=value … node --flag … apps/server/dist/server.js`. */
-function startCommand(): string[] {
-  const script: string = JSON.parse(readFileSync(ROOT_PACKAGE, "utf8")).scripts.start;
-  return (script.split("&&").at(-1) ?? "").trim().split(/\s+/);
-}
-
-/** The environment `npm start` gives the server (`NAME=value` before `node`): the C library's memory settings. */
+/** The environment `npm start` gives the server (`NAME=value` before `node` in its script): the C library's memory settings. */
 function startScriptEnv(): Record<string, string> {
-  return Object.fromEntries(startCommand().flatMap((word) => {
+  const script: string = JSON.parse(readFileSync(ROOT_PACKAGE, "utf8")).scripts.start;
+  const command = script.split("&&").at(-1) ?? "";
+  return Object.fromEntries(command.trim().split(/\s+/).flatMap((word) => {
     const setting = /^([A-Z_]+)=(\S+)$/.exec(word);
     return setting ? [[setting[1], setting[2]]] : [];
   }));
-}
-
-/** The flags `npm start` gives node (between `node` and the script): V8's heap settings. */
-function startScriptFlags(): string[] {
-  const words = startCommand();
-  return words.slice(words.indexOf("node") + 1).filter((word) => word.startsWith("--"));
 }
 
 export interface HttpReply {
@@ -110,7 +100,7 @@ export async function startServerProcess(opts: {
   const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
   const logFd = opts.logFile ? openSync(opts.logFile, "w") : null;
   const out = logFd ?? "pipe";
-  const child = fork(SERVER_JS, [], { execArgv: [...startScriptFlags(), ...flags, "--import", PROBE_JS], env, stdio: ["ignore", out, out, "ipc"] });
+  const child = fork(SERVER_JS, [], { execArgv: [...flags, "--import", PROBE_JS], env, stdio: ["ignore", out, out, "ipc"] });
   if (logFd !== null) closeSync(logFd);
   // Only the end is kept, for the message should the server fail.
   let piped = "";

@@ -17,7 +17,7 @@ const parsers = {
 // 64 MB, not PGlite's 128 MB: measured on the 50,000-student set, a 25,000-student import
 // peaked ~70 MB lower and took no longer, and the dashboards met their targets as before
 // (README, Performance). PGLITE_SHARED_BUFFERS (checked in config.ts) sets another size.
-export const DEFAULT_SHARED_BUFFERS = "64MB";
+const DEFAULT_SHARED_BUFFERS = "64MB";
 const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${workerData.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`];
 
 const db = await PGlite.create(workerData.dataDir ?? undefined, {

@@ -40,8 +40,9 @@ const TRANSFERS: Partial<Record<WorkerCall["method"], (result: never) => Uint8Ar
 const COLLECT_AFTER = new Set<WorkerCall["method"]>(["readMeeting", "readPlatform", "match", "previewJson"]);
 // --expose-gc reaches only contexts made after it is set: this one, no thread already running.
 setFlagsFromString("--expose-gc");
-const exposed: unknown = runInNewContext("typeof gc === 'function' ? gc : undefined");
-const collect = typeof exposed === "function" ? (exposed as () => void) : () => {};
+const collect: unknown = runInNewContext("typeof gc === 'function' ? gc : undefined");
+// Loudly, so that every import test fails should a Node version stop exposing it this way.
+if (typeof collect !== "function") throw new Error("import worker: --expose-gc did not expose gc()");
 
 parentPort?.on("message", async ({ id, method, args }: WorkerCall) => {
   try {
