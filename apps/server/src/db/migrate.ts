@@ -14,6 +14,7 @@ import { migrate012 } from "./migrations/012-deferred-rollups-on-update.js";
 import { migrate013 } from "./migrations/013-notifications.js";
 import { migrate014 } from "./migrations/014-audit-client-address.js";
 import { migrate015 } from "./migrations/015-data-version.js";
+import { migrate016 } from "./migrations/016-triggers-always.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "013-notifications": { up: migrate013 },
   "014-audit-client-address": { up: migrate014 },
   "015-data-version": { up: migrate015 },
+  "016-triggers-always": { up: migrate016 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -4,7 +4,9 @@ import * as attendance from "../attendance/attendance-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
+import { conflict } from "../../lib/errors.js";
 import type { NewTeam, StudentPlan } from "./import-plan.js";
+import { findMissingReferences, type ReferencedIds, setRowReferenceChecks } from "./imports.repository.js";
 
 /**
  * What the writer is given: the counts it reserves ids for first, then the students with
@@ -24,13 +26,43 @@ export function* decodeSlices(slices: readonly Uint8Array[]): Iterable<StudentPl
 }
 
 /**
+ * How the references of the rows written are checked: by PostgreSQL's foreign key triggers, a
+ * row at a time, or ("set-based", the embedded engine only) once per referenced id before the
+ * rows that refer to it are written. Per row, 50,000 meeting rows spent more time on the checks
+ * than on the rows (2.1 s against 0.8 s on the embedded engine).
+ */
+export type ReferenceChecks = "per-row" | "set-based";
+
+const distinct = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => id != null))];
+
+async function checkReferences(trx: Transaction<Database>, ids: ReferencedIds): Promise<void> {
+  const missing = await findMissingReferences(trx, ids);
+  if (missing.length === 0) return;
+  const named = missing.slice(0, 5).map((m) => `${m.kind.slice(0, -1)} ${m.id}`);
+  throw conflict(
+    `The data changed while the import was being saved: ${named.join(", ")}${missing.length > 5 ? " and others" : ""} no longer exist. Nothing was saved; preview the files again.`,
+  );
+}
+
+/**
  * Writes a plan inside the caller's transaction through each table's owner, slice by slice,
  * and returns what Undo needs: the ids of the rows created and the previous values of the
  * rows updated.
  */
-export async function writePlan(trx: Transaction<Database>, plan: WritablePlan, cohortId: number, at: Date): Promise<ImportChanges> {
+export async function writePlan(
+  trx: Transaction<Database>,
+  plan: WritablePlan,
+  cohortId: number,
+  at: Date,
+  referenceChecks: ReferenceChecks = "per-row",
+): Promise<ImportChanges> {
+  const setBased = referenceChecks === "set-based";
   const atText = at.toISOString();
   await students.deferRollups(trx);
+  if (setBased) {
+    await setRowReferenceChecks(trx, false);
+    await checkReferences(trx, { students: [], schools: distinct(plan.newTeams.map((t) => t.schoolId)), teams: [], cohorts: [cohortId] });
+  }
   const studentIds = await students.reserveStudentIds(trx, plan.newStudentCount);
   const teamIds = await teams.reserveTeamIds(trx, plan.newTeams.length);
   const teamIdOf = new Map(plan.newTeams.map((t, i) => [t.key, teamIds[i] as number]));
@@ -56,6 +88,14 @@ export async function writePlan(trx: Transaction<Database>, plan: WritablePlan, 
   const rollupIds = new Set(studentIds);
   for (const slice of plan.slices) {
     const ids = slice.map((p) => p.student.existingId ?? (studentIds[newStudents++] as number));
+    if (setBased) {
+      await checkReferences(trx, {
+        students: distinct(slice.map((p) => p.student.existingId)),
+        schools: distinct(slice.map((p) => p.student.schoolId)),
+        teams: distinct(slice.map((p) => (p.student.team.kind === "join" ? p.student.team.teamId : null))),
+        cohorts: [],
+      });
+    }
     await students.insertStudents(
       trx,
       slice.flatMap((p, i) =>
@@ -116,5 +156,6 @@ export async function writePlan(trx: Transaction<Database>, plan: WritablePlan, 
     await weekly.setWeeklyValues(trx, weeklyWrites);
   }
   await students.refreshRollups(trx, [...rollupIds]);
+  if (setBased) await setRowReferenceChecks(trx, true);
   return changes;
 }

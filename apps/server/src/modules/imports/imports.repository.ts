@@ -211,3 +211,34 @@ const IMPORT_TABLES = [
 export async function analyzeImportTables(db: DbExecutor): Promise<void> {
   for (const table of IMPORT_TABLES) await sql`analyze ${sql.table(table)}`.execute(db);
 }
+
+/**
+ * Leaves out (or brings back) PostgreSQL's per-row foreign key checks for the rest of the
+ * transaction, through session_replication_role (Tally's own triggers fire in either role:
+ * migration 016). Only for the embedded engine: its one session is a superuser's, and no other
+ * session exists whose deletes the per-row checks' row locks would hold off.
+ */
+export async function setRowReferenceChecks(db: DbExecutor, on: boolean): Promise<void> {
+  await sql`select set_config('session_replication_role', ${on ? "origin" : "replica"}, true)`.execute(db);
+}
+
+export interface ReferencedIds {
+  students: readonly number[];
+  schools: readonly number[];
+  teams: readonly number[];
+  cohorts: readonly number[];
+}
+
+/** Which of the referenced ids name no row: the foreign key checks' work, once per id. */
+export async function findMissingReferences(db: DbExecutor, ids: ReferencedIds): Promise<Array<{ kind: keyof ReferencedIds; id: number }>> {
+  const { rows } = await sql<{ kind: keyof ReferencedIds; id: number }>`
+    select 'students' as kind, x.value::int as id from json_array_elements_text(${jsonRows(ids.students)}) x
+      where not exists (select 1 from students where id = x.value::int)
+    union all select 'schools', x.value::int from json_array_elements_text(${jsonRows(ids.schools)}) x
+      where not exists (select 1 from schools where id = x.value::int)
+    union all select 'teams', x.value::int from json_array_elements_text(${jsonRows(ids.teams)}) x
+      where not exists (select 1 from teams where id = x.value::int)
+    union all select 'cohorts', x.value::int from json_array_elements_text(${jsonRows(ids.cohorts)}) x
+      where not exists (select 1 from cohorts where id = x.value::int)`.execute(db);
+  return rows;
+}

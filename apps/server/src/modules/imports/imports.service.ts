@@ -246,7 +246,7 @@ async function writeBatch(ctx: ServerContext, trx: Transaction<Database>, actorI
     });
     cohortId = created.id;
   }
-  const changes = await writePlan(trx, plan, cohortId, at);
+  const changes = await writePlan(trx, plan, cohortId, at, ctx.database.engine === "embedded" ? "set-based" : "per-row");
   changes.cohortCreated = cohort.id === null ? cohortId : null;
   const files = fileInfo(upload.files);
   const batchId = await repo.insertBatch(trx, {
