@@ -31,7 +31,10 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(date!, "is not a date");
     if (!key || id === "" || state === null) return null;
-    return { ...key, benefitAssignmentId: id, status: state, session: r.optional(session), date: whenIso };
+    return {
+      row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
+      benefitAssignmentId: id, status: state, session: r.optional(session), date: whenIso,
+    };
   });
   return { file: file.name, rows, errors };
 }

@@ -52,7 +52,11 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
     const attendance = r.required(status, meetingStatusOf, "is not Present, Late, Absent or Excused");
     if (!key || isoDate === null || meetingType === null || attendance === null) return null;
     return {
-      ...key,
+      row: key.row,
+      fullName: key.fullName,
+      firstName: key.firstName,
+      lastName: key.lastName,
+      email: key.email,
       studentId: idValue,
       school: r.optional(school),
       team: r.optional(team),

@@ -32,7 +32,10 @@ export async function readProgressReport(file: ReportFile): Promise<ParsedReport
     const due = r.required(pastDue, count, "is not a whole number of 0 or more");
     const without = r.required(withoutDue, count, "is not a whole number of 0 or more");
     if (!key || value === null || due === null || without === null) return null;
-    return { ...key, team: r.optional(team), progress: value, pastDue: due, withoutDueDates: without };
+    return {
+      row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
+      team: r.optional(team), progress: value, pastDue: due, withoutDueDates: without,
+    };
   });
   return { file: file.name, rows, errors };
 }

@@ -38,7 +38,10 @@ export async function readReflectionReport(file: ReportFile): Promise<ParsedRepo
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(submitted!, "is not a date");
     if (!key || worked === null || feeling === null) return null;
-    return { ...key, hours: worked, rating: feeling, reflection: r.optional(text), submitted: whenIso };
+    return {
+      row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
+      hours: worked, rating: feeling, reflection: r.optional(text), submitted: whenIso,
+    };
   });
   return { file: file.name, rows, errors };
 }

@@ -35,7 +35,11 @@ export class ReportRejected extends Error {
 
 export const REPORT_LIMITS = IMPORT_LIMITS;
 
-/** What every report row carries to find its student (report-formats.md, "Matching"). */
+/**
+ * What every report row carries to find its student (report-formats.md, "Matching"). Rows are
+ * built with these fields written out, not spread from the key: V8 gave each row made with
+ * `{ ...key, … }` a hidden class of its own (50,000 meeting rows took 32 MB instead of 12.5 MB).
+ */
 export interface StudentKey {
   row: number;
   /** "First Last" as written (a "Last, First" cell is turned round). */
