@@ -3,12 +3,13 @@ import type { AttendanceKeyRow } from "../attendance/attendance-import.service.j
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
 import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
-import { type ImportPlan, type NewTeam, type PlanCohort, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
+import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
 import { readMeetingReport } from "./reports/meeting-report.js";
 import { readProgressReport } from "./reports/progress-report.js";
 import { readReflectionReport } from "./reports/reflection-report.js";
 import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile } from "./reports/report-types.js";
+import { InternedText } from "./interned-text.js";
 import { normaliseEmail } from "./student-names.js";
 
 // The import's reading, matching and planning, run in a worker thread of its own
@@ -87,6 +88,8 @@ export class ImportWork {
   private changed: StudentPlan[] = [];
   private lookups: Lookups = { known: [], attendance: [], weekly: [] };
   private readonly knownIds = new Set<number>();
+  /** The looked-up records' repeated values (dates, statuses, timestamps), one copy each. */
+  private readonly text = new InternedText();
 
   /** The meeting report first: whom to look up, while the other two are being read. */
   async readMeeting(file: ReportBlocks): Promise<ReadSummary> {
@@ -119,6 +122,16 @@ export class ImportWork {
         const { id } = row as KnownStudent;
         if (this.knownIds.has(id)) continue;
         this.knownIds.add(id);
+      } else if (name === "attendance") {
+        const a = row as AttendanceKeyRow;
+        a.date = this.text.of(a.date);
+        a.meeting_type = this.text.of(a.meeting_type) as AttendanceKeyRow["meeting_type"];
+        a.status = this.text.of(a.status) as AttendanceKeyRow["status"];
+        a.updated_at = this.text.of(a.updated_at);
+      } else {
+        const w = row as StoredWeeklyRow;
+        w.week_start = this.text.of(w.week_start);
+        w.updated_at = this.text.of(w.updated_at);
       }
       (this.lookups[name] as unknown[]).push(row);
     }
@@ -174,9 +187,20 @@ export class ImportWork {
     const encoder = new TextEncoder();
     const slices: Uint8Array[] = [];
     for (let start = 0; start < this.changed.length; start += size) {
-      const slice = this.changed.slice(start, start + size).map((p): StudentPlan => {
-        const { meetings: _m, progress: _p, reflection: _r, ...student } = p.student as Roster["students"][number];
-        return { ...p, student, attendance: p.attendance.filter((a) => a.action !== "none") };
+      // Fields written out, not spread or rest: V8 gives an object made so a hidden class of its own.
+      const slice = this.changed.slice(start, start + size).map(({ student: s, attendance, weekly }): StudentPlan => {
+        const student: PlannedStudent = {
+          existingId: s.existingId,
+          fullName: s.fullName,
+          firstName: s.firstName,
+          lastName: s.lastName,
+          email: s.email,
+          schoolId: s.schoolId,
+          joinCohort: s.joinCohort,
+          team: s.team,
+          keptTeamId: s.keptTeamId,
+        };
+        return { student, attendance: attendance.filter((a) => a.action !== "none"), weekly };
       });
       slices.push(encoder.encode(JSON.stringify(slice)));
     }

@@ -143,11 +143,21 @@ export async function writePlan(
         }
       }
       const { action, existing, values } = p.weekly;
-      if (action === "created") weeklyNew.push({ ...values, student_id: id, cohort_id: cohortId, week_number: plan.week });
-      else if (action === "updated" && existing) {
-        const { student_id: _student, ...previous } = existing;
-        changes.weeklyUpdated.push(previous);
-        weeklyWrites.push({ ...values, id: existing.id, updated_at: atText });
+      // Fields written out, not spread: V8 gives an object made with a spread a hidden class of its own.
+      const { week_start, flags, reflection, advisor_notes, hours_reported } = values;
+      if (action === "created") {
+        weeklyNew.push({ student_id: id, cohort_id: cohortId, week_number: plan.week, week_start, flags, reflection, advisor_notes, hours_reported });
+      } else if (action === "updated" && existing) {
+        changes.weeklyUpdated.push({
+          id: existing.id,
+          week_start: existing.week_start,
+          flags: existing.flags,
+          reflection: existing.reflection,
+          advisor_notes: existing.advisor_notes,
+          hours_reported: existing.hours_reported,
+          updated_at: existing.updated_at,
+        });
+        weeklyWrites.push({ id: existing.id, updated_at: atText, week_start, flags, reflection, advisor_notes, hours_reported });
       }
     });
     changes.attendanceCreated.push(...(await attendance.insertAttendance(trx, created, at)));

@@ -1,5 +1,6 @@
 import { parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
+import { InternedText } from "../interned-text.js";
 import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
 
 // A Map, not an object literal: a cell reading "constructor" must not find Object's.
@@ -41,6 +42,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
   const status = columns.find({ label: "Status", aliases: ["Status", "Attendance Status", "Attendance"], required: true })!;
   const notes = columns.find({ label: "Advisor Notes", aliases: ["Advisor Notes", "Notes"] });
   const order = await fileDateOrder(open, [date]);
+  const text = new InternedText();
 
   const { rows, errors } = await readRows(open, (r): MeetingRow | null => {
     const key = r.studentKey(names, email);
@@ -58,9 +60,9 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
       lastName: key.lastName,
       email: key.email,
       studentId: idValue,
-      school: r.optional(school),
-      team: r.optional(team),
-      date: isoDate,
+      school: text.of(r.optional(school)),
+      team: text.of(r.optional(team)),
+      date: text.of(isoDate),
       meetingType,
       status: attendance,
       advisorNotes: r.optional(notes),
