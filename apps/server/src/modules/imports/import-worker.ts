@@ -31,11 +31,11 @@ const TRANSFERS: Partial<Record<WorkerCall["method"], (result: never) => Uint8Ar
 
 /**
  * A full collection after each step that leaves much garbage, once the step's answer is on its
- * way. On the bench's week, 79 MB were in use after reading the meeting report, of which 48 MB
- * live; after matching 135 MB, 96 MB live. V8, far under the worker's cap, would carry that
- * garbage into the next step and grow the heap for it: the server's peak was 626–633 MB
- * without, 592–605 MB with all four; two of them (after reading, or after matching and the
- * preview) left it at 583–664 MB (README, Performance).
+ * way. On the bench's week, 61 MB were in use after reading the meeting report, of which 29 MB
+ * live; after matching 87 MB, 60 MB live. V8, far under the worker's cap, would carry that
+ * garbage into the next step and grow the heap for it: before the rows' shapes were mended the
+ * server's peak was 626–633 MB without, 592–605 MB with all four; two of them (after reading,
+ * or after matching and the preview) left it at 583–664 MB (README, Performance).
  */
 const COLLECT_AFTER = new Set<WorkerCall["method"]>(["readMeeting", "readPlatform", "match", "previewJson"]);
 // --expose-gc reaches only contexts made after it is set: this one, no thread already running.
