@@ -60,7 +60,7 @@ describe.each(["per-row", "set-based"] as const)("the import's writer, reference
     const gone = await buildStudent(t.db, { schoolId: school.id });
     await t.db.deleteFrom("students").where("id", "=", gone.id).execute();
     const attempt = write(cohort.id, [planFor(kept.id, school.id), planFor(gone.id, school.id)], checks);
-    await expect(attempt).rejects.toThrow(checks === "set-based" ? `student ${gone.id} no longer exist` : /foreign key/);
+    await expect(attempt).rejects.toThrow(checks === "set-based" ? `student ${gone.id} no longer exists.` : /foreign key/);
     expect([await count("attendance_records", cohort.id), await count("weekly_data", cohort.id), await count("student_cohorts", cohort.id)]).toEqual([0, 0, 0]);
   });
 

@@ -40,7 +40,7 @@ async function checkReferences(trx: Transaction<Database>, ids: ReferencedIds): 
   if (missing.length === 0) return;
   const named = missing.slice(0, 5).map((m) => `${m.kind.slice(0, -1)} ${m.id}`);
   throw conflict(
-    `The data changed while the import was being saved: ${named.join(", ")}${missing.length > 5 ? " and others" : ""} no longer exist. Nothing was saved; preview the files again.`,
+    `The data changed while the import was being saved: ${named.join(", ")}${missing.length > 5 ? " and others" : ""} ${missing.length === 1 ? "no longer exists" : "no longer exist"}. Nothing was saved; preview the files again.`,
   );
 }
 
