@@ -9,7 +9,7 @@ import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance } from "fastify";
 import type { KyselyPlugin } from "kysely";
 import { BENCH_PASSWORD } from "./dataset.js";
-import { type LoopDelay, watchEventLoop } from "./stats.js";
+import type { LoopDelay } from "./stats.js";
 
 export type Headers = { authorization: string };
 
@@ -24,7 +24,7 @@ export interface BenchEngine {
   released<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** One timed step: wall time, this process's CPU time (every thread) and the event loop's longest block. */
+/** One timed step: wall time, and the CPU time (every thread) and longest event-loop block of the process measured (the server's, read by its probe). */
 export interface Step {
   ms: number;
   cpuMs: number;
@@ -48,16 +48,6 @@ export async function signIn(app: FastifyInstance, username: string): Promise<He
   const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
   return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
-}
-
-export async function timed<T>(fn: () => Promise<T>): Promise<Step & { value: T }> {
-  const loop = watchEventLoop();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, loop: loop.stop(), value };
 }
 
 export const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -102,4 +92,4 @@ export function statementTimer() {
   };
 }
 
-export { type GcPauses, watchGc } from "./probe.js";
+export type { GcPauses } from "./probe.js";

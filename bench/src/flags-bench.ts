@@ -1,10 +1,11 @@
-import type { ConfirmFlagImportResponse, ImportBatch, ImportsResponse, ProcessFlagsResponse } from "@tally/contract";
+import type { ConfirmFlagImportResponse, ProcessFlagsResponse } from "@tally/contract";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import { hashPassword } from "@tally/server/lib/password-hash";
-import type { FastifyInstance, LightMyRequestResponse as Response } from "fastify";
 import { sql } from "kysely";
-import { type GcPauses, type Headers, signIn, type Step, startApp, statementTimer, timed, watchGc } from "./bench-app.js";
+import { type BenchEngine, type GcPauses, type Headers, type Step, startApp, statementTimer } from "./bench-app.js";
+import { type BenchTarget, inProcessTarget, signInTo, startTarget, stepOf, stepOn } from "./bench-target.js";
+import type { HttpReply } from "./server-process.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
 import { addDays } from "@tally/server/lib/iso-date";
@@ -38,52 +39,78 @@ export interface FlagsBenchResult {
   benefitIdsRestoredByUndo: boolean;
   /** Weekly data of the cohort's week and the students' Benefit Assignment IDs as before the run. */
   restored: { ok: boolean; differences: string[] };
-  /** Main-thread garbage collections from process-flags to the end of the timed confirm. */
+  /** Main-thread garbage collections of the server during process-flags and the timed confirm. */
   gc: GcPauses;
+  /** Whether the server ran in a process of its own (its event loop and CPU time measured alone). */
+  separate: boolean;
 }
 
 /**
- * The flag uploader of issue 12 through the real app: process the three reports, confirm every
- * row, confirm the same run again, then undo both batches (newest first) so the bench set is
- * left as it was.
+ * The flag uploader of issue 12 through the real server (the same multipart body and JSON the
+ * page sends): process the three reports, confirm every row, confirm the same run again, then
+ * undo both batches (newest first) so the bench set is left as it was. The server runs in a
+ * process of its own (bench-target.ts), so its event loop and CPU time are measured alone; with
+ * statements timed, the app runs in this process. On the embedded engine this process lets go
+ * of the data folder while the server runs, and prepares and checks the set around that.
  */
 export async function runFlagsBench(
-  database: DatabaseHandle,
+  engine: BenchEngine,
   opts: { log: (line: string) => void; backupFile: string; statements?: boolean },
 ): Promise<FlagsBenchResult> {
   const log = opts.log;
-  await ensureSuperAdmin(database);
   const timer = opts.statements ? statementTimer() : null;
-  const app = await startApp(timer ? { ...database, db: database.db.withPlugin(timer.plugin) } : database);
-  try {
-    const admin = await signIn(app, BENCH_SUPER_ADMIN.username);
-    const world = await pickWorld(database);
-    const cohortId = world.cohortId;
-    await undoLeftovers(app, admin, cohortId, log);
-    await clearBenchBenefitIds(database);
-    await restoreBackup(database, opts.backupFile, log);
-    const before = await snapshot(database, cohortId);
+  const open = async (): Promise<BenchTarget> => {
+    if (!timer) return await startTarget(engine, log);
+    return inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }));
+  };
+  const withServer = <T>(fn: (target: BenchTarget, admin: Headers) => Promise<T>): Promise<T> => {
+    const run = async () => {
+      const target = await open();
+      try {
+        return await fn(target, await signInTo(target, BENCH_SUPER_ADMIN.username));
+      } finally {
+        await target.stop();
+      }
+    };
+    return timer ? run() : engine.released(run);
+  };
 
-    const cohort = await database.db.selectFrom("cohorts").select("start_date").where("id", "=", cohortId).executeTakeFirstOrThrow();
-    const weekStart = addDays(isoDate(cohort.start_date), 7 * (WEEK - 1));
-    const students = await pickFlagStudents(database, cohortId, FLAG_STUDENTS);
-    const files = generateFlagFiles(students, weekStart);
-    // The bench set's students already hold IDs of their own ("BA-…"): the run takes them away
-    // (kept in a file, in case it is interrupted) so the CRM's IDs are a first match and stored,
-    // the confirm's heavier path, and puts them back at the end.
-    const ids = students.map((s) => s.id);
-    const originals = await database.db.selectFrom("students").select(["id", "benefit_assignment_id"]).where("id", "in", ids).execute();
-    writeFileSync(opts.backupFile, JSON.stringify(originals.map((o) => [o.id, o.benefit_assignment_id])));
-    await database.db.updateTable("students").set({ benefit_assignment_id: null }).where("id", "in", ids).execute();
-    const fileBytes = Object.values(files).reduce((n, f: { text: string }) => n + Buffer.byteLength(f.text), 0);
-    const rows = { progress: students.length, reflections: students.length, crm: students.length * 3 };
-    log(`  flag files: ${students.length} students, ${rows.crm} CRM rows, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
+  await ensureSuperAdmin(engine.database);
+  const world = await pickWorld(engine.database);
+  const cohortId = world.cohortId;
+  const leftovers = await findLeftovers(engine.database, cohortId);
+  if (leftovers.length > 0) {
+    await withServer(async (target, admin) => {
+      for (const id of leftovers) {
+        log(`  undoing flag import ${id} left by an interrupted run`);
+        await undoBatch(target, admin, id);
+      }
+    });
+  }
+  await clearBenchBenefitIds(engine.database);
+  await restoreBackup(engine.database, opts.backupFile, log);
+  const before = await snapshot(engine.database, cohortId);
 
+  const cohort = await engine.database.db.selectFrom("cohorts").select("start_date").where("id", "=", cohortId).executeTakeFirstOrThrow();
+  const weekStart = addDays(isoDate(cohort.start_date), 7 * (WEEK - 1));
+  const students = await pickFlagStudents(engine.database, cohortId, FLAG_STUDENTS);
+  const files = generateFlagFiles(students, weekStart);
+  // The bench set's students already hold IDs of their own ("BA-…"): the run takes them away
+  // (kept in a file, in case it is interrupted) so the CRM's IDs are a first match and stored,
+  // the confirm's heavier path, and puts them back at the end.
+  const ids = students.map((s) => s.id);
+  const originals = await engine.database.db.selectFrom("students").select(["id", "benefit_assignment_id"]).where("id", "in", ids).execute();
+  writeFileSync(opts.backupFile, JSON.stringify(originals.map((o) => [o.id, o.benefit_assignment_id])));
+  await engine.database.db.updateTable("students").set({ benefit_assignment_id: null }).where("id", "in", ids).execute();
+  const fileBytes = Object.values(files).reduce((n, f: { text: string }) => n + Buffer.byteLength(f.text), 0);
+  const rows = { progress: students.length, reflections: students.length, crm: students.length * 3 };
+  log(`  flag files: ${students.length} students, ${rows.crm} CRM rows, ${(fileBytes / 1024 / 1024).toFixed(1)} MB in three CSVs`);
+
+  const steps = await withServer(async (target, admin) => {
     // The body is built before and the reply parsed after the timing: a browser does that work.
     const form = flagForm(files, cohortId);
     timer?.reset();
-    const gc = watchGc();
-    const processed = await timed(() => app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers: admin, payload: form }));
+    const processed = await stepOn(target, () => target.request("POST", "/api/flag-upload/process-flags", { headers: admin, body: form }));
     const run = parse<ProcessFlagsResponse>(processed.value, "process-flags");
     log(`  process-flags: ${processed.ms.toFixed(0)} ms, event loop blocked ${processed.loop.blockedMs.toFixed(0)} ms`);
     timer?.print("process-flags", log);
@@ -93,7 +120,7 @@ export async function runFlagsBench(
     // size, the bench says so and confirms with the fields the contract requires instead.
     const pageBody = { runId: run.runId, cohortId, currentWeek: WEEK, verificationData: run.data };
     const pageBodyBytes = Buffer.byteLength(JSON.stringify(pageBody));
-    const asPage = await confirm(app, admin, pageBody);
+    const asPage = await confirm(target, admin, pageBody);
     let body: object = pageBody;
     let pageBodyRefused: string | null = null;
     if (asPage.statusCode !== 200) {
@@ -103,16 +130,15 @@ export async function runFlagsBench(
       body = { ...pageBody, verificationData };
     } else {
       // It went through untimed: undo it, so the timed confirm below starts from the same state.
-      await undoBatch(app, admin, asPage.json<ConfirmFlagImportResponse>().batchId);
+      await undoBatch(target, admin, asPage.json<ConfirmFlagImportResponse>().batchId);
     }
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
     timer?.reset();
-    const confirmed = await timed(() => confirm(app, admin, body));
+    const confirmed = await stepOn(target, () => confirm(target, admin, body));
     const first = parse<ConfirmFlagImportResponse>(confirmed.value, "confirm-flag-import");
     log(`  confirm-flag-import: ${confirmed.ms.toFixed(0)} ms, event loop blocked ${confirmed.loop.blockedMs.toFixed(0)} ms`);
     timer?.print("confirm", log);
-    const gcPauses = gc.stop();
-    const reconfirmed = await timed(() => confirm(app, admin, body));
+    const reconfirmed = await stepOn(target, () => confirm(target, admin, body));
     const second = parse<ConfirmFlagImportResponse>(reconfirmed.value, "confirm-flag-import again");
     const s2 = second.summary;
     const nothingChanged = s2.weeklyDataCreated === 0 && s2.weeklyDataUpdated === 0 && s2.benefitAssignmentIdsStored === 0;
@@ -121,30 +147,17 @@ export async function runFlagsBench(
     const undo: Step[] = [];
     timer?.reset();
     for (const batchId of [second.batchId, first.batchId].filter((id, i, all) => all.indexOf(id) === i)) {
-      const step = await timed(() => undoBatch(app, admin, batchId));
-      undo.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
+      undo.push(stepOf(await stepOn(target, () => undoBatch(target, admin, batchId))));
     }
     log(`  undo: ${undo.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
     timer?.print("undos", log);
-    // The undo must have put back what the students held before the confirm: no ID at all.
-    const leftAfterUndo = await database.db
-      .selectFrom("students")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("id", "in", ids)
-      .where("benefit_assignment_id", "is not", null)
-      .executeTakeFirstOrThrow();
-    const benefitIdsRestoredByUndo = Number(leftAfterUndo.n) === 0;
-    // Whatever the undo left, the bench's own IDs go and the students' own come back.
-    await clearBenchBenefitIds(database);
-    await restoreBackup(database, opts.backupFile, log, false);
-    const after = await snapshot(database, cohortId);
-    const differences = (Object.keys(before) as (keyof Snapshot)[]).filter((k) => before[k] !== after[k]).map((k) => `${k} differs`);
-
+    const readings = [processed.reading, confirmed.reading];
+    const gc: GcPauses = {
+      longestMs: Math.max(...readings.map((r) => r.gc.longestMs)),
+      totalMs: readings.reduce((n, r) => n + r.gc.totalMs, 0),
+      count: readings.reduce((n, r) => n + r.gc.count, 0),
+    };
     return {
-      engine: database.engine,
-      students: students.length,
-      rows,
-      fileBytes,
       process: {
         ...stepOf(processed),
         matched: run.data.length,
@@ -155,13 +168,34 @@ export async function runFlagsBench(
       confirm: { ...stepOf(confirmed), summary: first.summary, bodyBytes, pageBodyBytes, pageBodyRefused },
       reconfirm: { ...stepOf(reconfirmed), summary: s2, nothingChanged },
       undo,
-      benefitIdsRestoredByUndo,
-      restored: { ok: differences.length === 0, differences },
-      gc: gcPauses,
+      gc,
+      separate: target.separate,
     };
-  } finally {
-    await app.close();
-  }
+  });
+
+  // The undo must have put back what the students held before the confirm: no ID at all.
+  const leftAfterUndo = await engine.database.db
+    .selectFrom("students")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("id", "in", ids)
+    .where("benefit_assignment_id", "is not", null)
+    .executeTakeFirstOrThrow();
+  const benefitIdsRestoredByUndo = Number(leftAfterUndo.n) === 0;
+  // Whatever the undo left, the bench's own IDs go and the students' own come back.
+  await clearBenchBenefitIds(engine.database);
+  await restoreBackup(engine.database, opts.backupFile, log, false);
+  const after = await snapshot(engine.database, cohortId);
+  const differences = (Object.keys(before) as (keyof Snapshot)[]).filter((k) => before[k] !== after[k]).map((k) => `${k} differs`);
+
+  return {
+    engine: engine.database.engine,
+    students: students.length,
+    rows,
+    fileBytes,
+    ...steps,
+    benefitIdsRestoredByUndo,
+    restored: { ok: differences.length === 0, differences },
+  };
 }
 
 /** The bench's super admin, added through the database like the other bench users (once). */
@@ -193,32 +227,34 @@ function flagForm(files: FlagFiles, cohortId: number): FormData {
   return form;
 }
 
-function confirm(app: FastifyInstance, headers: Headers, body: object): Promise<Response> {
-  return app.inject({ method: "POST", url: "/api/flag-upload/confirm-flag-import", headers, payload: body });
+function confirm(target: BenchTarget, headers: Headers, body: object): Promise<HttpReply> {
+  return target.request("POST", "/api/flag-upload/confirm-flag-import", { headers, body });
 }
 
-function parse<T>(res: Response, step: string): T {
+function parse<T>(res: HttpReply, step: string): T {
   if (res.statusCode !== 200) throw new Error(`${step}: ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.json<T>();
 }
 
-async function undoBatch(app: FastifyInstance, headers: Headers, id: number): Promise<void> {
-  const res = await app.inject({ method: "POST", url: `/api/imports/${id}/undo`, headers });
+async function undoBatch(target: BenchTarget, headers: Headers, id: number): Promise<void> {
+  const res = await target.request("POST", `/api/imports/${id}/undo`, { headers });
   if (res.statusCode !== 200) throw new Error(`undo of import ${id}: ${res.statusCode} ${res.body.slice(0, 500)}`);
 }
 
-/** An interrupted earlier run leaves its flag batches behind: take them back, newest first. */
-async function undoLeftovers(app: FastifyInstance, headers: Headers, cohortId: number, log: (line: string) => void): Promise<void> {
-  const res = await app.inject({ method: "GET", url: `/api/imports?cohortId=${cohortId}&limit=200`, headers });
-  if (res.statusCode !== 200) throw new Error(`GET /api/imports: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  const left = res
-    .json<ImportsResponse>()
-    .data.filter((b: ImportBatch) => b.kind === "flags" && b.weekNumber === WEEK && b.undoneAt === null && b.userName === BENCH_SUPER_ADMIN.username)
-    .sort((a, b) => b.id - a.id);
-  for (const batch of left) {
-    log(`  undoing flag import ${batch.id} left by an interrupted run`);
-    await undoBatch(app, headers, batch.id);
-  }
+/** The flag batches an interrupted earlier run left behind (to take back, newest first). */
+async function findLeftovers(database: DatabaseHandle, cohortId: number): Promise<number[]> {
+  const rows = await database.db
+    .selectFrom("import_batches as b")
+    .innerJoin("users as u", "u.id", "b.user_id")
+    .select("b.id")
+    .where("b.cohort_id", "=", cohortId)
+    .where("b.kind", "=", "flags")
+    .where("b.week_number", "=", WEEK)
+    .where("b.undone_at", "is", null)
+    .where("u.username", "=", BENCH_SUPER_ADMIN.username)
+    .orderBy("b.id", "desc")
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** Puts back the students' own Benefit Assignment IDs the run took away, then drops the file. */
@@ -256,7 +292,6 @@ async function snapshot(database: DatabaseHandle, cohortId: number): Promise<Sna
   return { weeklyRows: r?.n ?? "", weeklyDigest: r?.digest ?? "", benefitIds: r?.ids ?? "" };
 }
 
-const stepOf = (s: Step): Step => ({ ms: s.ms, cpuMs: s.cpuMs, loop: s.loop });
 
 const isoDate = (d: Date | string) => (typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
@@ -284,7 +319,9 @@ export function formatFlagsResult(r: FlagsBenchResult): string[] {
     `  confirm-flag-import       ${sec(r.confirm.ms)}  ${sec(r.confirm.cpuMs)} ${ms1(r.confirm.loop.blockedMs).padStart(13)}  ${target(FLAG_TARGETS.confirmMs, r.confirm.ms)}`,
     `  same run again            ${sec(r.reconfirm.ms)}  ${sec(r.reconfirm.cpuMs)} ${ms1(r.reconfirm.loop.blockedMs).padStart(13)}  nothing changed: ${r.reconfirm.nothingChanged ? "yes" : "NO"}`,
     ...r.undo.map((u, i) => `  undo ${i === 0 ? "(newest batch)" : "(the first confirm)"}`.padEnd(28) + `${sec(u.ms)}  ${sec(u.cpuMs)} ${ms1(u.loop.blockedMs).padStart(13)}`),
-    `  (CPU time: this process's threads, the embedded engine's worker included; PostgreSQL's own work is not in it)`,
+    r.separate
+      ? `  (the server in a process of its own, as npm start runs it; CPU time: its threads, the embedded engine's worker included; PostgreSQL's own work is not in it)`
+      : `  (the app in the bench's process, statements timed: the bench's own work shares its event loop and CPU time)`,
     `  event loop blocked, longest over these steps: ${loop.toFixed(1)} ms (limit ${FLAG_TARGETS.eventLoopMs} ms)  ${verdict(loop <= FLAG_TARGETS.eventLoopMs)}`,
     `  main-thread garbage collection during process and confirm: longest pause ${r.gc.longestMs.toFixed(0)} ms, ${r.gc.count} collections, ${(r.gc.totalMs / 1000).toFixed(2)} s in all`,
     `  process: ${r.process.matched} students matched, ${r.process.flagged} with flags, ${r.process.unmatched} unmatched rows, ${r.process.validationErrors} validation errors`,

@@ -1,13 +1,11 @@
-import { appendFileSync } from "node:fs";
-import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse, LoginResponse } from "@tally/contract";
+import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse, ImportsResponse } from "@tally/contract";
 import type { DatabaseHandle } from "@tally/server/db/connection";
-import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
-import { BENCH_PASSWORD, BENCH_USERS, pickWorld } from "./dataset.js";
+import { BENCH_USERS, pickWorld } from "./dataset.js";
 import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
 import { type BenchEngine, type Headers, startApp, type Step, statementTimer } from "./bench-app.js";
-import { type MemoryReading, type ProbeReading, startProbe, watchProcessMemory } from "./probe.js";
-import { type HttpReply, type ServerProcess, startServerProcess } from "./server-process.js";
+import type { HttpReply } from "./server-process.js";
+import { type BenchTarget, inProcessTarget, signInTo, startTarget, stepOf, stepOn } from "./bench-target.js";
 import { summarize, type Timing } from "./stats.js";
 
 /** The week of the issue's performance target: 25,000 students, 50,000 meeting rows. */
@@ -76,59 +74,6 @@ export interface ImportBenchResult {
 
 
 /**
- * Where the bench sends the import: the built server in a process of its own (the figures: its
- * memory, event loop and CPU time alone), or, with --import-statements, the app in this
- * process, since the statement timer has to sit in the app.
- */
-interface ImportTarget {
-  request: ServerProcess["request"];
-  probe: ServerProcess["probe"];
-  watchMemory(): () => MemoryReading;
-  stop(): Promise<void>;
-  /** Whether memory and event loop are the server's alone. */
-  separate: boolean;
-}
-
-function inProcessTarget(app: FastifyInstance): ImportTarget {
-  return {
-    async request(method, url, { headers = {}, body } = {}) {
-      const res = await app.inject({ method: method as "GET", url, headers, payload: body as FormData });
-      return { statusCode: res.statusCode, body: res.body, json: <T>() => res.json<T>() };
-    },
-    async probe() {
-      const stop = startProbe();
-      return async () => stop();
-    },
-    watchMemory: () => watchProcessMemory("self"),
-    stop: () => app.close(),
-    separate: false,
-  };
-}
-
-async function startTarget(engine: BenchEngine, log: (line: string) => void): Promise<ImportTarget> {
-  const server = await startServerProcess({ ...engine.server, log });
-  return { ...server, separate: true };
-}
-
-async function signInTo(target: ImportTarget, username: string): Promise<Headers> {
-  const res = await target.request("POST", "/api/auth/login", { body: { login: username, password: BENCH_PASSWORD } });
-  if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
-}
-
-/** One step timed by the clock here, and measured inside the server by its probe. */
-async function stepOn<T>(target: ImportTarget, fn: () => Promise<T>): Promise<Step & { value: T; reading: ProbeReading }> {
-  const stop = await target.probe();
-  const t0 = performance.now();
-  const value = await fn();
-  const ms = performance.now() - t0;
-  const reading = await stop();
-  // With BENCH_HOLDS set, where the loop was held: to read against a --cpu-prof profile.
-  if (process.env.BENCH_HOLDS) appendFileSync(process.env.BENCH_HOLDS, `${JSON.stringify(reading.longestHolds)}\n`);
-  return { ms, cpuMs: reading.cpuMs, loop: reading.loop, value, reading };
-}
-
-/**
  * The weekly import of the issue's Performance section, through the real server (the same
  * multipart body a browser sends): preview, commit while another user loads dashboards, the
  * same files again, then both batches undone so the bench set is left as it was.
@@ -141,7 +86,7 @@ export async function runImportBench(
 ): Promise<ImportBenchResult> {
   const log = opts.log;
   const timer = opts.statements ? statementTimer() : null;
-  const open = async (): Promise<ImportTarget> => {
+  const open = async (): Promise<BenchTarget> => {
     if (!timer) return await startTarget(engine, log);
     return inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }));
   };
@@ -279,7 +224,7 @@ function importForm(files: ImportFiles, cohortId: number | null): FormData {
   return form;
 }
 
-function send(target: ImportTarget, endpoint: string, headers: Headers, form: FormData): Promise<HttpReply> {
+function send(target: BenchTarget, endpoint: string, headers: Headers, form: FormData): Promise<HttpReply> {
   return target.request("POST", `/api/flag-upload/${endpoint}`, { headers, body: form });
 }
 
@@ -288,14 +233,14 @@ function parseReply<T>(res: HttpReply, step: string): T {
   return res.json<T>();
 }
 
-async function undoBatch(target: ImportTarget, headers: Headers, id: number): Promise<ImportUndoResponse> {
+async function undoBatch(target: BenchTarget, headers: Headers, id: number): Promise<ImportUndoResponse> {
   const res = await target.request("POST", `/api/imports/${id}/undo`, { headers });
   if (res.statusCode !== 200) throw new Error(`undo of import ${id}: ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.json<ImportUndoResponse>();
 }
 
 /** An interrupted earlier run leaves its batches behind: take them back, newest first. */
-async function undoLeftovers(target: ImportTarget, headers: Headers, log: (line: string) => void): Promise<number> {
+async function undoLeftovers(target: BenchTarget, headers: Headers, log: (line: string) => void): Promise<number> {
   const res = await target.request("GET", "/api/imports?limit=200", { headers });
   if (res.statusCode !== 200) throw new Error(`GET /api/imports: ${res.statusCode} ${res.body.slice(0, 300)}`);
   const left = res
@@ -334,7 +279,7 @@ function surprises(step: string, result: ImportPreview, students: number): strin
  * 25,000-student reply does not swell the heap being measured.
  */
 async function importStep(
-  target: ImportTarget,
+  target: BenchTarget,
   dashboard: ReturnType<typeof dashboardLoop>,
   headers: Headers,
   endpoint: "preview-weekly-data" | "commit-weekly-data",
@@ -354,7 +299,6 @@ async function importStep(
   return { ...step, latency: value.latency, reply };
 }
 
-const stepOf = (s: Step): Step => ({ ms: s.ms, cpuMs: s.cpuMs, loop: s.loop });
 
 function nothingChanged(result: ImportCommit): boolean {
   const s = result.summary;
@@ -396,7 +340,7 @@ async function analyzeState(database: DatabaseHandle): Promise<{ analyses: numbe
  */
 const PACE_MS = 100;
 
-function dashboardLoop(target: ImportTarget, headers: Headers, cohortId: number) {
+function dashboardLoop(target: BenchTarget, headers: Headers, cohortId: number) {
   const urls = ["/api/attendance/cohort-trends", `/api/attendance/cohort-trends?cohortId=${cohortId}`, "/api/students?page=1&limit=48"];
   return {
     async during<T>(work: () => Promise<T>): Promise<{ result: T; latency: DashboardLatency }> {
