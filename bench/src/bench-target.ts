@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import type { LoginResponse } from "@tally/contract";
 import type { FastifyInstance } from "fastify";
-import type { BenchEngine, Headers, Step } from "./bench-app.js";
+import { type BenchEngine, type Headers, startApp, type Step, type statementTimer } from "./bench-app.js";
 import { BENCH_PASSWORD } from "./dataset.js";
 import { type MemoryReading, type ProbeReading, startProbe, watchProcessMemory } from "./probe.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
@@ -20,7 +20,7 @@ export interface BenchTarget {
   separate: boolean;
 }
 
-export function inProcessTarget(app: FastifyInstance): BenchTarget {
+function inProcessTarget(app: FastifyInstance): BenchTarget {
   return {
     async request(method, url, { headers = {}, body } = {}) {
       const res = await app.inject({ method: method as "GET", url, headers, payload: body as FormData });
@@ -36,9 +36,29 @@ export function inProcessTarget(app: FastifyInstance): BenchTarget {
   };
 }
 
-export async function startTarget(engine: BenchEngine, log: (line: string) => void): Promise<BenchTarget> {
-  const server = await startServerProcess({ ...engine.server, log });
-  return { ...server, separate: true };
+/**
+ * Runs `fn` against a target started for it and stopped after it: the server in a process of
+ * its own (on the embedded engine this process lets go of the data folder meanwhile, and the
+ * engine's handle is a new one afterwards), or, with a statement timer, the app in this
+ * process on the bench's own handle.
+ */
+export async function withTarget<T>(
+  engine: BenchEngine,
+  opts: { log: (line: string) => void; timer: ReturnType<typeof statementTimer> | null },
+  fn: (target: BenchTarget) => Promise<T>,
+): Promise<T> {
+  const { timer } = opts;
+  const run = async () => {
+    const target = timer
+      ? inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }))
+      : { ...(await startServerProcess({ ...engine.server, log: opts.log })), separate: true };
+    try {
+      return await fn(target);
+    } finally {
+      await target.stop();
+    }
+  };
+  return timer ? run() : engine.released(run);
 }
 
 export async function signInTo(target: BenchTarget, username: string): Promise<Headers> {

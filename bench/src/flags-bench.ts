@@ -3,8 +3,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import { hashPassword } from "@tally/server/lib/password-hash";
 import { sql } from "kysely";
-import { type BenchEngine, type GcPauses, type Headers, type Step, startApp, statementTimer } from "./bench-app.js";
-import { type BenchTarget, inProcessTarget, signInTo, startTarget, stepOf, stepOn } from "./bench-target.js";
+import { type BenchEngine, type GcPauses, type Headers, type Step, statementTimer } from "./bench-app.js";
+import { type BenchTarget, signInTo, stepOf, stepOn, withTarget } from "./bench-target.js";
 import type { HttpReply } from "./server-process.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
@@ -59,21 +59,8 @@ export async function runFlagsBench(
 ): Promise<FlagsBenchResult> {
   const log = opts.log;
   const timer = opts.statements ? statementTimer() : null;
-  const open = async (): Promise<BenchTarget> => {
-    if (!timer) return await startTarget(engine, log);
-    return inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }));
-  };
-  const withServer = <T>(fn: (target: BenchTarget, admin: Headers) => Promise<T>): Promise<T> => {
-    const run = async () => {
-      const target = await open();
-      try {
-        return await fn(target, await signInTo(target, BENCH_SUPER_ADMIN.username));
-      } finally {
-        await target.stop();
-      }
-    };
-    return timer ? run() : engine.released(run);
-  };
+  const withServer = <T>(fn: (target: BenchTarget, admin: Headers) => Promise<T>): Promise<T> =>
+    withTarget(engine, { log, timer }, async (target) => fn(target, await signInTo(target, BENCH_SUPER_ADMIN.username)));
 
   await ensureSuperAdmin(engine.database);
   const world = await pickWorld(engine.database);

@@ -3,9 +3,9 @@ import type { DatabaseHandle } from "@tally/server/db/connection";
 import { sql } from "kysely";
 import { BENCH_USERS, pickWorld } from "./dataset.js";
 import { generateImportFiles, type ImportFiles, pickImportStudents } from "./import-files.js";
-import { type BenchEngine, type Headers, startApp, type Step, statementTimer } from "./bench-app.js";
+import { type BenchEngine, type Headers, type Step, statementTimer } from "./bench-app.js";
 import type { HttpReply } from "./server-process.js";
-import { type BenchTarget, inProcessTarget, signInTo, startTarget, stepOf, stepOn } from "./bench-target.js";
+import { type BenchTarget, signInTo, stepOf, stepOn, withTarget } from "./bench-target.js";
 import { summarize, type Timing } from "./stats.js";
 
 /** The week of the issue's performance target: 25,000 students, 50,000 meeting rows. */
@@ -86,12 +86,7 @@ export async function runImportBench(
 ): Promise<ImportBenchResult> {
   const log = opts.log;
   const timer = opts.statements ? statementTimer() : null;
-  const open = async (): Promise<BenchTarget> => {
-    if (!timer) return await startTarget(engine, log);
-    return inProcessTarget(await startApp({ ...engine.database, db: engine.database.db.withPlugin(timer.plugin) }));
-  };
-  // Timing statements, the app runs in this process: no need to let go of the database.
-  const released = <T>(fn: () => Promise<T>) => (timer ? fn() : engine.released(fn));
+  const session = <T>(fn: (target: BenchTarget) => Promise<T>) => withTarget(engine, { log, timer }, fn);
 
   const before = await countRows(engine.database);
   const students = await pickImportStudents(engine.database, { total: IMPORT_STUDENTS, newStudents: NEW_STUDENTS, newWithoutEmail: NEW_WITHOUT_EMAIL });
@@ -101,41 +96,36 @@ export async function runImportBench(
   const world = await pickWorld(engine.database);
   const statsBefore = await analyzeState(engine.database);
 
-  const first = await released(async () => {
-    const target = await open();
-    try {
-      const admin = await signInTo(target, BENCH_USERS.admin);
-      const district = await signInTo(target, BENCH_USERS.district);
-      const left = await undoLeftovers(target, admin, log);
-      if (left > 0) throw new Error(`${left} import(s) left by an interrupted run were undone: run the bench again`);
-      const dashboard = dashboardLoop(target, district, world.cohortId);
-      const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
-      const memory = target.watchMemory();
-      timer?.reset();
-      const preview = await importStep(target, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
-      log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
-      timer?.print("preview", log);
-      timer?.reset();
-      const commit = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
-      log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
-      timer?.print("commit", log);
-      // The API also takes a commit with no preview before it: undone, the week is committed so.
-      const undoCommit = await stepOn(target, () => undoBatch(target, admin, commit.reply.batchId));
-      timer?.reset();
-      const cold = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
-      log(`  commit without a preview: ${cold.ms.toFixed(0)} ms, event loop blocked ${cold.loop.blockedMs.toFixed(0)} ms`);
-      timer?.print("commit without a preview", log);
-      const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, cold.reply.cohortId)));
-      const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
-      const allNone = nothingChanged(recommitReply);
-      log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
-      const batches = [recommitReply.batchId, cold.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
-      const peak = memory();
-      const recommitStep = { ms: recommit.ms, cpuMs: recommit.cpuMs, loop: recommit.loop, allNone };
-      return { idle, preview, commit, undoCommit: stepOf(undoCommit), cold, peak, recommit: recommitStep, batches, separate: target.separate };
-    } finally {
-      await target.stop();
-    }
+  const first = await session(async (target) => {
+    const admin = await signInTo(target, BENCH_USERS.admin);
+    const district = await signInTo(target, BENCH_USERS.district);
+    const left = await undoLeftovers(target, admin, log);
+    if (left > 0) throw new Error(`${left} import(s) left by an interrupted run were undone: run the bench again`);
+    const dashboard = dashboardLoop(target, district, world.cohortId);
+    const idle = await dashboard.during(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+    const memory = target.watchMemory();
+    timer?.reset();
+    const preview = await importStep(target, dashboard, admin, "preview-weekly-data", importForm(files, null), students.length);
+    log(`  preview: ${preview.ms.toFixed(0)} ms, event loop blocked ${preview.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("preview", log);
+    timer?.reset();
+    const commit = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
+    log(`  commit: ${commit.ms.toFixed(0)} ms, event loop blocked ${commit.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("commit", log);
+    // The API also takes a commit with no preview before it: undone, the week is committed so.
+    const undoCommit = await stepOn(target, () => undoBatch(target, admin, commit.reply.batchId));
+    timer?.reset();
+    const cold = await importStep(target, dashboard, admin, "commit-weekly-data", importForm(files, null), students.length);
+    log(`  commit without a preview: ${cold.ms.toFixed(0)} ms, event loop blocked ${cold.loop.blockedMs.toFixed(0)} ms`);
+    timer?.print("commit without a preview", log);
+    const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, cold.reply.cohortId)));
+    const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
+    const allNone = nothingChanged(recommitReply);
+    log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
+    const batches = [recommitReply.batchId, cold.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
+    const peak = memory();
+    const recommitStep = { ...stepOf(recommit), allNone };
+    return { idle, preview, commit, undoCommit: stepOf(undoCommit), cold, peak, recommit: recommitStep, batches, separate: target.separate };
   });
   const { idle, preview, commit, undoCommit, cold, peak, recommit, batches } = first;
   const gcPauses = {
@@ -164,22 +154,17 @@ export async function runImportBench(
 
   // The undos run in a server started afresh (the database is read in between): a few
   // dashboard requests first, so that its start-up is not counted against them.
-  const undo = await released(async () => {
-    const target = await open();
-    try {
-      const admin = await signInTo(target, BENCH_USERS.admin);
-      const district = await signInTo(target, BENCH_USERS.district);
-      await dashboardLoop(target, district, world.cohortId).during(() => new Promise((resolve) => setTimeout(resolve, 2000)));
-      const steps: Step[] = [];
-      for (const id of batches) {
-        const step = await stepOn(target, () => undoBatch(target, admin, id));
-        steps.push({ ms: step.ms, cpuMs: step.cpuMs, loop: step.loop });
-      }
-      log(`  undo: ${steps.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
-      return [undoCommit, ...steps];
-    } finally {
-      await target.stop();
+  const undo = await session(async (target) => {
+    const admin = await signInTo(target, BENCH_USERS.admin);
+    const district = await signInTo(target, BENCH_USERS.district);
+    await dashboardLoop(target, district, world.cohortId).during(() => new Promise((resolve) => setTimeout(resolve, 2000)));
+    const steps: Step[] = [];
+    for (const id of batches) {
+      const step = await stepOn(target, () => undoBatch(target, admin, id));
+      steps.push(stepOf(step));
     }
+    log(`  undo: ${steps.map((u) => `${u.ms.toFixed(0)} ms`).join(" + ")}`);
+    return [undoCommit, ...steps];
   });
 
   const after = await countRows(engine.database);

@@ -128,7 +128,7 @@ export class ImportWork {
         a.meeting_type = this.text.of(a.meeting_type) as AttendanceKeyRow["meeting_type"];
         a.status = this.text.of(a.status) as AttendanceKeyRow["status"];
         a.updated_at = this.text.of(a.updated_at);
-      } else {
+      } else if (name === "weekly") {
         const w = row as StoredWeeklyRow;
         w.week_start = this.text.of(w.week_start);
         w.updated_at = this.text.of(w.updated_at);

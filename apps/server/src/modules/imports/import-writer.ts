@@ -54,7 +54,7 @@ export async function writePlan(
   plan: WritablePlan,
   cohortId: number,
   at: Date,
-  referenceChecks: ReferenceChecks = "per-row",
+  referenceChecks: ReferenceChecks,
 ): Promise<ImportChanges> {
   const setBased = referenceChecks === "set-based";
   const atText = at.toISOString();
