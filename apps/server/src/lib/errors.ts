@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: Array<{ path: string; message: string }>,
+    /** Seconds until a retry may succeed: sent as Retry-After (429, 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "AppError";
@@ -23,4 +25,6 @@ export const unauthenticated = (message: string = MESSAGES.unauthenticated, code
 export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, "FORBIDDEN", message);
 export const notFound = (message: string = MESSAGES.notFound) => new AppError(404, "NOT_FOUND", message);
 export const conflict = (message: string) => new AppError(409, "CONFLICT", message);
-export const tooManyRequests = (message: string) => new AppError(429, "RATE_LIMITED", message);
+/** Every 429 says when to try again (Retry-After), so clients and proxies need not guess. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, "RATE_LIMITED", message, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));

@@ -8,6 +8,7 @@ import { AppError } from "../lib/errors.js";
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined) reply.header("retry-after", String(err.retryAfterSeconds));
       return reply
         .status(err.statusCode)
         .send({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });

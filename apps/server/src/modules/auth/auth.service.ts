@@ -132,7 +132,7 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   const reservation = await reserveSignIn(db, { userId: user?.id ?? null, login: loginKey, address: attempt.ipAddress }, now);
   if (!reservation) {
     await log(false, "rate_limited");
-    throw tooManyRequests(MESSAGES.tooManyAttempts);
+    throw tooManyRequests(MESSAGES.tooManyAttempts, LIMITS.loginFailureWindowMinutes * 60);
   }
 
   const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyHash()), attempt.password);

@@ -69,6 +69,7 @@ describe("sign-in limits under a burst", () => {
     expect(statuses(replies)).toEqual({ 401: LIMITS.loginFailuresPerClient, 429: 80 - LIMITS.loginFailuresPerClient });
     for (const refused of replies.filter((r) => r.statusCode === 429)) {
       expect(refused.json()).toEqual({ error: MESSAGES.tooManyAttempts, code: "RATE_LIMITED" });
+      expect(refused.headers["retry-after"]).toBe(String(LIMITS.loginFailureWindowMinutes * 60));
     }
     const logs = await historyOf(t, ip);
     expect(logs).toHaveLength(80);

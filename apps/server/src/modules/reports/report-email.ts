@@ -52,7 +52,7 @@ export async function sendReport(
   const since = () => new Date(ctx.clock.now().getTime() - HOUR_MS);
   // A cheap early refusal before rendering; the locked count below is the one that decides.
   if ((await countActorEntries(db, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
-    throw tooManyRequests(REPORT_MESSAGES.emailRateLimited);
+    throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, HOUR_MS / 1000);
   }
   const model = await buildReportModel(db, user, report, {
     includeStudents: true,
@@ -63,7 +63,7 @@ export async function sendReport(
   await db.transaction().execute(async (trx) => {
     await lockActorSends(trx, user.id);
     if ((await countActorEntries(trx, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
-      throw tooManyRequests(REPORT_MESSAGES.emailRateLimited);
+      throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, HOUR_MS / 1000);
     }
     await recordChange(trx, {
       actorId: user.id,

@@ -133,6 +133,7 @@ describe("the e-mail rate limit", () => {
     const refused = await send("schoolB", { recipient: "limit@example.test" });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: REPORT_MESSAGES.emailRateLimited, code: "RATE_LIMITED" });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     // Another user is not held back by it.
     expect((await send("superAdmin", { recipient: "limit@example.test" })).statusCode).toBe(200);
   });
