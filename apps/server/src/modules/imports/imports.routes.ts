@@ -28,11 +28,11 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   // onRequest: other roles are refused before their upload is read.
   const admin = [app.authenticate, async (request: FastifyRequest) => assertCanImport(request.user)];
   const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413, 415);
-  const upload = [...admin, multipartFormOnly(IMPORT_FILE_FIELDS.length)];
+  const adminUpload = [...admin, multipartFormOnly(IMPORT_FILE_FIELDS.length)];
 
   app.post(
     "/flag-upload/preview-weekly-data",
-    { onRequest: upload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importPreviewSchema, ...uploadErrors } } },
+    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importPreviewSchema, ...uploadErrors } } },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => previewImport(ctx, previews, request.user.id, upload, onStage));
@@ -40,7 +40,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
   app.post(
     "/flag-upload/commit-weekly-data",
-    { onRequest: upload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importCommitSchema, ...uploadErrors } } },
+    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importCommitSchema, ...uploadErrors } } },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => commitImport(ctx, previews, request.user.id, upload, onStage));
