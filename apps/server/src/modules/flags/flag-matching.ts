@@ -1,9 +1,10 @@
-import type { FlagUnmatchedRow } from "@tally/contract";
+import type { FlagRowError, FlagUnmatchedRow } from "@tally/contract";
 import type { FlagRunRow } from "../../db/schema.js";
 import { loopTurns } from "../../lib/yield-to-loop.js";
 import { calculateFlags } from "../imports/flag-rules.js";
-import type { CrmRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
+import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
 import { normaliseEmail, normaliseName } from "../imports/student-names.js";
+import { describeRowErrors, type FlagReports, type RowOwner } from "./flag-row-errors.js";
 
 /** A student of the chosen cohort, as the flag uploader matches them. */
 export interface CohortStudent {
@@ -23,13 +24,18 @@ export interface FlagWeek {
 export interface FlagRunResult {
   rows: FlagRunRow[];
   unmatched: FlagUnmatchedRow[];
+  /** The first FLAG_ROW_ERRORS_LISTED row errors of the three reports, with their students. */
+  rowErrors: FlagRowError[];
+  rowErrorCount: number;
 }
 
 interface Enrollee {
   benefitAssignmentId: string;
-  first: CrmRow;
+  first: FlawedRow<CrmRow>;
   absent: number;
   enrolled: number;
+  /** Its rows with a bad value, to name the student in their errors. */
+  flawed: FlawedRow<CrmRow>[];
 }
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -46,24 +52,48 @@ const unmatchedRow = (file: string, row: StudentKey, reason: string): FlagUnmatc
   reason,
 });
 
+const ownerOf = (s: CohortStudent): RowOwner => ({ id: s.id, name: `${s.first_name} ${s.last_name}` });
+
+/** A report's good and flawed rows together, in the file's order (each list already is). */
+function inFileOrder<T extends StudentKey>({ rows, flawed }: ParsedReport<T>): Array<T | FlawedRow<T>> {
+  if (flawed.length === 0) return rows;
+  const merged: Array<T | FlawedRow<T>> = [];
+  let i = 0;
+  let j = 0;
+  while (i < rows.length || j < flawed.length) {
+    const takeRow = j === flawed.length || (i < rows.length && rows[i]!.row < flawed[j]!.row);
+    merged.push(takeRow ? rows[i++]! : flawed[j++]!);
+  }
+  return merged;
+}
+
 /**
  * Matches each CRM enrollee to a student of the cohort (report-formats.md, rule 4: Benefit
  * Assignment ID, then e-mail, then name; a shared name is never a guess), gives each the
  * progress and reflection rows that are theirs, and calculates the flags. Every row that
- * finds no student is listed with the reason.
+ * finds no student is listed with the reason. A row with a bad value counts for what it does
+ * say: a value that could not be read decides no flag, a CRM row without a Benefit Assignment
+ * ID counts for nobody.
  */
-export async function calculateFlagRun(
-  students: readonly CohortStudent[],
-  week: FlagWeek,
-  reports: { crm: ParsedReport<CrmRow>; progress: ParsedReport<ProgressRow>; reflection: ParsedReport<ReflectionRow> },
-): Promise<FlagRunResult> {
+export async function calculateFlagRun(students: readonly CohortStudent[], week: FlagWeek, reports: FlagReports): Promise<FlagRunResult> {
   const unmatched: FlagUnmatchedRow[] = [];
   const enrollees = new Map<string, Enrollee>();
-  for (const row of reports.crm.rows) {
-    const e = enrollees.get(row.benefitAssignmentId) ?? { benefitAssignmentId: row.benefitAssignmentId, first: row, absent: 0, enrolled: 0 };
+  const flawedCrm = new Set<object>(reports.crm.flawed);
+  const withoutId: FlawedRow<CrmRow>[] = [];
+  for (const row of inFileOrder(reports.crm)) {
+    const id = row.benefitAssignmentId;
+    if (id === null) {
+      withoutId.push(row);
+      continue;
+    }
+    let e = enrollees.get(id);
+    if (!e) {
+      e = { benefitAssignmentId: id, first: row, absent: 0, enrolled: 0, flawed: [] };
+      enrollees.set(id, e);
+    }
     if (row.status === "absent") e.absent++;
     if (row.status === "enrolled") e.enrolled++;
-    enrollees.set(row.benefitAssignmentId, e);
+    if (flawedCrm.has(row)) e.flawed.push(row);
   }
 
   const turn = loopTurns();
@@ -82,9 +112,11 @@ export async function calculateFlagRun(
     student: CohortStudent;
     enrollee: Enrollee;
     matchedBy: FlagRunRow["matchedBy"];
-    progress: ProgressRow | null;
-    reflection: ReflectionRow | null;
+    progress: FlawedRow<ProgressRow> | null;
+    reflection: FlawedRow<ReflectionRow> | null;
   }
+  const owners = new Map<object, RowOwner>();
+  const flawedPlatform = new Set<object>([...reports.progress.flawed, ...reports.reflection.flawed]);
   const matched = new Map<number, Matched>();
   for (const enrollee of enrollees.values()) {
     if (turn.due()) await turn.yield();
@@ -114,6 +146,14 @@ export async function calculateFlagRun(
       continue;
     }
     matched.set(student.id, { student, enrollee, matchedBy, progress: null, reflection: null });
+    for (const flawedRow of enrollee.flawed) owners.set(flawedRow, ownerOf(student));
+  }
+  // Counted for nobody, but the coordinator is told whose session it was where the row says.
+  for (const row of withoutId) {
+    const email = normaliseEmail(row.email);
+    const named = byName.get(normaliseName(row.fullName)) ?? [];
+    const student = (email ? byEmail.get(email) : undefined) ?? (named.length === 1 ? named[0] : undefined);
+    if (student) owners.set(row, ownerOf(student));
   }
 
   const roster = [...matched.values()];
@@ -123,8 +163,8 @@ export async function calculateFlagRun(
     for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.first.email)]) if (e) rosterByEmail.set(e, m);
     pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
   }
-  const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T) => void) => {
-    for (const row of report.rows) {
+  const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T | FlawedRow<T>) => void) => {
+    for (const row of inFileOrder(report)) {
       if (turn.due()) await turn.yield();
       const email = normaliseEmail(row.email);
       let m = email ? rosterByEmail.get(email) : undefined;
@@ -136,8 +176,10 @@ export async function calculateFlagRun(
         }
         m = named[0];
       }
-      if (m) assign(m, row);
-      else unmatched.push(unmatchedRow(report.file, row, `in the ${label} but not in the CRM report`));
+      if (m) {
+        assign(m, row);
+        if (flawedPlatform.has(row)) owners.set(row, ownerOf(m.student));
+      } else unmatched.push(unmatchedRow(report.file, row, `in the ${label} but not in the CRM report`));
     }
   };
   await attach(reports.progress, "progress report", (m, row) => (m.progress = row));
@@ -161,5 +203,6 @@ export async function calculateFlagRun(
       matchedBy: m.matchedBy,
     });
   }
-  return { rows, unmatched };
+  const { listed, count } = describeRowErrors(reports, owners);
+  return { rows, unmatched, rowErrors: listed, rowErrorCount: count };
 }

@@ -22,7 +22,7 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
   const date = columns.find({ label: "Session Date", aliases: ["Session Date", "Date"] });
   const order = await fileDateOrder(open, [date]);
 
-  const { rows, errors } = await readRows(open, (r): CrmRow | null => {
+  const { rows, flawed, errors } = await readRows<CrmRow>(open, (r) => {
     const key = r.studentKey(names, email);
     const id = r.cell(assignment);
     if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
@@ -30,11 +30,11 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
     const when = r.optional(date);
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(date!, "is not a date");
-    if (!key || id === "" || state === null) return null;
+    if (!key) return null;
     return {
       row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
-      benefitAssignmentId: id, status: state, session: r.optional(session), date: whenIso,
+      benefitAssignmentId: id === "" ? null : id, status: state, session: r.optional(session), date: whenIso,
     };
   });
-  return { file: file.name, rows, errors };
+  return { file: file.name, rows, flawed, errors };
 }
