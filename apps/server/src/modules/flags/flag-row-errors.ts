@@ -54,13 +54,13 @@ export function describeRowErrors(reports: FlagReports, owners: ReadonlyMap<obje
     if (listed.length >= FLAG_ROW_ERRORS_LISTED) continue;
     const flawedAt = new Map(report.flawed.map((row) => [row.row, row]));
     for (const error of report.errors.slice(0, FLAG_ROW_ERRORS_LISTED - listed.length)) {
-      listed.push(describe(field, error, flawedAt.get(error.row), owners));
+      listed.push(rowErrorOf(field, error, flawedAt.get(error.row), owners));
     }
   }
   return { listed, count };
 }
 
-function describe(report: FlagFileField, error: RowError, row: FlawedRow<StudentKey> | undefined, owners: ReadonlyMap<object, RowOwner>): FlagRowError {
+function rowErrorOf(report: FlagFileField, error: RowError, row: FlawedRow<StudentKey> | undefined, owners: ReadonlyMap<object, RowOwner>): FlagRowError {
   const owner = row ? owners.get(row) : undefined;
   const student = owner?.name ?? row?.fullName ?? null;
   const value = error.value.length > MAX_VALUE_CHARS ? `${error.value.slice(0, MAX_VALUE_CHARS)}…` : error.value;
