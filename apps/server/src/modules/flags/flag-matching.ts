@@ -2,6 +2,7 @@ import type { FlagRowError, FlagUnmatchedRow } from "@tally/contract";
 import type { FlagRunRow } from "../../db/schema.js";
 import { loopTurns } from "../../lib/yield-to-loop.js";
 import { calculateFlags } from "../imports/flag-rules.js";
+import { rowsInFileOrder } from "../imports/reports/report-reader.js";
 import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
 import { normaliseEmail, normaliseName } from "../imports/student-names.js";
 import { describeRowErrors, type FlagReports, type RowOwner } from "./flag-row-errors.js";
@@ -54,19 +55,6 @@ const unmatchedRow = (file: string, row: StudentKey, reason: string): FlagUnmatc
 
 const ownerOf = (s: CohortStudent): RowOwner => ({ id: s.id, name: `${s.first_name} ${s.last_name}` });
 
-/** A report's good and flawed rows together, in the file's order (each list already is). */
-function inFileOrder<T extends StudentKey>({ rows, flawed }: ParsedReport<T>): Array<T | FlawedRow<T>> {
-  if (flawed.length === 0) return rows;
-  const merged: Array<T | FlawedRow<T>> = [];
-  let i = 0;
-  let j = 0;
-  while (i < rows.length || j < flawed.length) {
-    const takeRow = j === flawed.length || (i < rows.length && rows[i]!.row < flawed[j]!.row);
-    merged.push(takeRow ? rows[i++]! : flawed[j++]!);
-  }
-  return merged;
-}
-
 /**
  * Matches each CRM enrollee to a student of the cohort (report-formats.md, rule 4: Benefit
  * Assignment ID, then e-mail, then name; a shared name is never a guess), gives each the
@@ -80,7 +68,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
   const enrollees = new Map<string, Enrollee>();
   const flawedCrm = new Set<object>(reports.crm.flawed);
   const withoutId: FlawedRow<CrmRow>[] = [];
-  for (const row of inFileOrder(reports.crm)) {
+  for (const row of rowsInFileOrder(reports.crm)) {
     const id = row.benefitAssignmentId;
     if (id === null) {
       withoutId.push(row);
@@ -164,7 +152,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
     pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
   }
   const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T | FlawedRow<T>) => void) => {
-    for (const row of inFileOrder(report)) {
+    for (const row of rowsInFileOrder(report)) {
       if (turn.due()) await turn.yield();
       const email = normaliseEmail(row.email);
       let m = email ? rosterByEmail.get(email) : undefined;

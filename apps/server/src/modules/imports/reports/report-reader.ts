@@ -144,6 +144,19 @@ export async function readRows<T extends StudentKey>(
   return { rows, flawed, errors };
 }
 
+/** A report's whole and flawed rows together, in the file's order (each list already is). */
+export function rowsInFileOrder<T extends StudentKey>({ rows, flawed }: Pick<ParsedReport<T>, "rows" | "flawed">): Array<T | FlawedRow<T>> {
+  if (flawed.length === 0) return rows;
+  const merged: Array<T | FlawedRow<T>> = [];
+  let i = 0;
+  let j = 0;
+  while (i < rows.length || j < flawed.length) {
+    const takeRow = j === flawed.length || (i < rows.length && rows[i]!.row < flawed[j]!.row);
+    merged.push(takeRow ? rows[i++]! : flawed[j++]!);
+  }
+  return merged;
+}
+
 /** The day/month order of the file's numeric dates in these columns (US month/day unless decided). */
 export async function fileDateOrder(open: OpenReport, indexes: readonly (number | null)[]): Promise<DateOrder> {
   const columns = indexes.filter((i) => i !== null);

@@ -85,7 +85,8 @@ export interface CrmRow extends StudentKey {
 
 /**
  * A row with a bad value, as far as it could be read: each value that was bad is null. The
- * flag uploader uses what such a row does say; the weekly import leaves it out.
+ * student is still in the report and what the row does say counts; the weekly import leaves
+ * out a flawed meeting row (an attendance record needs its date, type and status).
  */
 export type FlawedRow<T extends StudentKey> = StudentKey & { [K in Exclude<keyof T, keyof StudentKey>]: T[K] | null };
 
