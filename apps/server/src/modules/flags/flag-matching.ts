@@ -33,6 +33,9 @@ export interface FlagRunResult {
 interface Enrollee {
   benefitAssignmentId: string;
   first: FlawedRow<CrmRow>;
+  /** The first name and e-mail any of its rows gives: a row may leave the name out ("" then). */
+  fullName: string;
+  email: string | null;
   absent: number;
   enrolled: number;
   /** Its rows with a bad value, to name the student in their errors. */
@@ -45,7 +48,7 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-const unmatchedRow = (file: string, row: StudentKey, reason: string): FlagUnmatchedRow => ({
+const unmatchedRow = (file: string, row: Pick<StudentKey, "row" | "fullName" | "email">, reason: string): FlagUnmatchedRow => ({
   file,
   row: row.row,
   name: row.fullName,
@@ -61,7 +64,7 @@ const ownerOf = (s: CohortStudent): RowOwner => ({ id: s.id, name: `${s.first_na
  * progress and reflection rows that are theirs, and calculates the flags. Every row that
  * finds no student is listed with the reason. A row with a bad value counts for what it does
  * say: a value that could not be read decides no flag, a CRM row without a Benefit Assignment
- * ID counts for nobody.
+ * ID counts for nobody, one without a name is matched by its ID (then e-mail).
  */
 export async function calculateFlagRun(students: readonly CohortStudent[], week: FlagWeek, reports: FlagReports): Promise<FlagRunResult> {
   const unmatched: FlagUnmatchedRow[] = [];
@@ -76,9 +79,11 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
     }
     let e = enrollees.get(id);
     if (!e) {
-      e = { benefitAssignmentId: id, first: row, absent: 0, enrolled: 0, flawed: [] };
+      e = { benefitAssignmentId: id, first: row, fullName: row.fullName, email: row.email, absent: 0, enrolled: 0, flawed: [] };
       enrollees.set(id, e);
     }
+    if (e.fullName === "") e.fullName = row.fullName;
+    e.email ??= row.email;
     if (row.status === "absent") e.absent++;
     if (row.status === "enrolled") e.enrolled++;
     if (flawedCrm.has(row)) e.flawed.push(row);
@@ -108,7 +113,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
   const matched = new Map<number, Matched>();
   for (const enrollee of enrollees.values()) {
     if (turn.due()) await turn.yield();
-    const row = enrollee.first;
+    const row = { row: enrollee.first.row, fullName: enrollee.fullName, email: enrollee.email };
     let student = byBenefit.get(enrollee.benefitAssignmentId);
     let matchedBy: FlagRunRow["matchedBy"] = "benefit_assignment_id";
     const email = normaliseEmail(row.email);
@@ -116,7 +121,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
       student = byEmail.get(email);
       matchedBy = "email";
     }
-    if (!student) {
+    if (!student && row.fullName !== "") {
       const named = (byName.get(normaliseName(row.fullName)) ?? []).filter((s) => !email || !s.email);
       if (named.length > 1) {
         unmatched.push(unmatchedRow(reports.crm.file, row, `in the CRM report; the name matches ${named.length} students of this cohort`));
@@ -126,7 +131,11 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
       matchedBy = "name";
     }
     if (!student) {
-      unmatched.push(unmatchedRow(reports.crm.file, row, "in the CRM report but not in this cohort"));
+      const reason =
+        row.fullName === ""
+          ? `in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (${enrollee.benefitAssignmentId})${email ? " or e-mail" : ""}`
+          : "in the CRM report but not in this cohort";
+      unmatched.push(unmatchedRow(reports.crm.file, row, reason));
       continue;
     }
     if (matched.has(student.id)) {
@@ -148,7 +157,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
   const rosterByEmail = new Map<string, Matched>();
   const rosterByName = new Map<string, Matched[]>();
   for (const m of roster) {
-    for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.first.email)]) if (e) rosterByEmail.set(e, m);
+    for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.email)]) if (e) rosterByEmail.set(e, m);
     pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
   }
   const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T | FlawedRow<T>) => void) => {

@@ -25,12 +25,15 @@ const undecided = (flags: Array<string | false>, who: string) => {
   return `${named.join(" and ")} ${named.length === 1 ? "is" : "are"} not decided for ${who}`;
 };
 
-const OUTCOMES: { [F in FlagFileField]: (row: FlawedRow<RowOf<F>>, who: string) => string } = {
+/** `owned`: the row went to a student of the cohort. */
+const OUTCOMES: { [F in FlagFileField]: (row: FlawedRow<RowOf<F>>, who: string, owned: boolean) => string } = {
   progressReport: (row, who) => undecided([row.progress === null && "Behind on progress", row.pastDue === null && "Past due"], who),
   reflectionReport: (row, who) => undecided([row.hours === null && "Low hours", row.rating === null && "Low wellbeing"], who),
-  attendanceReport: (row, who) => {
+  attendanceReport: (row, who, owned) => {
     // Enrollees are told apart by the ID: a row without one belongs to no enrollee.
     if (row.benefitAssignmentId === null) return `this session of ${who} is not counted`;
+    // Its enrollee is one of the unmatched rows (a row without a name has only its ID to go by).
+    if (!owned) return `the enrollee of Benefit Assignment ID ${row.benefitAssignmentId} is matched to no student of this cohort (see the unmatched rows); this session is not counted`;
     if (row.status === null) return `this session of ${who} counts as neither absent nor unrecorded`;
     return `this session of ${who} still counts`;
   },
@@ -62,10 +65,13 @@ export function describeRowErrors(reports: FlagReports, owners: ReadonlyMap<obje
 
 function rowErrorOf(report: FlagFileField, error: RowError, row: FlawedRow<StudentKey> | undefined, owners: ReadonlyMap<object, RowOwner>): FlagRowError {
   const owner = row ? owners.get(row) : undefined;
-  const student = owner?.name ?? row?.fullName ?? null;
+  // A CRM row may leave the name out (it has its Benefit Assignment ID).
+  const student = owner?.name ?? (row?.fullName || null);
   const value = error.value.length > MAX_VALUE_CHARS ? `${error.value.slice(0, MAX_VALUE_CHARS)}…` : error.value;
   // Only a row that names nobody is not kept as a flawed row.
-  const outcome = row ? (OUTCOMES[report] as (r: FlawedRow<StudentKey>, who: string) => string)(row, student ?? row.fullName) : "the row names no student and is not used";
+  const outcome = row
+    ? (OUTCOMES[report] as (r: FlawedRow<StudentKey>, who: string, owned: boolean) => string)(row, student ?? row.fullName, owner !== undefined)
+    : "the row names no student and is not used";
   return { report, file: error.file, row: error.row, column: error.column, value, problem: error.problem, studentId: owner?.id ?? null, student, outcome };
 }
 

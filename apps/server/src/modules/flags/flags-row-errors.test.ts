@@ -199,3 +199,90 @@ describe("a file that cannot be read at all is still refused whole", () => {
     await refused(files({ reflectionReport: { name: "reflections.csv", bytes: reflections } }), /reflections\.csv: ambiguous column for "hours worked"/);
   });
 });
+
+// Report-formats.md, "Matching a row to a student", rule 4: a CRM row is matched by its Benefit
+// Assignment ID first, then e-mail, then name. The ID is mandatory on every row, the name is not:
+// a row without a name is matched by what it does carry.
+describe("CRM rows without an Enrollee Name", () => {
+  const NAMELESS_CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
+,BA-20,Absent,,Workshop,2026-07-14
+,BA-21,Enrolled,eve@example.org,Workshop,2026-07-14
+,BA-22,Absent,,Workshop,2026-07-14
+Nora Later,BA-22,Completed,,Site Visit,2026-07-16
+,BA-99,Completed,,Workshop,2026-07-14
+,BA-98,Cancelled,,Workshop,2026-07-14
+`;
+  const NAMELESS_PROGRESS = `Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates
+Nina Stored,nina@example.org,,60,0,0
+Eve Mail,eve@example.org,,60,0,0
+Nora Later,nora@example.org,,60,0,0
+`;
+  const NAMELESS_REFLECTIONS = `User Name,Email,Hours worked this week,How are you feeling (1-5)?,Reflect on your week
+Nina Stored,nina@example.org,20,4,Fine
+Eve Mail,eve@example.org,20,4,Fine
+Nora Later,nora@example.org,20,4,Fine
+`;
+  let run: ProcessFlagsResponse;
+  const nameless: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const school = await buildSchool(t.db, { name: "Nameless Rows High" });
+    const cohort = (await buildCohort(t.db, { name: "Nameless Rows", startDate: "2026-06-29", endDate: "2026-08-10", totalExpectedHours: 120 })).id;
+    for (const [first, last, email] of [
+      ["Nina", "Stored", "nina@example.org"],
+      ["Eve", "Mail", "eve@example.org"],
+      ["Nora", "Later", "nora@example.org"],
+    ] as const) {
+      nameless[first] = (await buildStudent(t.db, { schoolId: school.id, firstName: first, lastName: last, email, cohortIds: [cohort] })).id;
+    }
+    await t.db.updateTable("students").set({ benefit_assignment_id: "BA-20" }).where("id", "=", nameless.Nina!).execute();
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/flag-upload/process-flags",
+      headers: superAdmin.headers,
+      payload: importForm(
+        { cohortId: cohort, currentWeek: 3 },
+        {
+          progressReport: { name: "progress.csv", bytes: NAMELESS_PROGRESS },
+          reflectionReport: { name: "reflections.csv", bytes: NAMELESS_REFLECTIONS },
+          attendanceReport: { name: "crm.csv", bytes: NAMELESS_CRM },
+        },
+      ),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    run = res.json<ProcessFlagsResponse>();
+  });
+  const rowOf = (id: number | undefined) => run.data.find((r) => r.studentId === id);
+
+  it("matches a row without a name by its Benefit Assignment ID", () => {
+    expect(rowOf(nameless.Nina)).toMatchObject({ matchedBy: "benefit_assignment_id", benefit_assignment_id: "BA-20", calculated_flags: ["Absent from 1 session(s)"] });
+  });
+
+  it("matches it by e-mail when no student has the ID yet", () => {
+    expect(rowOf(nameless.Eve)).toMatchObject({ matchedBy: "email", benefit_assignment_id: "BA-21", calculated_flags: ["Attendance not recorded for 1 session(s)"] });
+  });
+
+  it("matches an enrollee by the name another of its rows gives, and counts the nameless row too", () => {
+    expect(rowOf(nameless.Nora)).toMatchObject({ matchedBy: "name", benefit_assignment_id: "BA-22", calculated_flags: ["Absent from 1 session(s)"] });
+  });
+
+  it("lists a row that matches nobody as unmatched, naming its Benefit Assignment ID", () => {
+    expect(run.data).toHaveLength(3);
+    expect(run.unmatched).toEqual([
+      { file: "crm.csv", row: 6, name: "", email: null, reason: "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-99)" },
+      { file: "crm.csv", row: 7, name: "", email: null, reason: "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-98)" },
+    ]);
+  });
+
+  it("makes a missing name no row error, and names the ID in the error of an unmatched row's bad value", () => {
+    expect(run.rowErrors).toEqual([
+      {
+        report: "attendanceReport", file: "crm.csv", row: 7, column: "Disbursement Status", value: "Cancelled", problem: "is not Completed, Absent, Excused or Enrolled",
+        studentId: null, student: null, outcome: "the enrollee of Benefit Assignment ID BA-98 is matched to no student of this cohort (see the unmatched rows); this session is not counted",
+      },
+    ]);
+    expect(run.validationErrors).toEqual([
+      'crm.csv row 7, Disbursement Status "Cancelled": is not Completed, Absent, Excused or Enrolled — the enrollee of Benefit Assignment ID BA-98 is matched to no student of this cohort (see the unmatched rows); this session is not counted',
+    ]);
+  });
+});

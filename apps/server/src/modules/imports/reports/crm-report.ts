@@ -23,8 +23,9 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
   const order = await fileDateOrder(open, [date]);
 
   const { rows, flawed, errors } = await readRows<CrmRow>(open, (r) => {
-    const key = r.studentKey(names, email);
     const id = r.cell(assignment);
+    // The ID is mandatory on every row and tells enrollees apart; the name is not (rule 4 matches by the ID first).
+    const key = r.studentKey(names, email, id !== "");
     if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
     const state = r.required(status, (v) => STATUSES.get(v.toLowerCase()) ?? null, "is not Completed, Absent, Excused or Enrolled");
     const when = r.optional(date);

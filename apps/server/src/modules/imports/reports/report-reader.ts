@@ -95,8 +95,11 @@ export class RowReading {
     return value;
   }
 
-  /** Name and e-mail of the row's student; null (with a problem) when the row names nobody. */
-  studentKey(names: NameColumns, email: number | null): StudentKey | null {
+  /**
+   * Name and e-mail of the row's student; null (with a problem) when the row names nobody, unless
+   * `identifiedOtherwise` (a CRM row's Benefit Assignment ID): then an empty name is "".
+   */
+  studentKey(names: NameColumns, email: number | null, identifiedOtherwise = false): StudentKey | null {
     let firstName: string;
     let lastName: string;
     if ("full" in names) {
@@ -109,7 +112,7 @@ export class RowReading {
       lastName = this.cell(names.last).replace(/\s+/g, " ");
     }
     const fullName = [firstName, lastName].filter(Boolean).join(" ");
-    if (fullName === "") {
+    if (fullName === "" && !identifiedOtherwise) {
       this.fail("full" in names ? names.full : names.first, "has no student name");
       return null;
     }

@@ -42,7 +42,7 @@ export const REPORT_LIMITS = IMPORT_LIMITS;
  */
 export interface StudentKey {
   row: number;
-  /** "First Last" as written (a "Last, First" cell is turned round). */
+  /** "First Last" as written (a "Last, First" cell is turned round); "" only on a CRM row, which has its Benefit Assignment ID. */
   fullName: string;
   firstName: string;
   lastName: string;

@@ -197,6 +197,16 @@ describe("Flag Uploader page", () => {
     expect(screen.getByRole("table", { name: "In the progress report but not in the CRM report (1)" })).toBeTruthy();
   });
 
+  it("shows an unmatched CRM row without a name as '—', under the reason that names its Benefit Assignment ID", async () => {
+    await openAsSuperAdmin();
+    const panel = await chooseCohort();
+    await processWith(panel);
+    const reason = "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-99)";
+    await act(async () => answer(buildResult({ unmatched: [{ file: "crm.csv", row: 6, name: "", email: null, reason }] })));
+    const table = screen.getByRole("table", { name: `${reason.charAt(0).toUpperCase()}${reason.slice(1)} (1)` });
+    expect(within(table).getAllByRole("row").slice(1).map((r) => r.textContent)).toEqual(["crm.csv6——"]);
+  });
+
   it("shows the server's validation errors joined after 'File Validation Errors: '", async () => {
     await openAsSuperAdmin();
     const panel = await chooseCohort();
