@@ -65,13 +65,14 @@ function problemOf(sent: InjectedReply, before: Record<string, string>, after: R
   if (sent.status < 400) return undefined;
   const changed = changedTables(before, after);
   if (changed.length > 0) return `refused with ${sent.status} but changed ${changed.join(", ")}`;
-  let error: unknown;
+  let body: { error?: unknown; code?: unknown } = {};
   try {
-    error = (JSON.parse(sent.body) as { error?: unknown }).error;
+    body = JSON.parse(sent.body) as typeof body;
   } catch {
     // Not JSON: reported below.
   }
-  if (typeof error !== "string" || error.length === 0) return `refused with ${sent.status} without an error text: ${sent.body.slice(0, 200)}`;
+  if (typeof body.error !== "string" || body.error.length === 0) return `refused with ${sent.status} without an error text: ${sent.body.slice(0, 200)}`;
+  if (typeof body.code !== "string" || body.code.length === 0) return `refused with ${sent.status} without an error code: ${sent.body.slice(0, 200)}`;
   return undefined;
 }
 
@@ -173,17 +174,31 @@ function multipartRequest(route: FuzzRoute) {
         Object.fromEntries(Object.entries(files).map(([field, bytes]) => [field, { name: `${field}.csv`, bytes }])),
       ),
     );
-  const shape = fc.constantFrom("whole", "truncated", "lying header", "no boundary", "garbage");
+  const shape = fc.constantFrom("whole", "truncated", "lying header", "no boundary", "garbage", "another content type");
   return fc.record({
     caller: callerArb,
-    options: fc.tuple(form, shape, fc.double({ min: 0, max: 1, noNaN: true }), fc.uint8Array({ maxLength: 500 })).map(([f, kind, cut, garbage]) => ({
-      f,
-      kind,
-      cut,
-      garbage,
-    })),
+    options: fc
+      .tuple(form, shape, fc.double({ min: 0, max: 1, noNaN: true }), fc.uint8Array({ maxLength: 500 }), fc.constantFrom(...NOT_A_FORM))
+      .map(([f, kind, cut, garbage, other]) => ({ f, kind, cut, garbage, other })),
   }).map(({ caller, options }) => ({ caller, options: options as unknown as InjectOptions }));
 }
+
+/** Bodies an upload route may be sent instead of a form, each with the status it must answer. */
+interface NotAForm {
+  name: string;
+  type: string;
+  body: string;
+  status: 400 | 415;
+}
+const NOT_A_FORM: NotAForm[] = [
+  { name: "malformed JSON", type: "application/json", body: '{"a":', status: 415 },
+  { name: "malformed JSON (braces)", type: "application/json", body: "{{}", status: 415 },
+  { name: "well-formed JSON", type: "application/json", body: '{"cohortId":1,"currentWeek":3}', status: 415 },
+  { name: "plain text", type: "text/plain", body: "cohortId=1", status: 415 },
+  { name: "a URL-encoded form", type: "application/x-www-form-urlencoded", body: "cohortId=1&currentWeek=3", status: 415 },
+  { name: "no content type", type: "", body: "cohortId=1", status: 415 },
+  { name: "a multipart body with a broken boundary", type: "multipart/form-data; boundary=abc", body: "--abd\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n--abd--", status: 400 },
+];
 
 /** Multipart requests are built asynchronously (a form's bytes), so their property is its own. */
 async function fuzzMultipart(route: FuzzRoute, index: number) {
@@ -191,7 +206,7 @@ async function fuzzMultipart(route: FuzzRoute, index: number) {
   const sessions = world.sessionsFor(index);
   await fc.assert(
     fc.asyncProperty(multipartRequest(route), async ({ caller, options }) => {
-      const { f, kind, cut, garbage } = options as unknown as { f: FormData; kind: string; cut: number; garbage: Uint8Array };
+      const { f, kind, cut, garbage, other } = options as unknown as { f: FormData; kind: string; cut: number; garbage: Uint8Array; other: NotAForm };
       const { bytes, type } = await formBytes(f);
       let payload: Buffer = bytes;
       let contentType = type;
@@ -199,6 +214,7 @@ async function fuzzMultipart(route: FuzzRoute, index: number) {
       if (kind === "lying header") contentType = "multipart/form-data; boundary=not-the-boundary";
       if (kind === "no boundary") contentType = "multipart/form-data";
       if (kind === "garbage") payload = Buffer.from(garbage);
+      if (kind === "another content type") [contentType, payload] = [other.type, Buffer.from(other.body)];
       const headers = { "content-type": contentType, authorization: `Bearer ${sessions[caller].token}` };
       const sent = await send({ method: "POST", url: route.url, headers, payload });
       const after = await tableChecksums(t.db);
@@ -248,6 +264,41 @@ describe("bad input", () => {
     const failures = await fuzzAll((r) => r.multipart !== undefined, fuzzMultipart);
     expect(failures).toEqual([]);
   }, 240_000);
+
+  // Found by hand (issue 27): a JSON body to process-flags reached the handler, and the 400
+  // that the JSON parser made did not fit the route's 400 schema: 500 FST_ERR_RESPONSE_SERIALIZATION.
+  it.each(NOT_A_FORM)("answers $name sent to an upload route with $status and the error body", async ({ type, body, status }) => {
+    const uploads = routes.filter((r) => r.multipart);
+    expect(uploads.map((r) => r.url).sort()).toEqual(Object.keys(MULTIPART_FIELDS).sort());
+    for (const route of uploads) {
+      const before = await tableChecksums(t.db);
+      const headers: Record<string, string> = { ...world.spare.headers };
+      if (type) headers["content-type"] = type;
+      const res = await t.app.inject({ method: "POST", url: route.url, headers, payload: body });
+      expect(res.statusCode, `${route.url}: ${res.body}`).toBe(status);
+      // process-flags' own 400s also carry the spec's fields (status, validationErrors…).
+      expect(res.json(), route.url).toMatchObject({ error: expect.stringMatching(/multipart\/form-data|form/), code: "VALIDATION_ERROR" });
+      expect(changedTables(before, await tableChecksums(t.db))).toEqual([]);
+    }
+  });
+
+  it.each(['{"a":', "{{}", '{"a":1,}', "\uFEFF{"])("answers malformed JSON %j sent to any route that reads a JSON body with 400 and the error body", async (body) => {
+    const jsonRoutes = routes.filter((r) => r.body);
+    expect(jsonRoutes.length).toBeGreaterThan(10);
+    const wrong: string[] = [];
+    for (const route of jsonRoutes) {
+      const url = route.url.replace(/:[A-Za-z]+/g, "1");
+      const res = await t.app.inject({ method: route.method as InjectOptions["method"], url, headers: { ...world.spare.headers, "content-type": "application/json" }, payload: body });
+      let reply: { error?: unknown; code?: unknown } = {};
+      try {
+        reply = res.json();
+      } catch {
+        // Not JSON: counted as wrong below.
+      }
+      if (res.statusCode !== 400 || typeof reply.error !== "string" || reply.code !== "VALIDATION_ERROR") wrong.push(`${route.key}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 
   // Found by the upload fuzzing: busboy's refusals carry no code and ended as 500s.
   it.each([

@@ -58,10 +58,42 @@ export const flagUnmatchedRowSchema = z.object({
 });
 export type FlagUnmatchedRow = z.infer<typeof flagUnmatchedRowSchema>;
 
+/** Row errors listed in one reply; more are counted in rowErrorCount (a whole file of bad rows is 50,000). */
+export const FLAG_ROW_ERRORS_LISTED = 1_000;
+
+/**
+ * A bad value in one row of a report: that row's error, the other rows still count. The rest of
+ * the row is used where it can be (report-formats.md, "Parsing rules"); `outcome` says how.
+ */
+export const flagRowErrorSchema = z.object({
+  report: z.enum(FLAG_FILE_FIELDS),
+  /** The uploaded file's name. */
+  file: z.string(),
+  /** As a spreadsheet shows the file: the header is row 1. */
+  row: z.number().int(),
+  /** The header as written in the file. */
+  column: z.string(),
+  value: z.string(),
+  /** What is wrong with the value: "is not a number of hours from 0 to 168". */
+  problem: z.string(),
+  /** The student of the cohort the row is about, when known. */
+  studentId: z.number().int().nullable(),
+  /** That student's name, else the name the row gives; null when the row names nobody. */
+  student: z.string().nullable(),
+  /** What became of the row: "Low hours is not decided for Maria Lopez", "this session of Sam Okafor is not counted". */
+  outcome: z.string(),
+});
+export type FlagRowError = z.infer<typeof flagRowErrorSchema>;
+
 export const processFlagsResponseSchema = z.object({
   status: z.enum(["success", "error"]),
   message: z.string(),
+  /** One sentence per listed row error (the spec's field, shown as "File Validation Errors: …"). */
   validationErrors: z.array(z.string()),
+  /** The same errors, one object each, in the same order: reports in the page's order, then rows. */
+  rowErrors: z.array(flagRowErrorSchema),
+  /** Every row error, listed or not (at most FLAG_ROW_ERRORS_LISTED are). */
+  rowErrorCount: z.number().int(),
   /** The processed run the confirm step names; kept on the server for at least an hour. */
   runId: z.string().nullable(),
   data: z.array(flagVerificationRowSchema),

@@ -25,6 +25,8 @@ export const unauthenticated = (message: string = MESSAGES.unauthenticated, code
 export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, "FORBIDDEN", message);
 export const notFound = (message: string = MESSAGES.notFound) => new AppError(404, "NOT_FOUND", message);
 export const conflict = (message: string) => new AppError(409, "CONFLICT", message);
+/** A body of a type the route does not read (code as Fastify's own 415s: the request is what is wrong). */
+export const unsupportedMediaType = (message: string) => new AppError(415, "VALIDATION_ERROR", message);
 /** Every 429 says when to try again (Retry-After), so clients and proxies need not guess. */
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, "RATE_LIMITED", message, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));

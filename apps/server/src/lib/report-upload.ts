@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { AppError, badRequest } from "./errors.js";
+import { AppError, badRequest, unsupportedMediaType } from "./errors.js";
 import { yieldToLoop } from "./yield-to-loop.js";
 
 /** Upload blocks: small enough that filling one never holds the event loop (fresh memory is slow to touch). */
@@ -82,6 +82,22 @@ export interface ReportUploadRules<F extends string, S extends z.ZodType> {
   maxFileBytes: number;
 }
 
+const filesText = (count: number) => `${count === 3 ? "three" : count} report files`;
+
+/**
+ * onRequest hook of an upload route: a body that is not a multipart form is refused with 415
+ * before it is read. Left to Fastify, a JSON or text body was parsed and reached the handler,
+ * and malformed JSON became a 400 the route's reply schema did not expect (answered as a 500).
+ */
+export function multipartFormOnly(fileCount: number) {
+  return async (request: FastifyRequest) => {
+    const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (mediaType !== "multipart/form-data") {
+      throw unsupportedMediaType(`Send the form as multipart/form-data with the ${filesText(fileCount)}.`);
+    }
+  };
+}
+
 /** A .csv name; a name without an extension counts when the browser called it text/csv. */
 const looksLikeCsv = (name: string, mimetype: string) => /\.csv$/i.test(name) || (!/\.[a-z0-9]+$/i.test(name) && mimetype === "text/csv");
 
@@ -90,15 +106,15 @@ function uploadError(error: unknown, currentFile: string | null, tooLarge: (name
   const code = (error as { code?: string }).code;
   if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(currentFile ?? "A file");
   if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") {
-    return badRequest(`Send the ${count === 3 ? "three" : count} report files and the form fields only.`);
+    return badRequest(`Send the ${filesText(count)} and the form fields only.`);
   }
-  if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return badRequest(`Send the form as multipart/form-data with the ${count === 3 ? "three" : count} report files.`);
+  if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return badRequest(`Send the form as multipart/form-data with the ${filesText(count)}.`);
   if (code === "FST_INVALID_JSON_FIELD_ERROR") return badRequest("Form fields must be plain text.");
   if (code === "FST_PROTO_VIOLATION") return badRequest("A form field has a name that is not allowed.");
   // The multipart parser's own refusals (no boundary, a body cut short, a malformed part
   // header) carry no code and no status: the upload is broken, not the server.
   if (!(error instanceof AppError) && (error as { statusCode?: number }).statusCode === undefined) {
-    return badRequest(`The upload is not a complete form. Please send the ${count === 3 ? "three" : count} report files again.`);
+    return badRequest(`The upload is not a complete form. Please send the ${filesText(count)} again.`);
   }
   return error;
 }

@@ -13,13 +13,14 @@ describe("detectDelimiter", () => {
 });
 
 describe("readTable", () => {
-  it("reads quoted commas, doubled quotes and line breaks, and numbers rows by their first line", async () => {
+  it("reads quoted commas, doubled quotes and line breaks, and numbers rows as a spreadsheet shows them", async () => {
+    // Row 2 spans two lines of the file, row 3 is blank, row 4 all empty: Zoë is row 5 (line 6).
     const text = 'Name,Note\r\n"Silva, Dmitri","He said ""hi""\r\nthen left"\r\n\r\n,\r\nZoë,ok\r\n';
     const table = await readTable(text, "a.csv");
     expect(table.headers).toEqual(["Name", "Note"]);
     expect(table.records).toEqual([
       { row: 2, cells: ["Silva, Dmitri", 'He said "hi"\r\nthen left'] },
-      { row: 6, cells: ["Zoë", "ok"] },
+      { row: 5, cells: ["Zoë", "ok"] },
     ]);
   });
 
@@ -32,9 +33,9 @@ describe("readTable", () => {
     ]);
   });
 
-  it("takes the delimiter from Excel's sep= line", async () => {
+  it("takes the delimiter from Excel's sep= line, which Excel does not show as a row", async () => {
     const table = await readTable("sep=;\r\nName;Note, with comma\r\nA;b,c\r\n", "a.csv");
-    expect(table).toEqual({ headers: ["Name", "Note, with comma"], records: [{ row: 3, cells: ["A", "b,c"] }] });
+    expect(table).toEqual({ headers: ["Name", "Note, with comma"], records: [{ row: 2, cells: ["A", "b,c"] }] });
   });
 
   it("skips blank lines before the header", async () => {

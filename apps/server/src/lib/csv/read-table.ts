@@ -3,7 +3,10 @@ import { parse } from "csv-parse";
 import { REPORT_LIMITS, ReportRejected } from "../../modules/imports/reports/report-types.js";
 
 export interface TableRecord {
-  /** The file line where the record starts (the header is line 1). */
+  /**
+   * The row as a spreadsheet shows the file: the header is row 1, blank lines count, a quoted
+   * cell's line breaks start no row, Excel's "sep=" line is not shown.
+   */
   row: number;
   /** One cell per header; missing cells of a short row are "". */
   cells: string[];
@@ -42,8 +45,6 @@ export function detectDelimiter(text: string): string {
   return best;
 }
 
-const lineBreaks = (cell: string) => cell.match(/\r\n|\r|\n/g)?.length ?? 0;
-
 /**
  * Parses a decoded CSV report: delimiter from the header line, RFC 4180 quoting, any line
  * ending, blank and all-empty rows skipped, ragged rows padded. Feeds the parser in chunks and
@@ -62,7 +63,7 @@ export async function readTable(source: string, file: string): Promise<Table> {
     relax_column_count: true,
     // Exports put stray quotes inside unquoted cells (5" screen); keep them as text.
     relax_quotes: true,
-    // Blank lines are kept here (as [""]) so that line numbers can be counted exactly.
+    // Blank lines are kept here (as [""]) so that rows can be counted as a spreadsheet shows them.
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_CHARS,
   });
@@ -70,14 +71,13 @@ export async function readTable(source: string, file: string): Promise<Table> {
   // In an object: TypeScript does not see the closure assign it and would narrow it to null.
   const head: { headers: string[] | null } = { headers: null };
   const records: TableRecord[] = [];
-  let nextLine = sepLine ? 2 : 1;
+  // Blank lines are records too (skip_empty_lines is off), so counting records counts rows.
+  let rowCount = 0;
   // Set by the parser's error event, between two writes.
   const parsing: { failure: unknown } = { failure: null };
 
   const take = (cells: string[]) => {
-    const row = nextLine;
-    for (const cell of cells) nextLine += lineBreaks(cell);
-    nextLine += 1;
+    const row = ++rowCount;
     if (cells.every((c) => c.trim() === "")) return;
     if (head.headers === null) {
       head.headers = cells.map((h) => h.trim());

@@ -3,6 +3,7 @@ import multipart from "@fastify/multipart";
 import {
   confirmFlagImportRequestSchema,
   confirmFlagImportResponseSchema,
+  errorBodySchema,
   FLAG_FILE_FIELDS,
   FLAG_FILE_LABELS,
   IMPORT_LIMITS,
@@ -16,7 +17,7 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { AppError } from "../../lib/errors.js";
 import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
-import { readReportUpload } from "../../lib/report-upload.js";
+import { multipartFormOnly, readReportUpload } from "../../lib/report-upload.js";
 import { assertCanUploadFlags } from "./flags.policy.js";
 import { confirmFlagImport, FlagValidationError, processFlags } from "./flags.service.js";
 
@@ -32,11 +33,13 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
   app.post(
     "/flag-upload/process-flags",
     {
-      onRequest: superAdmin,
+      onRequest: [...superAdmin, multipartFormOnly(FLAG_FILE_FIELDS.length)],
       schema: {
         tags,
         consumes: ["multipart/form-data"],
-        response: { 200: processFlagsResponseSchema, 400: processFlagsErrorSchema, ...errorResponses(401, 403, 404, 413) },
+        // The handler's 400s carry the spec's fields; one Fastify makes before the handler runs
+        // carries the usual error body only, and must not fail this schema (it became a 500).
+        response: { 200: processFlagsResponseSchema, 400: processFlagsErrorSchema.or(errorBodySchema), ...errorResponses(401, 403, 404, 413, 415) },
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import {
   type ConfirmFlagImportRequest,
   type ConfirmFlagImportResponse,
   cohortWeekCount,
+  FLAG_ROW_ERRORS_LISTED,
   FLAG_RUN_TTL_MINUTES,
   FLAG_UPLOAD_MESSAGES,
   type FlagFileField,
@@ -21,10 +22,11 @@ import { addDays } from "../../lib/iso-date.js";
 import { readCrmReport } from "../imports/reports/crm-report.js";
 import { readProgressReport } from "../imports/reports/progress-report.js";
 import { readReflectionReport } from "../imports/reports/reflection-report.js";
-import { type ParsedReport, ReportRejected, type RowError } from "../imports/reports/report-types.js";
+import { type ParsedReport, ReportRejected, type StudentKey } from "../imports/reports/report-types.js";
 import * as students from "../students/students-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { calculateFlagRun } from "./flag-matching.js";
+import { type FlagReports, rowErrorSentence } from "./flag-row-errors.js";
 import * as repo from "./flags.repository.js";
 
 /** A refusal that carries the spec's validationErrors (shown as "File Validation Errors: …"). */
@@ -34,11 +36,10 @@ export class FlagValidationError extends AppError {
   }
 }
 
-const rowErrorText = (e: RowError) => `${e.file} row ${e.row}, ${e.column} "${e.value}": ${e.problem}`;
-
-async function readFlagReports(files: Record<FlagFileField, UploadedReport>) {
+/** The three reports; a file that cannot be read at all refuses the upload, a bad row does not. */
+async function readFlagReports(files: Record<FlagFileField, UploadedReport>): Promise<FlagReports> {
   const rejected: string[] = [];
-  const read = async <T>(reader: (f: UploadedReport) => Promise<ParsedReport<T>>, file: UploadedReport) => {
+  const read = async <T extends StudentKey>(reader: (f: UploadedReport) => Promise<ParsedReport<T>>, file: UploadedReport) => {
     try {
       return await reader(file);
     } catch (error) {
@@ -52,8 +53,6 @@ async function readFlagReports(files: Record<FlagFileField, UploadedReport>) {
   const reflection = await read(readReflectionReport, files.reflectionReport);
   const crm = await read(readCrmReport, files.attendanceReport);
   if (!progress || !reflection || !crm) throw new FlagValidationError(rejected);
-  const rowErrors = [crm, progress, reflection].flatMap((r) => r.errors.map(rowErrorText));
-  if (rowErrors.length > 0) throw new FlagValidationError(rowErrors);
   return { crm, progress, reflection };
 }
 
@@ -79,7 +78,7 @@ export async function processFlags(
   const { cohort, weekCount } = await findCohortWeek(ctx, cohortId, currentWeek);
   const reports = await readFlagReports(upload.files);
   const cohortStudents = await repo.listCohortStudents(ctx.database.db, cohortId);
-  const { rows, unmatched } = await calculateFlagRun(
+  const { rows, unmatched, rowErrors, rowErrorCount } = await calculateFlagRun(
     cohortStudents,
     { week: currentWeek, weekCount, totalExpectedHours: cohort.total_expected_hours },
     reports,
@@ -98,12 +97,23 @@ export async function processFlags(
   });
   return {
     status: "success",
-    message: rows.length === 0 ? FLAG_UPLOAD_MESSAGES.nothingMatched : `Processed ${rows.length} student${rows.length === 1 ? "" : "s"}.`,
-    validationErrors: [],
+    message: processedMessage(rows.length, rowErrorCount),
+    validationErrors: rowErrors.map(rowErrorSentence),
+    rowErrors,
+    rowErrorCount,
     runId,
     data: rows.map((r) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
     unmatched,
   };
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+
+function processedMessage(studentCount: number, rowErrors: number): string {
+  if (studentCount === 0) return FLAG_UPLOAD_MESSAGES.nothingMatched;
+  if (rowErrors === 0) return `Processed ${plural(studentCount, "student")}.`;
+  const unlisted = rowErrors > FLAG_ROW_ERRORS_LISTED ? ` (the first ${FLAG_ROW_ERRORS_LISTED.toLocaleString("en-US")} are listed)` : "";
+  return `Processed ${plural(studentCount, "student")}, with ${plural(rowErrors, "row error")}${unlisted}.`;
 }
 
 const sameTexts = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);

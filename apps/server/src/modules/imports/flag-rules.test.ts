@@ -18,6 +18,14 @@ describe("calculateFlags", () => {
     expect(calculateFlags({ ...base, crm: { absent: 0, enrolled: 0 }, meetings: { mentorAbsent: false, advisorAbsent: false } })).toEqual([]);
   });
 
+  it("decides no flag from a value that could not be read, and the others as usual", () => {
+    expect(texts({ progress: { progress: null, pastDue: 2 }, reflection: { hours: null, rating: 1 } })).toEqual(["2 past-due assessment(s)", "Low wellbeing (1/5)"]);
+    expect(texts({ progress: { progress: 5, pastDue: null }, reflection: { hours: 1, rating: null } })).toEqual([
+      "Behind on progress (5% vs 50% expected)",
+      "Low hours (1 of 20 expected)",
+    ]);
+  });
+
   it("writes every flag's exact text, in table order", () => {
     const flags = calculateFlags({
       ...base,

@@ -25,11 +25,11 @@ export interface FlagFacts {
   totalExpectedHours: number | null;
   /** Weekly import: true (the meeting report is the roster); flag uploader: true when in the CRM report. */
   inPlatformSource: boolean;
-  /** null: not in the progress report. */
-  progress: { progress: number; pastDue: number } | null;
-  /** null: not in the reflection report. */
-  reflection: { hours: number; rating: number } | null;
-  /** Flag uploader only: the student's CRM rows that are Absent, and still Enrolled. */
+  /** null: not in the progress report. A value the row had but could not be read is null: its flag is not decided. */
+  progress: { progress: number | null; pastDue: number | null } | null;
+  /** null: not in the reflection report. An unreadable value is null, as in `progress`. */
+  reflection: { hours: number | null; rating: number | null } | null;
+  /** Flag uploader only: the student's CRM rows that are Absent, and still Enrolled (an unknown status counts as neither). */
   crm?: { absent: number; enrolled: number };
   /** Weekly import only. */
   meetings?: { mentorAbsent: boolean; advisorAbsent: boolean };
@@ -61,21 +61,21 @@ export function calculateFlags(facts: FlagFacts): FlagItem[] {
   if (facts.inPlatformSource && progress === null) flags.push({ code: "NO_PLATFORM_RECORD", text: "No learning-platform record" });
   if (progress !== null) {
     const expected = (100 * facts.week) / weekCount;
-    if (progress.progress < expected - 20) {
+    if (progress.progress !== null && progress.progress < expected - 20) {
       flags.push({
         code: "BEHIND_PROGRESS",
         text: `Behind on progress (${plainNumber(progress.progress)}% vs ${plainNumber(expected)}% expected)`,
       });
     }
-    if (progress.pastDue >= 1) flags.push({ code: "PAST_DUE", text: `${plainNumber(progress.pastDue)} past-due assessment(s)` });
+    if (progress.pastDue !== null && progress.pastDue >= 1) flags.push({ code: "PAST_DUE", text: `${plainNumber(progress.pastDue)} past-due assessment(s)` });
   }
   if (reflection === null) flags.push({ code: "NO_REFLECTION", text: "No reflection submitted" });
   else {
     const expected = expectedWeeklyHours(facts.totalExpectedHours, weekCount);
-    if (reflection.hours < expected / 2) {
+    if (reflection.hours !== null && reflection.hours < expected / 2) {
       flags.push({ code: "LOW_HOURS", text: `Low hours (${plainNumber(reflection.hours)} of ${plainNumber(expected)} expected)` });
     }
-    if (reflection.rating <= 2) flags.push({ code: "LOW_WELLBEING", text: `Low wellbeing (${plainNumber(reflection.rating)}/5)` });
+    if (reflection.rating !== null && reflection.rating <= 2) flags.push({ code: "LOW_WELLBEING", text: `Low wellbeing (${plainNumber(reflection.rating)}/5)` });
   }
   if (crm && crm.absent > 0) flags.push({ code: "ABSENT_SESSIONS", text: `Absent from ${crm.absent} session(s)` });
   if (crm && crm.enrolled > 0) flags.push({ code: "UNRECORDED_SESSIONS", text: `Attendance not recorded for ${crm.enrolled} session(s)` });

@@ -118,9 +118,9 @@ describe("refusals of the weekly import", () => {
     await expectRefusal(existing(), { ...week3Files(), extraReport: { name: "x.csv", bytes: "a\n1\n" } }, 400, "Send the three report files and the form fields only.");
   });
 
-  it("refuses a body that is not multipart", async () => {
+  it("refuses a body that is not multipart with 415", async () => {
     const res = await t.app.inject({ method: "POST", url: "/api/flag-upload/preview-weekly-data", headers: admin.headers, payload: { cohortId } });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(415);
     expect(res.json().error).toMatch(/multipart\/form-data/);
   });
 

@@ -1,5 +1,6 @@
 import multipart from "@fastify/multipart";
 import {
+  IMPORT_FILE_FIELDS,
   idParamSchema,
   importCommitSchema,
   importPreviewSchema,
@@ -11,6 +12,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { multipartFormOnly } from "../../lib/report-upload.js";
 import { listImports, undoImport } from "./import-batches.service.js";
 import { readImportUpload } from "./import-upload.js";
 import { assertCanImport } from "./imports.policy.js";
@@ -25,11 +27,12 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   app.addHook("onClose", async () => previews.clear());
   // onRequest: other roles are refused before their upload is read.
   const admin = [app.authenticate, async (request: FastifyRequest) => assertCanImport(request.user)];
-  const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413);
+  const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413, 415);
+  const adminUpload = [...admin, multipartFormOnly(IMPORT_FILE_FIELDS.length)];
 
   app.post(
     "/flag-upload/preview-weekly-data",
-    { onRequest: admin, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importPreviewSchema, ...uploadErrors } } },
+    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importPreviewSchema, ...uploadErrors } } },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => previewImport(ctx, previews, request.user.id, upload, onStage));
@@ -37,7 +40,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
   app.post(
     "/flag-upload/commit-weekly-data",
-    { onRequest: admin, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importCommitSchema, ...uploadErrors } } },
+    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importCommitSchema, ...uploadErrors } } },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => commitImport(ctx, previews, request.user.id, upload, onStage));

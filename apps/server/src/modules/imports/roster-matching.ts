@@ -1,4 +1,5 @@
-import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "./reports/report-types.js";
+import { rowsInFileOrder } from "./reports/report-reader.js";
+import type { FlawedRow, MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "./reports/report-types.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 import { normaliseEmail, normaliseName } from "./student-names.js";
 
@@ -38,8 +39,9 @@ export interface RosterStudent {
   /** The student's team in the cohort before the import (kept unless they had none). */
   keptTeamId: number | null;
   meetings: MeetingRow[];
-  progress: ProgressRow | null;
-  reflection: ReflectionRow | null;
+  /** A row with a bad value counts too: that value is null (it decides no flag). */
+  progress: FlawedRow<ProgressRow> | null;
+  reflection: FlawedRow<ReflectionRow> | null;
 }
 
 export interface MatchProblem {
@@ -218,11 +220,14 @@ function startStudent(
   };
 }
 
-/** Gives each progress or reflection row to its roster student; the rest are listed, not dropped. */
+/**
+ * Gives each progress or reflection row to its roster student, a row with a bad value too (the
+ * student is in that report; the value's error is the row's); the rest are listed, not dropped.
+ */
 async function attachPlatformRows<T extends StudentKey>(
   students: RosterStudent[],
   report: ParsedReport<T>,
-  assign: (student: RosterStudent, row: T) => void,
+  assign: (student: RosterStudent, row: T | FlawedRow<T>) => void,
   problems: MatchProblem[],
   warnings: MatchWarning[],
 ): Promise<void> {
@@ -236,7 +241,7 @@ async function attachPlatformRows<T extends StudentKey>(
     pushTo(byName, fold(s.fullName), s);
   }
   const seenRow = new Map<RosterStudent, number>();
-  for (const row of report.rows) {
+  for (const row of rowsInFileOrder(report)) {
     if (turn.due()) await turn.yield();
     const email = normaliseEmail(row.email);
     let student = email ? byEmail.get(email) : undefined;

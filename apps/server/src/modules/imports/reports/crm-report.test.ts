@@ -45,16 +45,20 @@ describe("readCrmReport", () => {
     );
   });
 
-  it("leaves out each bad row with its error and keeps the others", async () => {
-    const text = `${HEADERS}Good Row,BA-1,completed,2026-07-14\nNo Id,,Completed,\nBad Status,BA-2,Attended,\nBad Date,BA-3,Excused,July\n,BA-4,Enrolled,\nProto Status,BA-5,constructor,\n`;
+  it("leaves out each bad row with its error and keeps the others; a row without a name but with its ID is whole", async () => {
+    const text = `${HEADERS}Good Row,BA-1,completed,2026-07-14\nNo Id,,Completed,\nBad Status,BA-2,Attended,\nBad Date,BA-3,Excused,July\n,BA-4,Enrolled,\nProto Status,BA-5,constructor,\n,,Completed,\n`;
     const report = await readCrmReport(file(text));
-    expect(report.rows.map((r) => [r.fullName, r.status])).toEqual([["Good Row", "completed"]]);
+    expect(report.rows.map((r) => [r.fullName, r.benefitAssignmentId, r.status])).toEqual([
+      ["Good Row", "BA-1", "completed"],
+      ["", "BA-4", "enrolled"],
+    ]);
     expect(report.errors).toEqual([
       { file: "crm.csv", row: 3, column: "Benefit Assignment ID", value: "", problem: "is empty (every row needs a Benefit Assignment ID)" },
       { file: "crm.csv", row: 4, column: "Disbursement Status", value: "Attended", problem: "is not Completed, Absent, Excused or Enrolled" },
       { file: "crm.csv", row: 5, column: "Session Date", value: "July", problem: "is not a date" },
-      { file: "crm.csv", row: 6, column: "Enrollee Name", value: "", problem: "has no student name" },
       { file: "crm.csv", row: 7, column: "Disbursement Status", value: "constructor", problem: "is not Completed, Absent, Excused or Enrolled" },
+      { file: "crm.csv", row: 8, column: "Enrollee Name", value: "", problem: "has no student name" },
+      { file: "crm.csv", row: 8, column: "Benefit Assignment ID", value: "", problem: "is empty (every row needs a Benefit Assignment ID)" },
     ]);
   });
 

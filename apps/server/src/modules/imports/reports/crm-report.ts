@@ -22,19 +22,20 @@ export async function readCrmReport(file: ReportFile): Promise<ParsedReport<CrmR
   const date = columns.find({ label: "Session Date", aliases: ["Session Date", "Date"] });
   const order = await fileDateOrder(open, [date]);
 
-  const { rows, errors } = await readRows(open, (r): CrmRow | null => {
-    const key = r.studentKey(names, email);
+  const { rows, flawed, errors } = await readRows<CrmRow>(open, (r) => {
     const id = r.cell(assignment);
+    // The ID is mandatory on every row and tells enrollees apart; the name is not (rule 4 matches by the ID first).
+    const key = r.studentKey(names, email, id !== "");
     if (id === "") r.fail(assignment, "is empty (every row needs a Benefit Assignment ID)");
     const state = r.required(status, (v) => STATUSES.get(v.toLowerCase()) ?? null, "is not Completed, Absent, Excused or Enrolled");
     const when = r.optional(date);
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(date!, "is not a date");
-    if (!key || id === "" || state === null) return null;
+    if (!key) return null;
     return {
       row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
-      benefitAssignmentId: id, status: state, session: r.optional(session), date: whenIso,
+      benefitAssignmentId: id === "" ? null : id, status: state, session: r.optional(session), date: whenIso,
     };
   });
-  return { file: file.name, rows, errors };
+  return { file: file.name, rows, flawed, errors };
 }

@@ -44,7 +44,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
   const order = await fileDateOrder(open, [date]);
   const text = new InternedText();
 
-  const { rows, errors } = await readRows(open, (r): MeetingRow | null => {
+  const { rows, flawed, errors } = await readRows<MeetingRow>(open, (r): MeetingRow | null => {
     const key = r.studentKey(names, email);
     const id = r.optional(studentId);
     const idValue = id === null ? null : parseWholeNumber(id);
@@ -68,5 +68,5 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
       advisorNotes: r.optional(notes),
     };
   });
-  return { file: file.name, rows, errors };
+  return { file: file.name, rows, flawed, errors };
 }

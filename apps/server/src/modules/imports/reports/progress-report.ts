@@ -26,16 +26,16 @@ export async function readProgressReport(file: ReportFile): Promise<ParsedReport
     required: true,
   })!;
 
-  const { rows, errors } = await readRows(open, (r): ProgressRow | null => {
+  const { rows, flawed, errors } = await readRows<ProgressRow>(open, (r) => {
     const key = r.studentKey(names, email);
     const value = r.required(progress, percent, "is not a percentage from 0 to 100");
     const due = r.required(pastDue, count, "is not a whole number of 0 or more");
     const without = r.required(withoutDue, count, "is not a whole number of 0 or more");
-    if (!key || value === null || due === null || without === null) return null;
+    if (!key) return null;
     return {
       row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
       team: r.optional(team), progress: value, pastDue: due, withoutDueDates: without,
     };
   });
-  return { file: file.name, rows, errors };
+  return { file: file.name, rows, flawed, errors };
 }

@@ -30,18 +30,18 @@ export async function readReflectionReport(file: ReportFile): Promise<ParsedRepo
   const text = columns.find({ label: "reflection text", wordPrefixes: textWords });
   const order = await fileDateOrder(open, [submitted]);
 
-  const { rows, errors } = await readRows(open, (r): ReflectionRow | null => {
+  const { rows, flawed, errors } = await readRows<ReflectionRow>(open, (r) => {
     const key = r.studentKey(names, email);
     const worked = r.required(hours, hoursOf, `is not a number of hours from 0 to ${MAX_WEEKLY_HOURS}`);
     const feeling = r.required(rating, ratingOf, "is not a whole number from 1 to 5");
     const when = r.optional(submitted);
     const whenIso = when === null ? null : parseDate(when, order);
     if (when !== null && whenIso === null) r.fail(submitted!, "is not a date");
-    if (!key || worked === null || feeling === null) return null;
+    if (!key) return null;
     return {
       row: key.row, fullName: key.fullName, firstName: key.firstName, lastName: key.lastName, email: key.email,
       hours: worked, rating: feeling, reflection: r.optional(text), submitted: whenIso,
     };
   });
-  return { file: file.name, rows, errors };
+  return { file: file.name, rows, flawed, errors };
 }

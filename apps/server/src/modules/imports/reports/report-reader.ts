@@ -4,11 +4,11 @@ import { decodeText } from "../../../lib/csv/decode-text.js";
 import { ColumnFinder } from "../../../lib/csv/header-names.js";
 import { type TableRecord, readTable } from "../../../lib/csv/read-table.js";
 import { normaliseEmail, turnLastFirst } from "../student-names.js";
-import type { ReportFile, RowError, StudentKey } from "./report-types.js";
+import type { FlawedRow, ParsedReport, ReportFile, RowError, StudentKey } from "./report-types.js";
 import { REPORT_LIMITS, ReportRejected } from "./report-types.js";
 
 // What the four report readers share: opening a file, the name and e-mail columns every
-// report has, and collecting a row's problems so that a bad row is left out with its errors.
+// report has, and collecting a row's problems so that a bad row is set apart with its errors.
 
 /** Aliases for one full-name column, in every report (report-formats.md). */
 export const FULL_NAME_ALIASES = ["Student Name", "Name", "Full Name"] as const;
@@ -95,8 +95,11 @@ export class RowReading {
     return value;
   }
 
-  /** Name and e-mail of the row's student; null (with a problem) when the row names nobody. */
-  studentKey(names: NameColumns, email: number | null): StudentKey | null {
+  /**
+   * Name and e-mail of the row's student; null (with a problem) when the row names nobody, unless
+   * `identifiedOtherwise` (a CRM row's Benefit Assignment ID): then an empty name is "".
+   */
+  studentKey(names: NameColumns, email: number | null, identifiedOtherwise = false): StudentKey | null {
     let firstName: string;
     let lastName: string;
     if ("full" in names) {
@@ -109,7 +112,7 @@ export class RowReading {
       lastName = this.cell(names.last).replace(/\s+/g, " ");
     }
     const fullName = [firstName, lastName].filter(Boolean).join(" ");
-    if (fullName === "") {
+    if (fullName === "" && !identifiedOtherwise) {
       this.fail("full" in names ? names.full : names.first, "has no student name");
       return null;
     }
@@ -118,20 +121,43 @@ export class RowReading {
 }
 
 /**
- * Reads every record with `read`, keeping the rows without problems and collecting the
- * problems of the others; yields to the event loop between batches.
+ * Reads every record with `read` (which gives null for a value it could not read, and null for
+ * a row that names no student): rows without problems, the flawed rows that still name their
+ * student, and every problem. Yields to the event loop between batches.
  */
-export async function readRows<T>(open: OpenReport, read: (reading: RowReading) => T | null): Promise<{ rows: T[]; errors: RowError[] }> {
+export async function readRows<T extends StudentKey>(
+  open: OpenReport,
+  read: (reading: RowReading) => FlawedRow<T> | null,
+): Promise<Omit<ParsedReport<T>, "file">> {
   const rows: T[] = [];
+  const flawed: FlawedRow<T>[] = [];
   const errors: RowError[] = [];
   for (let i = 0; i < open.records.length; i++) {
     if (i > 0 && i % ROWS_PER_TURN === 0) await nextTurn();
     const reading = new RowReading(open.records[i]!, open.columns);
     const row = read(reading);
-    if (reading.problems.length > 0 || row === null) errors.push(...reading.problems);
-    else rows.push(row);
+    if (reading.problems.length > 0) {
+      errors.push(...reading.problems);
+      if (row !== null) flawed.push(row);
+    } else if (row !== null) {
+      // A required value a reader could not read is always a problem: a row without one is whole.
+      rows.push(row as unknown as T);
+    }
   }
-  return { rows, errors };
+  return { rows, flawed, errors };
+}
+
+/** A report's whole and flawed rows together, in the file's order (each list already is). */
+export function rowsInFileOrder<T extends StudentKey>({ rows, flawed }: Pick<ParsedReport<T>, "rows" | "flawed">): Array<T | FlawedRow<T>> {
+  if (flawed.length === 0) return rows;
+  const merged: Array<T | FlawedRow<T>> = [];
+  let i = 0;
+  let j = 0;
+  while (i < rows.length || j < flawed.length) {
+    const takeRow = j === flawed.length || (i < rows.length && rows[i]!.row < flawed[j]!.row);
+    merged.push(takeRow ? rows[i++]! : flawed[j++]!);
+  }
+  return merged;
 }
 
 /** The day/month order of the file's numeric dates in these columns (US month/day unless decided). */

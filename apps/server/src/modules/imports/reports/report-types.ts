@@ -10,7 +10,7 @@ export interface ReportFile {
 /** One bad value in one row; the other rows still go through. */
 export interface RowError {
   file: string;
-  /** The line of the file where the record starts (the header is line 1). */
+  /** The row as a spreadsheet shows the file (the header is row 1; a cell's line breaks start no row). */
   row: number;
   /** The column's header as written in the file. */
   column: string;
@@ -42,7 +42,7 @@ export const REPORT_LIMITS = IMPORT_LIMITS;
  */
 export interface StudentKey {
   row: number;
-  /** "First Last" as written (a "Last, First" cell is turned round). */
+  /** "First Last" as written (a "Last, First" cell is turned round); "" only on a CRM row, which has its Benefit Assignment ID. */
   fullName: string;
   firstName: string;
   lastName: string;
@@ -83,8 +83,18 @@ export interface CrmRow extends StudentKey {
   date: string | null;
 }
 
-export interface ParsedReport<T> {
+/**
+ * A row with a bad value, as far as it could be read: each value that was bad is null. The
+ * student is still in the report and what the row does say counts; the weekly import leaves
+ * out a flawed meeting row (an attendance record needs its date, type and status).
+ */
+export type FlawedRow<T extends StudentKey> = StudentKey & { [K in Exclude<keyof T, keyof StudentKey>]: T[K] | null };
+
+export interface ParsedReport<T extends StudentKey> {
   file: string;
+  /** The rows without a problem. */
   rows: T[];
+  /** The rows with a problem that still name their student; their problems are in `errors`. */
+  flawed: FlawedRow<T>[];
   errors: RowError[];
 }

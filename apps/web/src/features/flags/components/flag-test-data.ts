@@ -1,4 +1,4 @@
-import type { CohortItem, ConfirmFlagImportResponse, FlagVerificationRow, ProcessFlagsResponse } from "@tally/contract";
+import type { CohortItem, ConfirmFlagImportResponse, FlagRowError, FlagVerificationRow, ProcessFlagsResponse } from "@tally/contract";
 
 export const flagsCohort: CohortItem = {
   id: 7,
@@ -26,6 +26,8 @@ export function buildResult(overrides: Partial<ProcessFlagsResponse> = {}): Proc
     status: "success",
     message: "Processed",
     validationErrors: [],
+    rowErrors: [],
+    rowErrorCount: 0,
     runId: "run-1",
     data: [
       buildRow(),
@@ -40,6 +42,20 @@ export function buildResult(overrides: Partial<ProcessFlagsResponse> = {}): Proc
     ...overrides,
   };
 }
+
+/** Structured row errors to go with sentences (the page shows the sentences). */
+export const rowErrorsOf = (sentences: string[]): FlagRowError[] =>
+  sentences.map((_, i) => ({
+    report: "reflectionReport",
+    file: "reflections.csv",
+    row: i + 2,
+    column: "Hours worked this week",
+    value: "x",
+    problem: "is not a number of hours from 0 to 168",
+    studentId: null,
+    student: null,
+    outcome: "Low hours is not decided",
+  }));
 
 export const confirmed: ConfirmFlagImportResponse = {
   status: "success",

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
 import { renderApp } from "../../../test/render-app";
 import { FlagValidationError, type ProcessFlagsOptions, processFlags } from "../api/process-flags";
-import { buildResult, buildRow, confirmed, csv, flagsCohort } from "./flag-test-data";
+import { buildResult, buildRow, confirmed, csv, flagsCohort, rowErrorsOf } from "./flag-test-data";
 
 vi.mock("../api/process-flags", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../api/process-flags")>()),
@@ -197,6 +197,16 @@ describe("Flag Uploader page", () => {
     expect(screen.getByRole("table", { name: "In the progress report but not in the CRM report (1)" })).toBeTruthy();
   });
 
+  it("shows an unmatched CRM row without a name as '—', under the reason that names its Benefit Assignment ID", async () => {
+    await openAsSuperAdmin();
+    const panel = await chooseCohort();
+    await processWith(panel);
+    const reason = "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-99)";
+    await act(async () => answer(buildResult({ unmatched: [{ file: "crm.csv", row: 6, name: "", email: null, reason }] })));
+    const table = screen.getByRole("table", { name: `${reason.charAt(0).toUpperCase()}${reason.slice(1)} (1)` });
+    expect(within(table).getAllByRole("row").slice(1).map((r) => r.textContent)).toEqual(["crm.csv6——"]);
+  });
+
   it("shows the server's validation errors joined after 'File Validation Errors: '", async () => {
     await openAsSuperAdmin();
     const panel = await chooseCohort();
@@ -207,6 +217,52 @@ describe("Flag Uploader page", () => {
     expect(alert.textContent).toContain(`File Validation Errors: ${errors.join("; ")}`);
     expect(document.activeElement).toBe(alert);
     expect(within(panel).getByRole("button", { name: "Process" })).toBeTruthy();
+  });
+
+  it("shows the row errors of a processed run above the table, and still imports the good rows", async () => {
+    const confirmBodies: unknown[] = [];
+    await openAsSuperAdmin({
+      confirm: (body) => {
+        confirmBodies.push(body);
+        return jsonResponse(200, confirmed);
+      },
+    });
+    const panel = await chooseCohort();
+    await processWith(panel);
+    const validationErrors = [
+      'crm-attendance.csv row 7, Benefit Assignment ID "": is empty (every row needs a Benefit Assignment ID) — this session of Maria Lopez is not counted',
+      'reflections.csv row 4, Hours worked this week "about ten": is not a number of hours from 0 to 168 — Low hours is not decided for Ana Ruiz',
+    ];
+    const result = buildResult({ validationErrors, rowErrors: rowErrorsOf(validationErrors), rowErrorCount: 2 });
+    await act(async () => answer(result));
+
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain(`File Validation Errors: ${validationErrors.join("; ")}`);
+    expect(alert.textContent).toContain("The other rows were processed");
+    // Beside the table, not instead of it: the errors come first, then the rows to verify.
+    const table = flagTable();
+    expect(alert.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(status()).toBe("Verify the calculated flags: 3 students matched.");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Import 3 students" }));
+    });
+    expect(await screen.findByText(FLAG_UPLOAD_MESSAGES.imported)).toBeTruthy();
+    expect(confirmBodies).toEqual([{ runId: "run-1", cohortId: 7, currentWeek: expect.any(Number), verificationData: result.data }]);
+  });
+
+  it("lists the first row errors and shows the rest on request, saying how many the server left out", async () => {
+    await openAsSuperAdmin();
+    const panel = await chooseCohort();
+    await processWith(panel);
+    const validationErrors = Array.from({ length: 30 }, (_, i) => `reflections.csv row ${i + 2}, Hours "x": is not a number — Low hours is not decided for S${i}`);
+    await act(async () => answer(buildResult({ validationErrors, rowErrors: rowErrorsOf(validationErrors), rowErrorCount: 1_500 })));
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain(validationErrors.slice(0, 10).join("; "));
+    expect(alert.textContent).not.toContain(validationErrors[10]);
+    expect(alert.textContent).toContain("1,500 row errors in all");
+    fireEvent.click(within(alert).getByRole("button", { name: "Show all 30 listed" }));
+    expect(alert.textContent).toContain(validationErrors.join("; "));
+    expect(flagTable()).toBeTruthy();
   });
 
   it("shows the fallback text when processing fails without a server message", async () => {

@@ -46,7 +46,8 @@ function UnmatchedGroup({ reason, rows }: { reason: string; rows: FlagUnmatchedR
               <Table.Tr key={`${row.file}:${row.row}`}>
                 <Table.Td>{row.file}</Table.Td>
                 <Table.Td>{row.row}</Table.Td>
-                <Table.Td>{row.name}</Table.Td>
+                {/* A CRM row may give only its Benefit Assignment ID, which its reason names. */}
+                <Table.Td>{row.name || "—"}</Table.Td>
                 <Table.Td>{row.email ?? "—"}</Table.Td>
               </Table.Tr>
             ))}

@@ -2,6 +2,7 @@ import { FLAG_UPLOAD_MESSAGES, type FlagVerificationRow, type ProcessFlagsRespon
 import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { keptRows } from "../lib/verification-rows";
+import { FileValidationErrors } from "./file-validation-errors";
 import { UnmatchedRows } from "./unmatched-rows";
 import { VerificationTable } from "./verification-table";
 
@@ -12,7 +13,7 @@ interface Props {
   headingRef: (el: HTMLHeadingElement | null) => void;
 }
 
-/** The calculated flags to check, the rows nobody matched, and Import for the rows kept. */
+/** The row errors, the calculated flags to check, the rows nobody matched, and Import for the rows kept. */
 export function VerificationStep({ result, importing, onImport, headingRef }: Props) {
   // Every row starts checked (spec): unchecking leaves a row that looks wrong out of the import.
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set(result.data.map((_, i) => i)));
@@ -22,6 +23,7 @@ export function VerificationStep({ result, importing, onImport, headingRef }: Pr
       <Title order={3} ref={headingRef} tabIndex={-1}>
         Verify calculated flags
       </Title>
+      <FileValidationErrors errors={result.validationErrors} count={result.rowErrorCount} />
       {empty ? (
         <Alert color="yellow" role="status">
           {FLAG_UPLOAD_MESSAGES.nothingMatched}

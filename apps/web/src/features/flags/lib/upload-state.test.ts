@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ProcessFlagsResponse } from "@tally/contract";
 import { IDLE, type UploadAction, type UploadState, uploadReducer } from "./upload-state";
 
-const result: ProcessFlagsResponse = { status: "success", message: "", validationErrors: [], runId: "r", data: [], unmatched: [] };
+const result: ProcessFlagsResponse = { status: "success", message: "", validationErrors: [], rowErrors: [], rowErrorCount: 0, runId: "r", data: [], unmatched: [] };
 const run = (actions: UploadAction[], from: UploadState = IDLE) => actions.reduce(uploadReducer, from).status;
 
 describe("flag upload states", () => {

@@ -1,0 +1,288 @@
+import type { ProcessFlagsError, ProcessFlagsResponse } from "@tally/contract";
+import { sql } from "kysely";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
+import { importForm } from "../../../test/import-upload.js";
+import { useSignedIn, useTestApp } from "../../../test/test-app.js";
+
+// A bad row is an error for that row; the other rows go through (report-formats.md, "Parsing
+// rules"). Week 3 of 6 with 120 hours: progress is expected at 50 % (behind below 30 %), 20
+// hours a week (low below 10).
+
+const t = useTestApp();
+const superAdmin = useSignedIn(t, { role: "super_admin" });
+let cohortId = 0;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  const school = await buildSchool(t.db, { name: "Row Error High" });
+  cohortId = (await buildCohort(t.db, { name: "Row Errors", startDate: "2026-06-29", endDate: "2026-08-10", totalExpectedHours: 120 })).id;
+  for (const [first, last, email] of [
+    ["Maria", "Lopez", "maria@example.org"],
+    ["Sam", "Okafor", "sam@example.org"],
+    ["Only", "Bad", "only@example.org"],
+    ["Good", "Student", "good@example.org"],
+  ] as const) {
+    ids[`${first} ${last}`] = (await buildStudent(t.db, { schoolId: school.id, firstName: first, lastName: last, email, cohortIds: [cohortId] })).id;
+  }
+});
+
+// Maria: one good Absent session and one Absent session without a Benefit Assignment ID (not
+// counted). Sam: an unknown status (counted as neither) and an Enrolled session with a bad
+// date (still counted). Only Bad: a single row without a Benefit Assignment ID.
+const CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
+Maria Lopez,BA-10,Absent,maria@example.org,Workshop,2026-07-14
+Maria Lopez,,Absent,maria@example.org,Site Visit,2026-07-16
+Sam Okafor,BA-11,Cancelled,sam@example.org,Workshop,2026-07-14
+Sam Okafor,BA-11,Enrolled,sam@example.org,Site Visit,31/31/2026
+Only Bad,,Completed,only@example.org,Workshop,2026-07-14
+Good Student,BA-13,Completed,good@example.org,Workshop,2026-07-14
+`;
+// Sam's progress is unreadable (Behind on progress cannot be decided) but his past-due count
+// is not. Row 5 names nobody.
+const PROGRESS = `Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates
+Maria Lopez,maria@example.org,,60,0,0
+Sam Okafor,sam@example.org,,lots,2,0
+Good Student,good@example.org,,10,0,0
+,nobody@example.org,,50,0,0
+`;
+// Maria's hours are unreadable (Low hours cannot be decided), her rating is 1. Sam's rating is
+// unreadable, his 5 hours are low. Good Student's reflection spans two lines in the file: a
+// spreadsheet shows it as one row, so Maria is row 3 and Sam row 4.
+const REFLECTIONS = `User Name,Email,Hours worked this week,How are you feeling (1-5)?,Reflect on your week
+Good Student,good@example.org,20,4,"A long week.
+I learned a lot."
+Maria Lopez,maria@example.org,about ten,1,Hard
+Sam Okafor,sam@example.org,5,great,Fine
+`;
+
+const files = (overrides: Record<string, { name: string; bytes: string }> = {}) => ({
+  progressReport: { name: "progress.csv", bytes: PROGRESS },
+  reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
+  attendanceReport: { name: "crm.csv", bytes: CRM },
+  ...overrides,
+});
+const processFlags = (f = files()) =>
+  t.app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers: superAdmin.headers, payload: importForm({ cohortId, currentWeek: 3 }, f) });
+const runCount = async () => (await sql<{ n: number }>`select count(*)::int as n from flag_runs`.execute(t.db)).rows[0]?.n;
+
+describe("a week with bad rows", () => {
+  let run: ProcessFlagsResponse;
+  beforeAll(async () => {
+    const res = await processFlags();
+    expect(res.statusCode, res.body).toBe(200);
+    run = res.json<ProcessFlagsResponse>();
+  });
+  const flagsOf = (name: string) => run.data.find((r) => r.name === name)?.calculated_flags;
+
+  it("answers 200 with every good row processed and the row errors beside the data", () => {
+    expect(run.status).toBe("success");
+    expect(run.runId).toEqual(expect.any(String));
+    expect(run.data.map((r) => r.name).sort()).toEqual(["Good Student", "Maria Lopez", "Sam Okafor"]);
+    expect(flagsOf("Good Student")).toEqual(["Behind on progress (10% vs 50% expected)"]);
+    expect(run.rowErrorCount).toBe(8);
+    expect(run.validationErrors).toHaveLength(8);
+    expect(run.message).toBe("Processed 3 students, with 8 row errors.");
+  });
+
+  it("leaves out a CRM row without a Benefit Assignment ID, and counts the student's other rows", () => {
+    expect(flagsOf("Maria Lopez")).toContain("Absent from 1 session(s)");
+    expect(run.data.map((r) => r.name)).not.toContain("Only Bad");
+  });
+
+  it("counts a session with an unknown status as neither absent nor unrecorded, and one with a bad date as it is", () => {
+    expect(flagsOf("Sam Okafor")).toContain("Attendance not recorded for 1 session(s)");
+    expect(flagsOf("Sam Okafor")?.join()).not.toMatch(/Absent/);
+  });
+
+  it("decides no flag from an unreadable value, and every other flag as usual", () => {
+    // Maria: hours unknown → no Low hours and no "No reflection"; her rating still flags.
+    expect(flagsOf("Maria Lopez")).toEqual(["Low wellbeing (1/5)", "Absent from 1 session(s)"]);
+    // Sam: progress unknown → no Behind on progress and no "No learning-platform record";
+    // past-due and hours still flag, the unreadable rating does not.
+    expect(flagsOf("Sam Okafor")).toEqual(["2 past-due assessment(s)", "Low hours (5 of 20 expected)", "Attendance not recorded for 1 session(s)"]);
+  });
+
+  it("names report, file, spreadsheet row, column, value and student of each error, in the page's file order", () => {
+    expect(run.rowErrors).toEqual([
+      {
+        report: "progressReport", file: "progress.csv", row: 3, column: "Progress", value: "lots", problem: "is not a percentage from 0 to 100",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "Behind on progress is not decided for Sam Okafor",
+      },
+      {
+        report: "progressReport", file: "progress.csv", row: 5, column: "Name", value: "", problem: "has no student name",
+        studentId: null, student: null, outcome: "the row names no student and is not used",
+      },
+      {
+        report: "reflectionReport", file: "reflections.csv", row: 3, column: "Hours worked this week", value: "about ten",
+        problem: "is not a number of hours from 0 to 168", studentId: ids["Maria Lopez"], student: "Maria Lopez", outcome: "Low hours is not decided for Maria Lopez",
+      },
+      {
+        report: "reflectionReport", file: "reflections.csv", row: 4, column: "How are you feeling (1-5)?", value: "great",
+        problem: "is not a whole number from 1 to 5", studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "Low wellbeing is not decided for Sam Okafor",
+      },
+      {
+        report: "attendanceReport", file: "crm.csv", row: 3, column: "Benefit Assignment ID", value: "", problem: "is empty (every row needs a Benefit Assignment ID)",
+        studentId: ids["Maria Lopez"], student: "Maria Lopez", outcome: "this session of Maria Lopez is not counted",
+      },
+      {
+        report: "attendanceReport", file: "crm.csv", row: 4, column: "Disbursement Status", value: "Cancelled", problem: "is not Completed, Absent, Excused or Enrolled",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor counts as neither absent nor unrecorded",
+      },
+      {
+        report: "attendanceReport", file: "crm.csv", row: 5, column: "Session Date", value: "31/31/2026", problem: "is not a date",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor still counts",
+      },
+      // Only Bad matched nobody through the CRM report, but the row's e-mail names her.
+      {
+        report: "attendanceReport", file: "crm.csv", row: 6, column: "Benefit Assignment ID", value: "", problem: "is empty (every row needs a Benefit Assignment ID)",
+        studentId: ids["Only Bad"], student: "Only Bad", outcome: "this session of Only Bad is not counted",
+      },
+    ]);
+  });
+
+  it("keeps validationErrors the list of sentences old pages join after 'File Validation Errors: '", () => {
+    expect(run.validationErrors[0]).toBe('progress.csv row 3, Progress "lots": is not a percentage from 0 to 100 — Behind on progress is not decided for Sam Okafor');
+    expect(run.validationErrors[4]).toBe(
+      'crm.csv row 3, Benefit Assignment ID "": is empty (every row needs a Benefit Assignment ID) — this session of Maria Lopez is not counted',
+    );
+  });
+
+  it("imports the good rows of the run", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/flag-upload/confirm-flag-import",
+      headers: superAdmin.headers,
+      payload: {
+        runId: run.runId,
+        cohortId,
+        currentWeek: 3,
+        verificationData: run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().summary).toMatchObject({ studentsImported: 3 });
+  });
+});
+
+describe("row errors past the listed limit", () => {
+  it("lists the first 1,000 and counts them all", async () => {
+    const bad = Array.from({ length: 1_200 }, (_, i) => `Ghost ${i},ghost${i}@example.org,x,3,Fine`).join("\n");
+    const res = await processFlags(files({ reflectionReport: { name: "reflections.csv", bytes: `${REFLECTIONS}${bad}\n` } }));
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const body = res.json<ProcessFlagsResponse>();
+    expect(body.rowErrorCount).toBe(1_208);
+    expect(body.rowErrors).toHaveLength(1_000);
+    expect(body.validationErrors).toHaveLength(1_000);
+    expect(body.message).toBe("Processed 3 students, with 1,208 row errors (the first 1,000 are listed).");
+  });
+});
+
+describe("a file that cannot be read at all is still refused whole", () => {
+  async function refused(f: ReturnType<typeof files>, message: RegExp) {
+    const before = await runCount();
+    const res = await processFlags(f);
+    expect(res.statusCode, res.body).toBe(400);
+    const body = res.json<ProcessFlagsError>();
+    expect(body).toMatchObject({ status: "error", data: [] });
+    expect(body.validationErrors.join()).toMatch(message);
+    expect(await runCount()).toBe(before);
+  }
+
+  it("refuses a missing required column", async () => {
+    const crm = CRM.replace("Benefit Assignment ID,", "").replace(/,BA-\d+,|,,/g, ",");
+    await refused(files({ attendanceReport: { name: "crm.csv", bytes: crm } }), /crm\.csv: required column "Benefit Assignment ID" is missing/);
+  });
+
+  it("refuses an ambiguous column", async () => {
+    const reflections = REFLECTIONS.replace("Hours worked this week", "Hours worked this week,Hours planned").replace(/,(20|about ten|5),/g, ",$1,0,");
+    await refused(files({ reflectionReport: { name: "reflections.csv", bytes: reflections } }), /reflections\.csv: ambiguous column for "hours worked"/);
+  });
+});
+
+// Report-formats.md, "Matching a row to a student", rule 4: a CRM row is matched by its Benefit
+// Assignment ID first, then e-mail, then name. The ID is mandatory on every row, the name is not:
+// a row without a name is matched by what it does carry.
+describe("CRM rows without an Enrollee Name", () => {
+  const NAMELESS_CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
+,BA-20,Absent,,Workshop,2026-07-14
+,BA-21,Enrolled,eve@example.org,Workshop,2026-07-14
+,BA-22,Absent,,Workshop,2026-07-14
+Nora Later,BA-22,Completed,,Site Visit,2026-07-16
+,BA-99,Completed,,Workshop,2026-07-14
+,BA-98,Cancelled,,Workshop,2026-07-14
+`;
+  const NAMELESS_PROGRESS = `Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates
+Nina Stored,nina@example.org,,60,0,0
+Eve Mail,eve@example.org,,60,0,0
+Nora Later,nora@example.org,,60,0,0
+`;
+  const NAMELESS_REFLECTIONS = `User Name,Email,Hours worked this week,How are you feeling (1-5)?,Reflect on your week
+Nina Stored,nina@example.org,20,4,Fine
+Eve Mail,eve@example.org,20,4,Fine
+Nora Later,nora@example.org,20,4,Fine
+`;
+  let run: ProcessFlagsResponse;
+  const nameless: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const school = await buildSchool(t.db, { name: "Nameless Rows High" });
+    const cohort = (await buildCohort(t.db, { name: "Nameless Rows", startDate: "2026-06-29", endDate: "2026-08-10", totalExpectedHours: 120 })).id;
+    for (const [first, last, email] of [
+      ["Nina", "Stored", "nina@example.org"],
+      ["Eve", "Mail", "eve@example.org"],
+      ["Nora", "Later", "nora@example.org"],
+    ] as const) {
+      nameless[first] = (await buildStudent(t.db, { schoolId: school.id, firstName: first, lastName: last, email, cohortIds: [cohort] })).id;
+    }
+    await t.db.updateTable("students").set({ benefit_assignment_id: "BA-20" }).where("id", "=", nameless.Nina!).execute();
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/flag-upload/process-flags",
+      headers: superAdmin.headers,
+      payload: importForm(
+        { cohortId: cohort, currentWeek: 3 },
+        {
+          progressReport: { name: "progress.csv", bytes: NAMELESS_PROGRESS },
+          reflectionReport: { name: "reflections.csv", bytes: NAMELESS_REFLECTIONS },
+          attendanceReport: { name: "crm.csv", bytes: NAMELESS_CRM },
+        },
+      ),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    run = res.json<ProcessFlagsResponse>();
+  });
+  const rowOf = (id: number | undefined) => run.data.find((r) => r.studentId === id);
+
+  it("matches a row without a name by its Benefit Assignment ID", () => {
+    expect(rowOf(nameless.Nina)).toMatchObject({ matchedBy: "benefit_assignment_id", benefit_assignment_id: "BA-20", calculated_flags: ["Absent from 1 session(s)"] });
+  });
+
+  it("matches it by e-mail when no student has the ID yet", () => {
+    expect(rowOf(nameless.Eve)).toMatchObject({ matchedBy: "email", benefit_assignment_id: "BA-21", calculated_flags: ["Attendance not recorded for 1 session(s)"] });
+  });
+
+  it("matches an enrollee by the name another of its rows gives, and counts the nameless row too", () => {
+    expect(rowOf(nameless.Nora)).toMatchObject({ matchedBy: "name", benefit_assignment_id: "BA-22", calculated_flags: ["Absent from 1 session(s)"] });
+  });
+
+  it("lists a row that matches nobody as unmatched, naming its Benefit Assignment ID", () => {
+    expect(run.data).toHaveLength(3);
+    expect(run.unmatched).toEqual([
+      { file: "crm.csv", row: 6, name: "", email: null, reason: "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-99)" },
+      { file: "crm.csv", row: 7, name: "", email: null, reason: "in the CRM report without a name, and no student of this cohort has its Benefit Assignment ID (BA-98)" },
+    ]);
+  });
+
+  it("makes a missing name no row error, and names the ID in the error of an unmatched row's bad value", () => {
+    expect(run.rowErrors).toEqual([
+      {
+        report: "attendanceReport", file: "crm.csv", row: 7, column: "Disbursement Status", value: "Cancelled", problem: "is not Completed, Absent, Excused or Enrolled",
+        studentId: null, student: null, outcome: "the enrollee of Benefit Assignment ID BA-98 is matched to no student of this cohort (see the unmatched rows); this session is not counted",
+      },
+    ]);
+    expect(run.validationErrors).toEqual([
+      'crm.csv row 7, Disbursement Status "Cancelled": is not Completed, Absent, Excused or Enrolled — the enrollee of Benefit Assignment ID BA-98 is matched to no student of this cohort (see the unmatched rows); this session is not counted',
+    ]);
+  });
+});
