@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError, badRequest } from "./errors.js";
 import { yieldToLoop } from "./yield-to-loop.js";
 
@@ -80,6 +80,13 @@ export interface ReportUploadRules<F extends string, S extends z.ZodType> {
   /** The text fields, as strings. */
   fieldsSchema: S;
   maxFileBytes: number;
+}
+
+/** The form as the API document shows it: the text fields, and each file field as a file. */
+export function reportUploadForm<F extends string>(rules: ReportUploadRules<F, z.ZodObject>): z.ZodObject {
+  const mb = rules.maxFileBytes / (1024 * 1024);
+  const files = Object.fromEntries(rules.fileFields.map((field) => [field, z.file().describe(`${rules.labels[field]}: a CSV file of at most ${mb} MB`)]));
+  return rules.fieldsSchema.extend(files);
 }
 
 /** A .csv name; a name without an extension counts when the browser called it text/csv. */
