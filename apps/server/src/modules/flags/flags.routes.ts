@@ -83,6 +83,7 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
         tags,
         summary: "Import the reviewed flags of a processed run",
         operationId: "confirmFlagImport",
+        description: `The body may be up to ${CONFIRM_BODY_LIMIT / (1024 * 1024)} MB: every kept row, as the page received it.`,
         body: confirmFlagImportRequestSchema,
         response: { 200: confirmFlagImportResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
