@@ -14,8 +14,20 @@ const dateOnly = z
 export const MEETING_TYPES = ["mentor", "advisor"] as const;
 export const ATTENDANCE_STATUSES = ["present", "late", "absent"] as const;
 
+// The spec's clients send it ("district cohort and attendance requests add respectVisibility=true").
+const ignoredRespectVisibility = z
+  .string()
+  .max(10)
+  .optional()
+  .describe("Accepted for the spec's clients and ignored: a student's records follow the caller's own scope");
+
 export const studentAttendanceQuerySchema = z
-  .object({ cohortId: dbIdSchema.optional(), startDate: dateOnly.optional(), endDate: dateOnly.optional() })
+  .object({
+    cohortId: dbIdSchema.optional(),
+    startDate: dateOnly.optional(),
+    endDate: dateOnly.optional(),
+    respectVisibility: ignoredRespectVisibility,
+  })
   .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
     message: "startDate must not be after endDate",
     path: ["startDate"],
@@ -47,6 +59,9 @@ export type StudentAttendanceResponse = z.infer<typeof studentAttendanceResponse
 
 export const cohortTrendsQuerySchema = dashboardFilterQuerySchema.omit({ q: true }).extend({
   meetingType: z.enum(["mentor", "advisor", "both"], { error: "meetingType must be mentor, advisor or both" }).default("both"),
+  // The spec's trend call sends these two as well: accepted, never read.
+  school_name: z.string().max(300).optional().describe("Accepted for the spec's clients and ignored: the school is school_id"),
+  isAdminUser: z.string().max(10).optional().describe("Accepted for the spec's clients and ignored: the caller's role comes from the access token"),
 });
 export type CohortTrendsQuery = z.infer<typeof cohortTrendsQuerySchema>;
 /** The chart's meeting type choice. */

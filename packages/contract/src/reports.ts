@@ -81,7 +81,7 @@ export type PdfReportParams = { [K in keyof PdfReportQuery]?: string | number | 
 
 /** GET /reports/data. simplified=true (the default) leaves out the students' e-mail addresses. */
 export const reportDataQuerySchema = reportFilterQuerySchema.extend({
-  simplified: queryBooleanSchema.default(true),
+  simplified: queryBooleanSchema.default(true).describe("true (the default) leaves out the students' e-mail addresses"),
 });
 export type ReportDataQuery = z.output<typeof reportDataQuerySchema>;
 

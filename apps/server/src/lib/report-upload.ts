@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError, badRequest, unsupportedMediaType } from "./errors.js";
 import { yieldToLoop } from "./yield-to-loop.js";
 
@@ -85,17 +85,26 @@ export interface ReportUploadRules<F extends string, S extends z.ZodType> {
 const filesText = (count: number) => `${count === 3 ? "three" : count} report files`;
 
 /**
- * onRequest hook of an upload route: a body that is not a multipart form is refused with 415
- * before it is read. Left to Fastify, a JSON or text body was parsed and reached the handler,
- * and malformed JSON became a 400 the route's reply schema did not expect (answered as a 500).
+ * preParsing hook of an upload route (after the guards' onRequest): a body that is not a
+ * multipart form is refused with 415 before it is read. Left to Fastify, a JSON or text body was
+ * parsed and reached the handler, and malformed JSON became a 400 the route's reply schema did
+ * not expect (answered as a 500).
  */
 export function multipartFormOnly(fileCount: number) {
-  return async (request: FastifyRequest) => {
+  return async <P>(request: FastifyRequest, _reply: unknown, payload: P): Promise<P> => {
     const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (mediaType !== "multipart/form-data") {
       throw unsupportedMediaType(`Send the form as multipart/form-data with the ${filesText(fileCount)}.`);
     }
+    return payload;
   };
+}
+
+/** The form as the API document shows it: the text fields, and each file field as a file. */
+export function reportUploadForm<F extends string>(rules: ReportUploadRules<F, z.ZodObject>): z.ZodObject {
+  const mb = rules.maxFileBytes / (1024 * 1024);
+  const files = Object.fromEntries(rules.fileFields.map((field) => [field, z.file().describe(`${rules.labels[field]}: a CSV file of at most ${mb} MB`)]));
+  return rules.fieldsSchema.extend(files);
 }
 
 /** A .csv name; a name without an extension counts when the browser called it text/csv. */

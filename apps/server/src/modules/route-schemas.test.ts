@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from "../../test/test-app.js";
  * The rule, for every route registered under /api (whatever module adds it, later ones too):
  * - it declares a response schema for at least one success (2xx) status, and every response
  *   schema it declares is a zod schema (so it comes from the contract, not inline JSON);
- * - a path with a `:param` declares a zod params schema.
+ * - a path with a `:param` declares a zod params schema;
+ * - a query string schema is a zod object (the query guard refuses any parameter not among its keys);
+ * - a multipart upload declares its form (multipartForm, a zod object) for the API document.
  * HEAD routes are Fastify's copies of the GET ones and are checked as those. The OpenAPI
  * document is the one exception: it describes the others and has the OpenAPI standard's shape.
  */
@@ -29,6 +31,12 @@ function problemsOf(route: TestApp["routes"][number]): string[] {
     if (!(schema instanceof z.ZodType)) problems.push(`response ${status} is not a zod schema`);
   }
   if (route.url.includes(":") && !(route.schema?.params instanceof z.ZodType)) problems.push("no zod params schema");
+  if (route.schema?.querystring !== undefined && !(route.schema.querystring instanceof z.ZodObject)) {
+    problems.push("querystring is not a zod object");
+  }
+  if (route.schema?.consumes?.includes("multipart/form-data") && !(route.schema.multipartForm instanceof z.ZodObject)) {
+    problems.push("a multipart upload without its multipartForm");
+  }
   return problems;
 }
 

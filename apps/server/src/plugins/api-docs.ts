@@ -1,40 +1,137 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { errorBodySchema } from "@tally/contract";
+import { errorBodySchema, ROLES, type Role } from "@tally/contract";
 import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { mediaTypeOf } from "../lib/media-response.js";
+import { isGuard } from "./auth.js";
 
 /** Where the reference page is served (security-headers gives this path, and only it, a page policy). */
 export const API_DOCS_PREFIX = "/api/docs";
 
 export const BEARER_SCHEME = "bearerAuth";
+/** The access token in `?token=`: the live connection's routes (EventSource cannot send headers). */
+export const QUERY_TOKEN_SCHEME = "queryToken";
 
-/** A guarded route: every token guard (authenticate, requireRoles, requirePermission) runs onRequest. */
-const isGuarded = (route: RouteOptions) => [route.onRequest ?? []].flat().length > 0;
+declare module "fastify" {
+  interface FastifySchema {
+    /**
+     * An upload's multipart form, for the document only: Fastify validates no multipart body
+     * (the handler reads the parts itself), so the document shows this as the request body.
+     */
+    multipartForm?: z.ZodObject;
+  }
+}
+
+/** What each status means here, for a reply whose schema says nothing of its own. */
+const STATUS_TEXT: Record<string, string> = {
+  200: "OK",
+  201: "Created",
+  400: "Refused input: `error` says what was wrong, `details` (when present) names each field",
+  401: "No valid credentials: sign in (again)",
+  403: "Signed in, but not allowed to do this",
+  404: "Not found, or outside what the caller may see",
+  409: "Conflicts with the data as it is now",
+  413: "The body is too large",
+  415: "The body's content type is not accepted",
+  429: "Too many requests: try again after `Retry-After` seconds",
+  502: "The mail server did not take the message",
+  503: "Not available right now: try again later",
+};
+
+/** Methods whose body Fastify reads: too large is a 413, a type it has no parser for a 415. */
+const takesBody = (method: RouteOptions["method"]) => [method].flat().some((m) => m !== "GET" && m !== "HEAD");
+
+const rolesText = (roles: readonly Role[]) =>
+  roles.length === ROLES.length ? "any signed-in user" : `${roles.join(", ")} (other roles get 403)`;
+
+/**
+ * The roles a route's guards let through (each guard says which: plugins/auth.ts), or undefined
+ * for a route without guards. Every onRequest hook under /api is a token guard; one that cannot
+ * say whom it lets through would leave the document guessing, so it stops the document instead.
+ */
+function guardRoles(route: RouteOptions, url: string): readonly Role[] | undefined {
+  const hooks = [route.onRequest ?? []].flat();
+  if (hooks.length === 0) return undefined;
+  return hooks.reduce<readonly Role[]>((roles, hook) => {
+    if (!isGuard(hook)) {
+      throw new Error(
+        `${String(route.method)} ${url}: an onRequest hook that is not a token guard; guard the route with app.authenticate, requireRoles, requirePermission or requirePolicy`,
+      );
+    }
+    return roles.filter((role) => hook.roles.includes(role));
+  }, ROLES);
+}
 
 /**
  * Completes each /api route's documentation from how it is registered, so a route added
  * later is documented the same way without anyone remembering to: its tag (the first path
- * segment, unless it names one), the bearer scheme and the 401/403 replies of a guarded route,
- * and the 400 of one that validates input. Only the document changes: the route's own
- * validation and serialization stay as its module declared them.
+ * segment, unless it names one), who may call it (from its guards), its security scheme, the
+ * 401/403 of a guarded route, the 400 every route gives for a query parameter it does not take,
+ * the 413/415 of one that reads a body, its multipart form and replies that are not JSON
+ * under their own media types. Only the document changes: the route's own validation and
+ * serialization stay as its module declared them.
  */
 function documented(schema: FastifySchema, route: RouteOptions, url: string): FastifySchema {
   if (!url.startsWith("/api/")) return schema;
-  const response = { ...(schema.response as Record<string, unknown> | undefined) };
-  const guarded = isGuarded(route);
-  if (guarded) {
+  const { multipartForm, ...rest } = schema;
+  const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
+  const roles = guardRoles(route, url);
+  if (roles) {
     response[401] ??= errorBodySchema;
-    response[403] ??= errorBodySchema;
+    if (roles.length < ROLES.length) response[403] ??= errorBodySchema;
   }
-  if (schema.body || schema.querystring || schema.params) response[400] ??= errorBodySchema;
+  // The query guard (plugins/query-guard.ts) refuses a parameter a route does not take.
+  response[400] ??= errorBodySchema;
+  if (takesBody(route.method)) {
+    response[413] ??= errorBodySchema;
+    response[415] ??= errorBodySchema;
+  }
+  // Each reply with a description and under its media type (a file's or a stream's, else JSON).
+  for (const [status, reply] of Object.entries(response)) {
+    if (!(reply instanceof z.ZodType)) continue;
+    const description = reply.description ?? STATUS_TEXT[status] ?? `HTTP ${status}`;
+    response[status] = { description, content: { [mediaTypeOf(reply) ?? "application/json"]: { schema: reply } } };
+  }
+  // A route that checks a token of its own (the live connection's ?token=) declares its scheme.
+  const ownToken = !roles && (schema.security?.length ?? 0) > 0;
+  const caller = roles ? rolesText(roles) : ownToken ? "any signed-in user" : "anyone, without signing in";
   return {
-    ...schema,
+    ...rest,
     tags: schema.tags ?? [url.split("/")[2] ?? "api"],
-    ...(guarded ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
+    description: [`**Who may call:** ${caller}.`, schema.description].filter(Boolean).join("\n\n"),
+    security: roles ? [{ [BEARER_SCHEME]: [] }] : (schema.security ?? []),
+    ...(multipartForm ? { body: multipartForm, consumes: ["multipart/form-data"] } : {}),
     response,
   };
+}
+
+type JsonSchema = { properties?: Record<string, Record<string, unknown>>; headers?: Record<string, unknown> };
+
+/**
+ * What the zod conversion leaves out: the default of a query parameter read through a
+ * transform (simplified=true), and the Retry-After header every 429 carries (lib/errors.ts).
+ */
+function completed(json: FastifySchema, source: FastifySchema): FastifySchema {
+  const query = json.querystring as JsonSchema | undefined;
+  if (query?.properties && source.querystring instanceof z.ZodObject) {
+    for (const [name, field] of Object.entries(source.querystring.shape as Record<string, z.ZodType>)) {
+      const property = query.properties[name];
+      if (!property || "default" in property || !(field instanceof z.ZodDefault)) continue;
+      const value: unknown = field.def.defaultValue;
+      // As it is written in the query string (true for an enum of "true" and "false").
+      property.default = property.type === "string" && typeof value !== "string" ? String(value) : value;
+    }
+  }
+  const tooMany = (json.response as Record<string, JsonSchema> | undefined)?.[429];
+  if (tooMany) {
+    tooMany.headers = {
+      "Retry-After": { type: "integer", minimum: 1, description: "Seconds until a retry may succeed." },
+    };
+  }
+  return json;
 }
 
 /**
@@ -49,17 +146,34 @@ export const apiDocsPlugin = fp(
         info: {
           title: "Tally API",
           version: "0.1.0",
-          description:
-            "Sign in with POST /api/auth/login and send the access token it returns as `Authorization: Bearer <token>`. " +
+          description: [
+            "Sign in with POST /api/auth/login and send the access token it returns as `Authorization: Bearer <token>`; " +
+              "the live connection (GET /api/notifications, /api/notifications-poll) takes it as `?token=` instead.",
             "Every error reply is `{ error, code }`: `error` is the text to show, `code` is stable for programs.",
+            "A query parameter an operation does not list is refused with 400 naming it and the accepted ones. " +
+              "Request bodies are JSON (the three uploads: multipart/form-data) of at most 1 MB unless stated: " +
+              "a larger one is refused with 413, another content type with 415. Every 429 carries `Retry-After`.",
+          ].join("\n\n"),
         },
         servers: [{ url: "/" }],
         components: {
-          securitySchemes: { [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+          securitySchemes: {
+            [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+            [QUERY_TOKEN_SCHEME]: {
+              type: "apiKey",
+              in: "query",
+              name: "token",
+              description: "The access token, for clients that cannot send headers (EventSource).",
+            },
+          },
         },
       },
-      transform: (input) =>
-        jsonSchemaTransform({ ...input, schema: input.schema ? documented(input.schema, input.route, input.url) : input.schema }),
+      transform: (input) => {
+        if (!input.schema) return jsonSchemaTransform(input);
+        const schema = documented(input.schema, input.route, input.url);
+        const json = jsonSchemaTransform({ ...input, schema });
+        return { ...json, schema: completed(json.schema, schema) };
+      },
     });
     await app.register(fastifySwaggerUi, {
       routePrefix: API_DOCS_PREFIX,

@@ -7,8 +7,8 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
-import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getCohortTrends, getStudentAttendance } from "./attendance.service.js";
 
 export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -18,9 +18,11 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
       onRequest: app.authenticate,
       schema: {
         tags: ["attendance"],
+        summary: "A student's attendance records and counts per week",
+        operationId: "getStudentAttendance",
         params: idParamSchema,
         querystring: studentAttendanceQuerySchema,
-        response: { 200: studentAttendanceResponseSchema, ...scopedErrorResponses },
+        response: { 200: studentAttendanceResponseSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => getStudentAttendance(ctx.database.db, request.user, request.params.id, request.query),
@@ -31,8 +33,10 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
       onRequest: app.authenticate,
       schema: {
         tags: ["attendance"],
+        summary: "Present and late percentages per week, for the trend chart",
+        operationId: "getCohortTrends",
         querystring: cohortTrendsQuerySchema,
-        response: { 200: cohortTrendsResponseSchema, ...scopedErrorResponses },
+        response: { 200: cohortTrendsResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => ({

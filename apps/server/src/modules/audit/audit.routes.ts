@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { AUDIT_CSV_FILE, auditFilterSchema, auditListQuerySchema, auditListResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { mediaResponse } from "../../lib/media-response.js";
 import { AUDIT_READER_ROLES } from "./audit.policy.js";
 import { auditCsv, listAuditPage } from "./audit.service.js";
 
@@ -24,6 +24,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       schema: {
         tags,
         summary: "The audit log, newest first, filtered and paged",
+        operationId: "listAuditEntries",
         querystring: auditListQuerySchema,
         response: { 200: auditListResponseSchema, ...errors },
       },
@@ -38,8 +39,9 @@ export const auditRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       schema: {
         tags,
         summary: "The filtered audit log as CSV (formula-looking cells get a leading apostrophe)",
+        operationId: "exportAuditCsv",
         querystring: auditFilterSchema,
-        response: { 200: z.string().describe("text/csv file download"), ...errors },
+        response: { 200: mediaResponse("text/csv", "The audit log as a CSV file (a download)"), ...errors },
       },
     },
     async (request, reply) =>

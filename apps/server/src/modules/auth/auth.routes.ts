@@ -32,15 +32,21 @@ import { login, logout, refresh } from "./auth.service.js";
 import { verifyEmail } from "./email-verification.service.js";
 import { forgotPasswordInBackground, setPasswordWithToken, verifyResetToken } from "./password.service.js";
 
-const errors = errorResponses(400, 401, 403, 404, 409, 429);
-
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.addHook("onClose", () => settleBackgroundWork(ctx));
   const tags = ["auth"];
 
   app.post(
     "/auth/login",
-    { schema: { tags, body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Sign in with a username or e-mail and a password",
+        operationId: "login",
+        body: loginRequestSchema,
+        response: { 200: loginResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
     async (request) =>
       login(ctx, {
         login: request.body.login,
@@ -53,13 +59,29 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
 
   app.post(
     "/auth/refresh",
-    { schema: { tags, body: refreshRequestSchema, response: { 200: refreshResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "A new access and refresh token for a refresh token",
+        operationId: "refreshTokens",
+        body: refreshRequestSchema,
+        response: { 200: refreshResponseSchema, ...errorResponses(400, 401) },
+      },
+    },
     async (request) => refresh(ctx, request.body.refreshToken),
   );
 
   app.post(
     "/auth/logout",
-    { schema: { tags, body: logoutRequestSchema.nullish(), response: { 200: messageSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Sign out: end the sign-in the refresh token belongs to",
+        operationId: "logout",
+        body: logoutRequestSchema.nullish(),
+        response: { 200: messageSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
       await logout(ctx, request.body?.refreshToken);
       return { message: "Logged out" };
@@ -68,7 +90,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
 
   app.get(
     "/auth/profile",
-    { onRequest: app.authenticate, schema: { tags, response: { 200: profileResponseSchema, ...errors } } },
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "The signed-in user, with its schools and permissions",
+        operationId: "getProfile",
+        response: { 200: profileResponseSchema, ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const user = await loadSessionUser(ctx.database.db, request.user.id);
       if (!user) throw unauthenticated();
@@ -78,7 +108,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
 
   app.post(
     "/auth/forgot-password",
-    { schema: { tags, body: forgotPasswordRequestSchema, response: { 200: messageSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "E-mail a password reset link (the same answer whether the address has an account or not)",
+        operationId: "forgotPassword",
+        body: forgotPasswordRequestSchema,
+        response: { 200: messageSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
       forgotPasswordInBackground(ctx, request.body.email, request.log);
       return { message: MESSAGES.resetRequestSuccess };
@@ -89,19 +127,43 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
   // made before, and the request log drops their query string.
   app.post(
     "/auth/verify-reset-token",
-    { schema: { tags, body: verifyResetTokenRequestSchema, response: { 200: verifyResetTokenResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Whether a password reset token can still be used",
+        operationId: "verifyResetToken",
+        body: verifyResetTokenRequestSchema,
+        response: { 200: verifyResetTokenResponseSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => ({ valid: await verifyResetToken(ctx, request.body.token) }),
   );
 
   app.get(
     "/auth/verify-reset-token",
-    { schema: { tags, querystring: resetTokenQuerySchema, response: { 200: verifyResetTokenResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Whether a password reset token can still be used (the token in the query)",
+        operationId: "verifyResetTokenInQuery",
+        querystring: resetTokenQuerySchema,
+        response: { 200: verifyResetTokenResponseSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => ({ valid: await verifyResetToken(ctx, request.query.token) }),
   );
 
   app.post(
     "/auth/set-password",
-    { schema: { tags, body: setPasswordRequestSchema, response: { 200: messageSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Set a new password with a reset token",
+        operationId: "setPassword",
+        body: setPasswordRequestSchema,
+        response: { 200: messageSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
       await setPasswordWithToken(ctx, request.body.token, request.body.password);
       return { message: MESSAGES.resetSuccess };
@@ -110,7 +172,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
 
   app.post(
     "/auth/verify",
-    { schema: { tags, body: verifyEmailRequestSchema, response: { 200: verifyEmailResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Verify an e-mail address with its token",
+        operationId: "verifyEmail",
+        body: verifyEmailRequestSchema,
+        response: { 200: verifyEmailResponseSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
       await verifyEmail(ctx, request.body.token);
       return { message: MESSAGES.verifySuccess };
@@ -119,7 +189,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
 
   app.get(
     "/auth/verify",
-    { schema: { tags, querystring: verifyEmailQuerySchema, response: { 200: verifyEmailResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Verify an e-mail address with its token (the token in the query)",
+        operationId: "verifyEmailInQuery",
+        querystring: verifyEmailQuerySchema,
+        response: { 200: verifyEmailResponseSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
       await verifyEmail(ctx, request.query.token);
       return { message: MESSAGES.verifySuccess };
@@ -130,7 +208,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     "/auth/register",
     {
       onRequest: app.requireRoles(...USER_MANAGER_ROLES),
-      schema: { tags, body: registerRequestSchema, response: { 201: registerResponseSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "Create a user account (a verification e-mail goes out)",
+        operationId: "registerUser",
+        body: registerRequestSchema,
+        response: { 201: registerResponseSchema, ...errorResponses(400, 401, 403, 409) },
+      },
     },
     async (request, reply) => {
       const user = await registerUser(ctx, request.user, request.body, request.log);
@@ -142,7 +226,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     "/auth/request-reset/:id",
     {
       onRequest: app.requireRoles(...USER_MANAGER_ROLES),
-      schema: { tags, params: idParamSchema, response: { 200: messageSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "E-mail a user a password reset link",
+        operationId: "sendPasswordResetLink",
+        params: idParamSchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 404, 502) },
+      },
     },
     async (request) => {
       await requestPasswordReset(ctx, request.user, request.params.id, request.log);

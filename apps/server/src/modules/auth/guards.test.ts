@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MESSAGES } from "@tally/contract";
+import { MESSAGES, ROLES } from "@tally/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +36,7 @@ beforeAll(async () => {
   app.get("/me", { onRequest: app.authenticate }, async (request) => request.user);
   app.get("/admins", { preHandler: app.requireRoles("admin", "super_admin") }, async () => ({ ok: true }));
   app.get("/flags", { preHandler: app.requirePermission("uploadFlags") }, async () => ({ ok: true }));
+  app.get("/policy", { preHandler: app.requirePolicy({ roles: ["district_user"], refused: "Districts only" }) }, async () => ({ ok: true }));
   await app.ready();
 });
 afterAll(async () => {
@@ -99,6 +100,26 @@ describe("auth plugin", () => {
     expect((await call("/flags", superAdmin)).statusCode).toBe(200);
     expect((await call("/flags", admin)).statusCode).toBe(403);
     expect((await call("/flags")).statusCode).toBe(401);
+  });
+
+  it("lets through exactly the roles each guard names (the API document states them from there)", async () => {
+    const db = ctx.database.db;
+    const guards = {
+      "/me": app.authenticate,
+      "/admins": app.requireRoles("admin", "super_admin"),
+      "/flags": app.requirePermission("uploadFlags"),
+      "/policy": app.requirePolicy({ roles: ["district_user"], refused: "Districts only" }),
+    };
+    expect(app.authenticate.roles).toEqual(ROLES);
+    expect(guards["/flags"].roles).toEqual(["super_admin"]);
+    for (const role of ROLES) {
+      const headers = await headersFor(await buildUser(db, { role }));
+      for (const [url, guard] of Object.entries(guards)) {
+        const res = await app.inject({ url, headers });
+        expect(res.statusCode, `${role} ${url}`).toBe(guard.roles.includes(role) ? 200 : 403);
+        if (url === "/policy" && res.statusCode === 403) expect(res.json()).toEqual({ error: "Districts only", code: "FORBIDDEN" });
+      }
+    }
   });
 
   it("refuses a token for a user that no longer exists", async () => {

@@ -1,9 +1,4 @@
-import { isAdminRole, type Role } from "@tally/contract";
-import { forbidden } from "../../lib/errors.js";
+import { ADMIN_ROLES } from "@tally/contract";
 
-export const MANAGE_COHORTS_REFUSED = "Only an administrator can manage cohorts";
-
-/** Adding and editing cohorts and their admin list: admin and super_admin only. */
-export function assertCanManageCohorts(user: { role: Role }): void {
-  if (!isAdminRole(user.role)) throw forbidden(MANAGE_COHORTS_REFUSED);
-}
+/** Adding and editing cohorts and their admin list: admin and super_admin only (the routes' guard). */
+export const COHORT_MANAGERS = { roles: ADMIN_ROLES, refused: "Only an administrator can manage cohorts" } as const;

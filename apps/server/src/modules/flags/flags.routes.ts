@@ -11,32 +11,43 @@ import {
   processFlagsFieldsSchema,
   processFlagsResponseSchema,
 } from "@tally/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { AppError } from "../../lib/errors.js";
 import { writeJsonWithLargeArray } from "../../lib/json-stream.js";
-import { multipartFormOnly, readReportUpload } from "../../lib/report-upload.js";
-import { assertCanUploadFlags } from "./flags.policy.js";
+import { multipartFormOnly, readReportUpload, reportUploadForm } from "../../lib/report-upload.js";
+import { FLAG_UPLOADERS } from "./flags.policy.js";
 import { confirmFlagImport, FlagValidationError, processFlags } from "./flags.service.js";
 
 /** Room for the contract's 50,000 rows as the page sends them back. */
 const CONFIRM_BODY_LIMIT = 32 * 1024 * 1024;
 
+const UPLOAD_RULES = {
+  fileFields: FLAG_FILE_FIELDS,
+  labels: FLAG_FILE_LABELS,
+  fieldsSchema: processFlagsFieldsSchema,
+  maxFileBytes: IMPORT_LIMITS.maxFileBytes,
+};
+
 export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 3, fields: 12, parts: 15 } });
   const tags = ["flag-uploader"];
   // onRequest: other roles are refused before their upload is read.
-  const superAdmin = [app.authenticate, async (request: FastifyRequest) => assertCanUploadFlags(request.user)];
+  const superAdmin = app.requirePolicy(FLAG_UPLOADERS);
 
   app.post(
     "/flag-upload/process-flags",
     {
-      onRequest: [...superAdmin, multipartFormOnly(FLAG_FILE_FIELDS.length)],
+      onRequest: superAdmin,
+      preParsing: multipartFormOnly(FLAG_FILE_FIELDS.length),
       schema: {
         tags,
+        summary: "Calculate a week's flags from the three reports, for review",
+        operationId: "processFlags",
         consumes: ["multipart/form-data"],
+        multipartForm: reportUploadForm(UPLOAD_RULES),
         // The handler's 400s carry the spec's fields; one Fastify makes before the handler runs
         // carries the usual error body only, and must not fail this schema (it became a 500).
         response: { 200: processFlagsResponseSchema, 400: processFlagsErrorSchema.or(errorBodySchema), ...errorResponses(401, 403, 404, 413, 415) },
@@ -44,12 +55,7 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     },
     async (request, reply) => {
       try {
-        const upload = await readReportUpload(request, {
-          fileFields: FLAG_FILE_FIELDS,
-          labels: FLAG_FILE_LABELS,
-          fieldsSchema: processFlagsFieldsSchema,
-          maxFileBytes: IMPORT_LIMITS.maxFileBytes,
-        });
+        const upload = await readReportUpload(request, UPLOAD_RULES);
         const result = await processFlags(ctx, request.user.id, upload);
         // Thousands of rows: streamed in pieces rather than validated and stringified at once.
         const stream = new PassThrough();
@@ -77,7 +83,14 @@ export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       onRequest: superAdmin,
       // The page sends back every kept row as it received it: 5,000 students are about 1.4 MB.
       bodyLimit: CONFIRM_BODY_LIMIT,
-      schema: { tags, body: confirmFlagImportRequestSchema, response: { 200: confirmFlagImportResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: {
+        tags,
+        summary: "Import the reviewed flags of a processed run",
+        operationId: "confirmFlagImport",
+        description: `The body may be up to ${CONFIRM_BODY_LIMIT / (1024 * 1024)} MB: every kept row, as the page received it.`,
+        body: confirmFlagImportRequestSchema,
+        response: { 200: confirmFlagImportResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
     },
     async (request) => confirmFlagImport(ctx, request.user.id, request.body),
   );

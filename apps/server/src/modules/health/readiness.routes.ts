@@ -7,7 +7,14 @@ import { checkReadiness } from "./readiness.service.js";
 export const readinessRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
     "/health-check/ready",
-    { schema: { tags: ["health"], response: { 200: readySchema, 503: notReadySchema } } },
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Readiness: whether to send this instance traffic",
+        operationId: "getReadiness",
+        response: { 200: readySchema, 503: notReadySchema },
+      },
+    },
     async (request, reply) => {
       const readiness = await checkReadiness(ctx.database);
       if (readiness.ready) return readiness.body;

@@ -8,14 +8,13 @@ import {
   importsResponseSchema,
   importUndoResponseSchema,
 } from "@tally/contract";
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { multipartFormOnly } from "../../lib/report-upload.js";
 import { listImports, undoImport } from "./import-batches.service.js";
-import { readImportUpload } from "./import-upload.js";
-import { assertCanImport } from "./imports.policy.js";
+import { IMPORT_FORM, readImportUpload } from "./import-upload.js";
+import { IMPORTERS } from "./imports.policy.js";
 import { commitImport, keptImportPreviews, previewImport } from "./imports.service.js";
 import { replyWithProgress } from "./progress-reply.js";
 
@@ -26,13 +25,28 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   const previews = keptImportPreviews();
   app.addHook("onClose", async () => previews.clear());
   // onRequest: other roles are refused before their upload is read.
-  const admin = [app.authenticate, async (request: FastifyRequest) => assertCanImport(request.user)];
+  const admin = app.requirePolicy(IMPORTERS);
+  const uploadSchema = {
+    tags,
+    consumes: ["multipart/form-data"],
+    multipartForm: IMPORT_FORM,
+    description: "Either `cohortId`, or the new cohort's `cohortName`, `programType`, `startDate`, `endDate` and `totalExpectedHours`.",
+  };
   const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413, 415);
-  const adminUpload = [...admin, multipartFormOnly(IMPORT_FILE_FIELDS.length)];
+  const formOnly = multipartFormOnly(IMPORT_FILE_FIELDS.length);
 
   app.post(
     "/flag-upload/preview-weekly-data",
-    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importPreviewSchema, ...uploadErrors } } },
+    {
+      onRequest: admin,
+      preParsing: formOnly,
+      schema: {
+        ...uploadSchema,
+        summary: "Preview what a week's three reports would import",
+        operationId: "previewWeeklyData",
+        response: { 200: importPreviewSchema, ...uploadErrors },
+      },
+    },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => previewImport(ctx, previews, request.user.id, upload, onStage));
@@ -40,7 +54,16 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
   app.post(
     "/flag-upload/commit-weekly-data",
-    { onRequest: adminUpload, schema: { tags, consumes: ["multipart/form-data"], response: { 200: importCommitSchema, ...uploadErrors } } },
+    {
+      onRequest: admin,
+      preParsing: formOnly,
+      schema: {
+        ...uploadSchema,
+        summary: "Import a week's three reports as one import batch",
+        operationId: "commitWeeklyData",
+        response: { 200: importCommitSchema, ...uploadErrors },
+      },
+    },
     async (request, reply) => {
       const upload = await readImportUpload(request);
       return replyWithProgress(request, reply, (onStage) => commitImport(ctx, previews, request.user.id, upload, onStage));
@@ -48,14 +71,29 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
   app.get(
     "/imports",
-    { onRequest: admin, schema: { tags, querystring: importsQuerySchema, response: { 200: importsResponseSchema, ...errorResponses(400, 401, 403) } } },
+    {
+      onRequest: admin,
+      schema: {
+        tags,
+        summary: "The import batches, newest first",
+        operationId: "listImports",
+        querystring: importsQuerySchema,
+        response: { 200: importsResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
     async (request) => ({ data: await listImports(ctx.database.db, request.query) }),
   );
   app.post(
     "/imports/:id/undo",
     {
       onRequest: admin,
-      schema: { tags, params: idParamSchema, response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: {
+        tags,
+        summary: "Undo an import batch (the newest of its cohort)",
+        operationId: "undoImport",
+        params: idParamSchema,
+        response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
     },
     async (request) => undoImport(ctx, request.user.id, request.params.id),
   );

@@ -12,6 +12,8 @@ export const mailRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       onRequest: app.requireRoles(...OUTBOX_READER_ROLES),
       schema: {
         tags: ["mail"],
+        summary: "Mail kept in the database outbox, newest first (one-time links withheld)",
+        operationId: "listOutbox",
         querystring: outboxQuerySchema,
         response: { 200: outboxResponseSchema, ...errorResponses(400, 401, 403) },
       },

@@ -1,9 +1,9 @@
 import { NOTIFICATION_LIMITS, notificationsPollSchema, notificationTokenQuerySchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { AppError } from "../../lib/errors.js";
+import { mediaResponse } from "../../lib/media-response.js";
 import { tokenSession } from "../auth/auth.service.js";
 import { EventStream } from "./event-stream.js";
 import { NotificationHub } from "./notification-hub.js";
@@ -12,7 +12,9 @@ import { notificationsAfter, pollNotifications } from "./notifications.service.j
 
 const errors = errorResponses(400, 401, 503);
 // The reply is written by hand (reply.hijack); this only describes it in the OpenAPI document.
-const eventStreamSchema = z.string().describe("text/event-stream: `id: <id>\\ndata: <notification JSON>\\n\\n` per notification");
+const eventStreamSchema = mediaResponse("text/event-stream", "`id: <id>\\ndata: <notification JSON>\\n\\n` per notification");
+// The access token rides in ?token= (plugins/api-docs.ts declares the scheme).
+const security = [{ queryToken: [] }];
 
 export interface NotificationsRoutesOptions {
   ctx: ServerContext;
@@ -40,6 +42,9 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
     {
       schema: {
         tags,
+        summary: "Live notifications, as an event stream",
+        operationId: "streamNotifications",
+        security,
         querystring: notificationTokenQuerySchema,
         response: { 200: eventStreamSchema, ...errors },
       },
@@ -89,7 +94,16 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
 
   app.get(
     "/notifications-poll",
-    { schema: { tags, querystring: notificationTokenQuerySchema, response: { 200: notificationsPollSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Notifications since the last poll, for a client that cannot stream",
+        operationId: "pollNotifications",
+        security,
+        querystring: notificationTokenQuerySchema,
+        response: { 200: notificationsPollSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await tokenSession(ctx, request.query.token);
       const now = ctx.clock.now();

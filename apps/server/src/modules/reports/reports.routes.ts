@@ -9,20 +9,22 @@ import {
   studentsCsvQuerySchema,
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
-import { scopedErrorResponses } from "../scope/error-responses.js";
+import { mediaResponse } from "../../lib/media-response.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
 import { allReportStudents, buildReportModel, getReportData, recordExport, resolveExport } from "./reports.service.js";
 import { csvHead, csvRows } from "./students-csv.js";
 
 const tags = ["reports"];
-// Binary and streamed replies: documented as a string body. Fastify sends a Buffer or a
-// stream as it is, without the serializer, so the payload is only typed as that string.
-const fileResponse = z.string().describe("file download");
+// Fastify sends a Buffer or a stream as it is, without the serializer: the payload is only typed
+// as the string mediaResponse describes.
+const pdfFile = mediaResponse("application/pdf", "The report as a PDF file (a download)", { binary: true });
+const csvFile = mediaResponse("text/csv", "The students as a CSV file, UTF-8 with a byte order mark (a download)");
 const asFileBody = (payload: Buffer | Readable) => payload as unknown as string;
+// The export right is checked (403 with the spec's reason); a school, cohort or team outside the caller's scope is a 404.
+const exportErrors = errorResponses(400, 401, 403, 404);
 
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
@@ -33,7 +35,13 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/pdf-reports/generate",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: pdfReportQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses } },
+      schema: {
+        tags,
+        summary: "The report of the filters as a PDF",
+        operationId: "generatePdfReport",
+        querystring: pdfReportQuerySchema,
+        response: { 200: pdfFile, ...exportErrors },
+      },
     },
     async (request, reply) => {
       const q = request.query;
@@ -57,7 +65,13 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/reports/data",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: reportDataQuerySchema, response: { 200: reportDataResponseSchema, ...scopedErrorResponses } },
+      schema: {
+        tags,
+        summary: "Every student of the report filters, with the totals",
+        operationId: "getReportData",
+        querystring: reportDataQuerySchema,
+        response: { 200: reportDataResponseSchema, ...errorResponses(400, 401, 404) },
+      },
     },
     async (request) => getReportData(db, request.user, request.query, request.query.simplified),
   );
@@ -66,7 +80,13 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/reports/students.csv",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: studentsCsvQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses } },
+      schema: {
+        tags,
+        summary: "Every student of the report filters as CSV",
+        operationId: "exportStudentsCsv",
+        querystring: studentsCsvQuerySchema,
+        response: { 200: csvFile, ...exportErrors },
+      },
     },
     async (request, reply) => {
       const report = await resolveExport(db, request.user, request.query);
@@ -92,8 +112,10 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       onRequest: app.authenticate,
       schema: {
         tags,
+        summary: "E-mail the report of the filters as a PDF",
+        operationId: "emailReport",
         body: sendReportRequestSchema,
-        response: { 200: sendReportResponseSchema, ...scopedErrorResponses, ...errorResponses(429, 502) },
+        response: { 200: sendReportResponseSchema, ...exportErrors, ...errorResponses(429, 502) },
       },
     },
     async (request) => sendReport(ctx, request.user, request.body, request.log),

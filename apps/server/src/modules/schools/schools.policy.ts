@@ -1,9 +1,4 @@
-import { isAdminRole, type Role } from "@tally/contract";
-import { forbidden } from "../../lib/errors.js";
+import { ADMIN_ROLES } from "@tally/contract";
 
-export const MANAGE_SCHOOLS_REFUSED = "Only an administrator can manage schools";
-
-/** Adding, renaming and the admin list of schools: admin and super_admin only. */
-export function assertCanManageSchools(user: { role: Role }): void {
-  if (!isAdminRole(user.role)) throw forbidden(MANAGE_SCHOOLS_REFUSED);
-}
+/** Adding, renaming and the admin list of schools: admin and super_admin only (the routes' guard). */
+export const SCHOOL_MANAGERS = { roles: ADMIN_ROLES, refused: "Only an administrator can manage schools" } as const;

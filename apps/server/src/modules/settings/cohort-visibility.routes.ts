@@ -21,7 +21,13 @@ export const cohortVisibilityRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext 
     "/settings/cohort-visibility",
     {
       onRequest,
-      schema: { tags, querystring: cohortVisibilityQuerySchema, response: { 200: cohortVisibilityResponseSchema, ...errorResponses(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: "Which cohorts school and district users see, at every school or one",
+        operationId: "getCohortVisibility",
+        querystring: cohortVisibilityQuerySchema,
+        response: { 200: cohortVisibilityResponseSchema, ...errorResponses(400, 401, 403) },
+      },
     },
     async (request) => ({ data: await getCohortVisibility(db, request.query.school_id) }),
   );
@@ -32,6 +38,8 @@ export const cohortVisibilityRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext 
       onRequest,
       schema: {
         tags,
+        summary: "Save which cohorts school and district users see",
+        operationId: "saveCohortVisibility",
         body: saveCohortVisibilityRequestSchema,
         response: { 200: saveCohortVisibilityResponseSchema, ...errorResponses(400, 401, 403) },
       },

@@ -10,7 +10,15 @@ export const demoSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> =
   // show (or hide) the "Demo school" link; nothing in it is secret.
   app.get(
     "/settings/demo",
-    { onRequest: app.authenticate, schema: { tags, response: { 200: demoSettingsResponseSchema, ...errorResponses(401) } } },
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "The demo school and who may open it",
+        operationId: "getDemoSettings",
+        response: { 200: demoSettingsResponseSchema, ...errorResponses(401) },
+      },
+    },
     async () => getDemoSettings(ctx.database.db),
   );
   app.post(
@@ -20,6 +28,8 @@ export const demoSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> =
       onRequest: app.requireRoles(...ADMIN_ROLES),
       schema: {
         tags,
+        summary: "Save who may open the demo school",
+        operationId: "saveDemoSettings",
         body: saveDemoSettingsRequestSchema,
         response: { 200: demoSettingsResponseSchema, ...errorResponses(400, 401, 403) },
       },

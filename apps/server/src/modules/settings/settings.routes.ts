@@ -17,6 +17,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.authenticate,
       schema: {
         tags: ["settings"],
+        summary: "The feature toggles, and those in force at a school",
+        operationId: "getFeatureSettings",
         querystring: featureSettingsQuerySchema,
         response: { 200: featureSettingsResponseSchema, ...errorResponses(400, 401, 403) },
       },
@@ -32,6 +34,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.requirePermission("accessSettings"),
       schema: {
         tags: ["settings"],
+        summary: "Save the feature toggles",
+        operationId: "saveFeatureSettings",
         body: saveFeatureSettingsRequestSchema,
         response: { 200: saveFeatureSettingsResponseSchema, ...errorResponses(400, 401, 403) },
       },

@@ -1,6 +1,5 @@
 import {
   idParamSchema,
-  errorBodySchema,
   studentDetailSchema,
   studentsQuerySchema,
   studentsResponseSchema,
@@ -10,8 +9,8 @@ import {
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
-import { scopedErrorResponses } from "../scope/error-responses.js";
 import { getStudentDetail, listStudents, summarizeStudents, updateStudent } from "./students.service.js";
 
 const tags = ["students"];
@@ -22,7 +21,13 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
     "/students",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: studentsQuerySchema, response: { 200: studentsResponseSchema, ...scopedErrorResponses } },
+      schema: {
+        tags,
+        summary: "A page of the students the caller may see, by the dashboard's filters",
+        operationId: "listStudents",
+        querystring: studentsQuerySchema,
+        response: { 200: studentsResponseSchema, ...errorResponses(400, 401) },
+      },
     },
     async (request) => listStudents(db, request.user, parseDashboardFilter(request.query), request.query),
   );
@@ -32,8 +37,10 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.authenticate,
       schema: {
         tags,
+        summary: "The dashboard's counts for the same filters as the student list",
+        operationId: "summarizeStudents",
         querystring: studentsSummaryQuerySchema,
-        response: { 200: studentsSummaryResponseSchema, ...scopedErrorResponses },
+        response: { 200: studentsSummaryResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => summarizeStudents(db, request.user, parseDashboardFilter(request.query)),
@@ -42,7 +49,13 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
     "/students/:id",
     {
       onRequest: app.authenticate,
-      schema: { tags, params: idParamSchema, response: { 200: studentDetailSchema, ...scopedErrorResponses } },
+      schema: {
+        tags,
+        summary: "One student, with cohorts, teams and attendance shares",
+        operationId: "getStudent",
+        params: idParamSchema,
+        response: { 200: studentDetailSchema, ...errorResponses(400, 401, 404) },
+      },
     },
     async (request) => getStudentDetail(db, request.user, request.params.id),
   );
@@ -52,9 +65,11 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
       onRequest: app.authenticate,
       schema: {
         tags,
+        summary: "Edit a student (as the school's feature settings allow)",
+        operationId: "updateStudent",
         params: idParamSchema,
         body: updateStudentRequestSchema,
-        response: { 200: studentDetailSchema, ...scopedErrorResponses, 409: errorBodySchema },
+        response: { 200: studentDetailSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => updateStudent(ctx, request.user, request.params.id, request.body),

@@ -1,8 +1,8 @@
 import { teamsQuerySchema, teamsResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
-import { scopedErrorResponses } from "../scope/error-responses.js";
 import { listTeams } from "./teams.service.js";
 
 export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -10,7 +10,13 @@ export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     "/teams",
     {
       onRequest: app.authenticate,
-      schema: { tags: ["teams"], querystring: teamsQuerySchema, response: { 200: teamsResponseSchema, ...scopedErrorResponses } },
+      schema: {
+        tags: ["teams"],
+        summary: "The teams the caller may see, by school and cohort",
+        operationId: "listTeams",
+        querystring: teamsQuerySchema,
+        response: { 200: teamsResponseSchema, ...errorResponses(400, 401) },
+      },
     },
     async (request) => ({
       data: await listTeams(ctx.database.db, request.user, parseDashboardFilter(request.query)),

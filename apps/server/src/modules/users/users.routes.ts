@@ -20,42 +20,90 @@ import { USER_MANAGER_ROLES } from "./users.policy.js";
 import { resetPassword } from "./password-resets.service.js";
 import * as users from "./users.service.js";
 
-const errors = errorResponses(400, 401, 403, 404, 409, 502);
-
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const db = ctx.database.db;
   // onRequest: other roles are refused before their body is even parsed.
   const onRequest = app.requireRoles(...USER_MANAGER_ROLES);
   const tags = ["users"];
   const params = userIdParamSchema;
+  // One account's routes: a missing account is a 404, one the caller may not manage a 403.
+  const accountErrors = errorResponses(400, 401, 403, 404);
 
   app.get(
     "/users",
-    { onRequest, schema: { tags, response: { 200: usersListResponseSchema, ...errors } } },
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "Every user account, active or not",
+        operationId: "listUsers",
+        response: { 200: usersListResponseSchema, ...errorResponses(401, 403) },
+      },
+    },
     async () => ({ data: await users.listUsers(db) }),
   );
 
   app.put(
     "/users/:id",
-    { onRequest, schema: { tags, params, body: updateUserRequestSchema, response: { 200: userMutationResponseSchema, ...errors } } },
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "Edit a user account (reactivating one e-mails a reset link)",
+        operationId: "updateUser",
+        params,
+        body: updateUserRequestSchema,
+        response: { 200: userMutationResponseSchema, ...accountErrors, ...errorResponses(409, 502) },
+      },
+    },
     async (request) => ({
       message: MESSAGES.userUpdated,
       user: await users.updateUser(ctx, request.user, request.params.id, request.body, request.log),
     }),
   );
 
-  const deactivate = {
-    onRequest,
-    schema: { tags, params, response: { 200: userMutationResponseSchema, ...errors } },
-  };
-  app.delete("/users/:id", deactivate, async (request) => users.deactivateUser(ctx, request.user, request.params.id));
-  app.post("/users/:id/deactivate", deactivate, async (request) =>
-    users.deactivateUser(ctx, request.user, request.params.id),
+  // No data is deleted: the account just stops working.
+  app.delete(
+    "/users/:id",
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "Deactivate a user account (nothing is deleted)",
+        operationId: "deleteUser",
+        params,
+        response: { 200: userMutationResponseSchema, ...accountErrors },
+      },
+    },
+    async (request) => users.deactivateUser(ctx, request.user, request.params.id),
+  );
+  app.post(
+    "/users/:id/deactivate",
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "Deactivate a user account",
+        operationId: "deactivateUser",
+        params,
+        response: { 200: userMutationResponseSchema, ...accountErrors },
+      },
+    },
+    async (request) => users.deactivateUser(ctx, request.user, request.params.id),
   );
 
   app.post(
     "/users/:id/reactivate",
-    { onRequest, schema: { tags, params, response: { 200: userMutationResponseSchema, ...errors } } },
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "Reactivate a user account and e-mail its owner a reset link",
+        operationId: "reactivateUser",
+        params,
+        response: { 200: userMutationResponseSchema, ...accountErrors, ...errorResponses(502) },
+      },
+    },
     async (request) => users.reactivateUser(ctx, request.user, request.params.id, request.log),
   );
 
@@ -65,10 +113,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       onRequest,
       schema: {
         tags,
+        summary: "Set a user's password, or e-mail a reset link when none is given",
+        operationId: "resetUserPassword",
         params,
         // Optional body: no password means "e-mail a reset link".
         body: adminResetPasswordRequestSchema.nullish(),
-        response: { 200: adminResetPasswordResponseSchema, ...errors },
+        response: { 200: adminResetPasswordResponseSchema, ...accountErrors, ...errorResponses(502) },
       },
     },
     async (request) => ({
@@ -80,14 +130,30 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     "/users/:id/school",
     {
       onRequest,
-      schema: { tags, params, body: setUserSchoolRequestSchema, response: { 200: userMutationResponseSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "Set a school user's school",
+        operationId: "setUserSchool",
+        params,
+        body: setUserSchoolRequestSchema,
+        response: { 200: userMutationResponseSchema, ...accountErrors },
+      },
     },
     async (request) => users.setUserSchool(ctx, request.user, request.params.id, request.body.school_id),
   );
 
   app.get(
     "/users/:id/schools",
-    { onRequest, schema: { tags, params, response: { 200: userSchoolsResponseSchema, ...errors } } },
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: "The schools assigned to a user",
+        operationId: "getUserSchools",
+        params,
+        response: { 200: userSchoolsResponseSchema, ...accountErrors },
+      },
+    },
     async (request) => ({ data: await users.getUserSchools(db, request.user, request.params.id) }),
   );
 
@@ -95,7 +161,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     "/users/:id/schools",
     {
       onRequest,
-      schema: { tags, params, body: setUserSchoolsRequestSchema, response: { 200: setUserSchoolsResponseSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "Set a district user's schools",
+        operationId: "setUserSchools",
+        params,
+        body: setUserSchoolsRequestSchema,
+        response: { 200: setUserSchoolsResponseSchema, ...accountErrors },
+      },
     },
     async (request) => users.setUserSchools(ctx, request.user, request.params.id, request.body.schoolIds),
   );
@@ -104,7 +177,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
     "/users/:id/login-logs",
     {
       onRequest,
-      schema: { tags, params, querystring: loginLogsQuerySchema, response: { 200: loginLogsResponseSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "A user's sign-in history, newest first",
+        operationId: "listLoginLogs",
+        params,
+        querystring: loginLogsQuerySchema,
+        response: { 200: loginLogsResponseSchema, ...accountErrors },
+      },
     },
     async (request) => users.getLoginLogs(db, request.user, request.params.id, request.query),
   );

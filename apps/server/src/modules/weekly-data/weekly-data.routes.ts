@@ -1,7 +1,7 @@
 import { weeklyDataParamsSchema, weeklyDataQuerySchema, weeklyDataResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
-import { scopedErrorResponses } from "../scope/error-responses.js";
+import { errorResponses } from "../../lib/error-responses.js";
 import { getWeeklyData } from "./weekly-data.service.js";
 
 export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -11,9 +11,11 @@ export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
       onRequest: app.authenticate,
       schema: {
         tags: ["weekly-data"],
+        summary: "A student's flags, reflections and advisor notes per week",
+        operationId: "getWeeklyData",
         params: weeklyDataParamsSchema,
         querystring: weeklyDataQuerySchema,
-        response: { 200: weeklyDataResponseSchema, ...scopedErrorResponses },
+        response: { 200: weeklyDataResponseSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => ({
