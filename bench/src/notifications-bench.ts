@@ -198,6 +198,9 @@ async function startServer(dataDir: string, databaseUrl: string): Promise<Server
       DEMO_SEED: "false",
       LOG_LEVEL: "warn",
       NODE_ENV: "development",
+      // Every stream comes from 127.0.0.1, twenty per user: the caps are raised to what the bench holds.
+      STREAMS_PER_USER: String(STREAMS_PER_USER),
+      STREAMS_PER_ADDRESS: String(LIVE_TARGETS.streams),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

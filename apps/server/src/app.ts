@@ -19,6 +19,7 @@ import { queryGuardPlugin } from "./plugins/query-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
+import { capConnections, httpServerOptions } from "./lib/http-server-options.js";
 
 export interface BuildAppOptions {
   ctx: ServerContext;
@@ -39,8 +40,11 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Timeouts for slow and half-sent requests (HTTP_HEADERS_TIMEOUT_MS, ...), set in one place.
+    ...httpServerOptions(ctx.config),
     ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
+  capConnections(app.server, ctx.config.httpMaxConnections, app.log);
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

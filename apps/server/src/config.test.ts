@@ -136,6 +136,72 @@ describe("loadConfig", () => {
     }
   });
 
+  test("HTTP timeouts, the connection cap and the stream caps: defaults below the open-file limit", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }, 20_000)).toMatchObject({
+      openFileLimit: 20_000,
+      httpHeadersTimeoutMs: 10_000,
+      httpRequestTimeoutMs: 300_000,
+      httpKeepAliveTimeoutMs: 72_000,
+      // 80% of the file handles; the rest stay for the database, files and logs.
+      httpMaxConnections: 16_000,
+      // Half the connections; the other half serve ordinary requests while the streams are full.
+      streamsMaxTotal: 8_000,
+      streamsPerUser: 10,
+      streamsPerAddress: 200,
+    });
+    // A limit that cannot be read (not Linux): counted as 4096.
+    expect(loadConfig({ DATA_DIR: tempDir() }, null)).toMatchObject({ openFileLimit: null, httpMaxConnections: 3_276, streamsMaxTotal: 1_638 });
+    // A generous limit: memory, not file handles, is then what runs out first.
+    expect(loadConfig({ DATA_DIR: tempDir() }, 1_048_576)).toMatchObject({ httpMaxConnections: 32_768, streamsMaxTotal: 10_000 });
+  });
+
+  test("HTTP timeouts, the connection cap and the stream caps: set by the environment, refused when they do not fit", () => {
+    const env = {
+      DATA_DIR: tempDir(),
+      HTTP_HEADERS_TIMEOUT_MS: "5000",
+      HTTP_REQUEST_TIMEOUT_MS: "60000",
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: "65000",
+      HTTP_MAX_CONNECTIONS: "900",
+      STREAMS_MAX_TOTAL: "500",
+      STREAMS_PER_USER: "4",
+      STREAMS_PER_ADDRESS: "120",
+    };
+    expect(loadConfig(env, 1024)).toMatchObject({
+      httpHeadersTimeoutMs: 5000,
+      httpRequestTimeoutMs: 60_000,
+      httpKeepAliveTimeoutMs: 65_000,
+      httpMaxConnections: 900,
+      streamsMaxTotal: 500,
+      streamsPerUser: 4,
+      streamsPerAddress: 120,
+    });
+    const problems = (overrides: Record<string, string>, fileLimit: number | null = 1024) => {
+      try {
+        loadConfig({ DATA_DIR: tempDir(), ...overrides }, fileLimit);
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems.join("\n");
+        throw err;
+      }
+      return "";
+    };
+    expect(problems({ HTTP_MAX_CONNECTIONS: "1000" })).toMatch(/^HTTP_MAX_CONNECTIONS: .*open-file limit \(1024\)/);
+    expect(problems({ HTTP_MAX_CONNECTIONS: "1000" }, null)).toBe("");
+    expect(problems({ HTTP_MAX_CONNECTIONS: "600", STREAMS_MAX_TOTAL: "600" })).toMatch(/^STREAMS_MAX_TOTAL: .*HTTP_MAX_CONNECTIONS \(600\)/);
+    expect(problems({ STREAMS_MAX_TOTAL: "5000" })).toMatch(/^STREAMS_MAX_TOTAL: /);
+    expect(problems({ HTTP_HEADERS_TIMEOUT_MS: "30000", HTTP_REQUEST_TIMEOUT_MS: "20000" })).toMatch(
+      /^HTTP_HEADERS_TIMEOUT_MS: .*HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    for (const [name, bad] of [
+      ["STREAMS_PER_USER", "0"],
+      ["STREAMS_PER_ADDRESS", "many"],
+      ["HTTP_MAX_CONNECTIONS", "1.5"],
+      ["HTTP_HEADERS_TIMEOUT_MS", "10"],
+      ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "-1"],
+    ] as const) {
+      expect(problems({ [name]: bad }), `${name}=${bad}`).toMatch(new RegExp(`^${name}: `));
+    }
+  });
+
   test("production requires SECRET_KEY", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), NODE_ENV: "production" })).toThrow(
       "SECRET_KEY: required when NODE_ENV=production",

@@ -3,12 +3,19 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { openFileLimit } from "./lib/open-file-limit.js";
 
 const booleanish = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
     error: "must be one of true, false, 1, 0, yes, no, on, off",
   })
   .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+/** A whole number between `min` and `max`; its error names the range and an example. */
+const wholeNumber = (min: number, max: number, example: string) => {
+  const error = `must be a whole number from ${min} to ${max}, e.g. ${example}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 
 /** A comma-separated list of origins, read into a clean list or refused with what is wrong. */
 const originList = () =>
@@ -63,6 +70,13 @@ const envSchema = z.object({
     .max(8192, { error: "must be at most 8192 (MB)" })
     .default(384),
   DEBUG_BACKEND_ORIGINS: originList(),
+  HTTP_HEADERS_TIMEOUT_MS: wholeNumber(1000, 600_000, "10000").default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: wholeNumber(1000, 3_600_000, "300000").default(300_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(1000, 600_000, "72000").default(72_000),
+  HTTP_MAX_CONNECTIONS: wholeNumber(16, 10_000_000, "4000").optional(),
+  STREAMS_MAX_TOTAL: wholeNumber(1, 10_000_000, "2000").optional(),
+  STREAMS_PER_USER: wholeNumber(1, 1000, "10").default(10),
+  STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -97,6 +111,25 @@ export interface Config {
   pgliteSharedBuffers: string | undefined;
   /** The heap of one weekly import's worker thread (reading, matching, planning), in MB. */
   importWorkerHeapMb: number;
+  /** The process's open-file limit as read at start-up (null: unknown); the connection cap is derived from it. */
+  openFileLimit: number | null;
+  /** Node's headersTimeout: a request's headers must have arrived by then, else 408 and the connection closes. */
+  httpHeadersTimeoutMs: number;
+  /**
+   * Node's requestTimeout: the whole request, body included (a 30 MB upload on a slow school line).
+   * It ends when the request has arrived, so the replies that go on (event streams) are not cut.
+   */
+  httpRequestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept: longer than proxies keep theirs (60 s), so they never reuse a closing one. */
+  httpKeepAliveTimeoutMs: number;
+  /** Connections beyond this are dropped at once (and logged), so the process keeps file handles for its own work. */
+  httpMaxConnections: number;
+  /** Event streams this process holds at most; beyond that a new one gets 429. */
+  streamsMaxTotal: number;
+  /** Event streams per user: one more closes the user's oldest (STREAM_CLOSED SUPERSEDED). */
+  streamsPerUser: number;
+  /** Event streams per client address (IPv6: per /64 network); beyond that a new one gets 429. */
+  streamsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -106,8 +139,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads the environment once. Every bad value is reported together, then start-up stops. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * Reads the environment once. Every bad value is reported together, then start-up stops.
+ * `fileLimit` is the process's open-file limit (null: unknown), which the connection caps derive from.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, fileLimit: number | null = openFileLimit()): Config {
   // Empty strings count as unset, as in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(cleaned);
@@ -115,18 +151,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = parsed.data;
-  const productionProblems: string[] = [];
-  if (e.NODE_ENV === "production" && !e.SECRET_KEY) productionProblems.push("SECRET_KEY: required when NODE_ENV=production");
+  const connections = connectionLimits(e, fileLimit);
+  const problems: string[] = [...connections.problems];
+  if (e.NODE_ENV === "production" && !e.SECRET_KEY) problems.push("SECRET_KEY: required when NODE_ENV=production");
   // Without SMTP nobody receives reset or verification links (the outbox withholds them), so
   // production must either deliver mail or say it knowingly does without.
   if (e.NODE_ENV === "production" && !e.SMTP_URL && !e.MAIL_OUTBOX) {
-    productionProblems.push(
+    problems.push(
       "SMTP_URL: required when NODE_ENV=production, so that password reset and verification e-mails are delivered. " +
         "To run without e-mail, set MAIL_OUTBOX=on: mail is then kept in the database outbox with its one-time links withheld, " +
         "and first passwords are set with `npm run cli -- create-user` or an administrator's Reset Password.",
     );
   }
-  if (productionProblems.length > 0) throw new ConfigError(productionProblems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -149,7 +186,50 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     debugBackendOrigins: e.DEBUG_BACKEND_ORIGINS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     importWorkerHeapMb: e.IMPORT_WORKER_HEAP_MB,
+    openFileLimit: fileLimit,
+    httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    httpMaxConnections: connections.maxConnections,
+    streamsMaxTotal: connections.streamsMaxTotal,
+    streamsPerUser: e.STREAMS_PER_USER,
+    streamsPerAddress: e.STREAMS_PER_ADDRESS,
   };
+}
+
+/** Assumed where the open-file limit cannot be read. */
+const FALLBACK_FILE_LIMIT = 4096;
+/** Files HTTP_MAX_CONNECTIONS must leave at the least: database connections, PGlite's files, logs, uploads. */
+const FILES_KEPT = 64;
+
+/**
+ * The connection cap and the stream cap, from the environment or from the open-file limit:
+ * connections take 80% of the file handles (the rest stay for the database, files and logs),
+ * streams half the connections (the other half serve ordinary requests while the streams are
+ * full). Past some 30,000 connections and 10,000 streams memory runs out before file handles do.
+ */
+function connectionLimits(
+  e: z.infer<typeof envSchema>,
+  fileLimit: number | null,
+): { maxConnections: number; streamsMaxTotal: number; problems: string[] } {
+  const problems: string[] = [];
+  const files = fileLimit ?? FALLBACK_FILE_LIMIT;
+  const maxConnections = e.HTTP_MAX_CONNECTIONS ?? Math.min(Math.floor(files * 0.8), 32_768);
+  const streamsMaxTotal = e.STREAMS_MAX_TOTAL ?? Math.min(Math.floor(maxConnections / 2), 10_000);
+  if (fileLimit !== null && maxConnections > fileLimit - FILES_KEPT) {
+    problems.push(
+      `HTTP_MAX_CONNECTIONS: must be at most ${fileLimit - FILES_KEPT}, the process's open-file limit (${fileLimit}) less ${FILES_KEPT} files for the database, files and logs; raise the limit (ulimit -n) to allow more`,
+    );
+  }
+  if (streamsMaxTotal >= maxConnections) {
+    problems.push(
+      `STREAMS_MAX_TOTAL: must be below HTTP_MAX_CONNECTIONS (${maxConnections}), so that ordinary requests still get a connection while the streams are full`,
+    );
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${e.HTTP_REQUEST_TIMEOUT_MS})`);
+  }
+  return { maxConnections, streamsMaxTotal, problems };
 }
 
 /** The MAIL_FROM address, unless it is a no-reply one nobody reads. */
@@ -245,6 +325,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     debugBackendOrigins: [],
     pgliteSharedBuffers: undefined,
     importWorkerHeapMb: 384,
+    openFileLimit: null,
+    httpHeadersTimeoutMs: 10_000,
+    httpRequestTimeoutMs: 300_000,
+    httpKeepAliveTimeoutMs: 72_000,
+    httpMaxConnections: 4096,
+    streamsMaxTotal: 2048,
+    streamsPerUser: 10,
+    streamsPerAddress: 200,
     ...overrides,
   };
 }

@@ -58,6 +58,16 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
+  // What the process holds at most, and why: read when a flood of connections has to be explained.
+  app.log.info(
+    {
+      openFileLimit: config.openFileLimit ?? "unknown (4096 assumed)",
+      maxConnections: config.httpMaxConnections,
+      streams: { total: config.streamsMaxTotal, perUser: config.streamsPerUser, perAddress: config.streamsPerAddress },
+      timeoutsMs: { headers: config.httpHeadersTimeoutMs, request: config.httpRequestTimeoutMs, keepAlive: config.httpKeepAliveTimeoutMs },
+    },
+    "connection limits",
+  );
   console.log(`Tally is running on http://localhost:${config.port} (API: /api, database: ${opened.database.engine})`);
   if (mailer.kind === "outbox") for (const line of OUTBOX_NOTICE) console.log(line);
 }

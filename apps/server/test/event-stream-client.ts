@@ -14,6 +14,8 @@ export interface StreamReply {
   body: string;
   /** Resolves when the server ends the reply. */
   ended: Promise<void>;
+  /** True once the reply has ended (or the connection closed). */
+  done: boolean;
   /** Resolves once `predicate` holds for what has arrived (checked on every chunk). */
   until(predicate: (r: StreamReply) => boolean): Promise<void>;
   close(): void;
@@ -33,6 +35,7 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
         ids: [],
         comments: [],
         body: "",
+        done: false,
         ended: new Promise<void>((r) => {
           endResolve = r;
         }),
@@ -69,6 +72,7 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
         check();
       });
       const finish = () => {
+        reply.done = true;
         endResolve?.();
         check();
       };
@@ -80,4 +84,11 @@ export function openStream(baseUrl: string, path: string, headers: Record<string
     req.on("error", reject);
     req.end();
   });
+}
+
+/** GET /api/notifications with `token`, returned once the stream has said something (CONNECTED) or was refused. */
+export async function connectStream(baseUrl: string, token: string, headers: Record<string, string> = {}): Promise<StreamReply> {
+  const s = await openStream(baseUrl, `/api/notifications?token=${encodeURIComponent(token)}`, headers);
+  await s.until((r) => r.events.length > 0 || r.status !== 200);
+  return s;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { LoginResponse } from "@tally/contract";
@@ -159,6 +160,12 @@ export function useSignedIn(t: TestApp, options: BuildUserOptions): LoggedIn {
     Object.assign(session.headers, headers);
     return rest;
   }, session);
+}
+
+/** Listens on a free port of 127.0.0.1 (event streams and raw sockets need a real server); returns its base URL. */
+export async function listening(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
 type Method = "GET" | "PUT" | "POST" | "DELETE";

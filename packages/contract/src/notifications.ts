@@ -1,7 +1,10 @@
 import { z } from "zod";
 
-/** Spec §4 and §7: what the server pushes to a signed-in client. */
-export const NOTIFICATION_TYPES = ["CONNECTED", "FORCE_LOGOUT", "ERROR"] as const;
+/**
+ * Spec §4 and §7: what the server pushes to a signed-in client. STREAM_CLOSED (not in the spec)
+ * comes last on a stream the server ends on purpose; its reason tells the client what to do.
+ */
+export const NOTIFICATION_TYPES = ["CONNECTED", "FORCE_LOGOUT", "ERROR", "STREAM_CLOSED"] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** Why a session was ended; the client shows the expired notice for each. */
@@ -14,14 +17,31 @@ export const FORCE_LOGOUT_REASONS = [
 export type ForceLogoutReason = (typeof FORCE_LOGOUT_REASONS)[number];
 
 /**
+ * Why one stream was ended, the user's sessions aside. SUPERSEDED: the user opened more streams
+ * than the server keeps for one user, and this was the oldest (do not reconnect: poll). SIGNED_OUT:
+ * its sign-in was ended (sign out). TOKEN_EXPIRED: the access token it was opened with expired
+ * (reconnect with a fresh one).
+ */
+export const STREAM_CLOSE_REASONS = ["SUPERSEDED", "SIGNED_OUT", "TOKEN_EXPIRED"] as const;
+export type StreamCloseReason = (typeof STREAM_CLOSE_REASONS)[number];
+
+/** The `message` of each STREAM_CLOSED, for API clients and logs. */
+export const STREAM_CLOSE_MESSAGES: Record<StreamCloseReason, string> = {
+  SUPERSEDED: "Live updates moved to a newer tab or window; this one checks for updates every 30 seconds instead.",
+  SIGNED_OUT: "This sign-in has ended. Please log in again.",
+  TOKEN_EXPIRED: "The access token of this stream has expired; reconnect with a fresh one.",
+};
+
+/**
  * One notification. On the event stream each is sent as `id: <id>\ndata: <json>\n\n` (the
- * default `message` event); CONNECTED is not stored and has id 0. Heartbeats are comment lines
- * (`: heartbeat`).
+ * default `message` event); CONNECTED and STREAM_CLOSED are not stored and have id 0.
+ * Heartbeats are comment lines (`: heartbeat`).
  */
 export const notificationSchema = z.object({
   id: z.number().int(),
   type: z.enum(NOTIFICATION_TYPES),
-  reason: z.enum(FORCE_LOGOUT_REASONS).optional(),
+  /** FORCE_LOGOUT: a ForceLogoutReason; STREAM_CLOSED: a StreamCloseReason. */
+  reason: z.enum([...FORCE_LOGOUT_REASONS, ...STREAM_CLOSE_REASONS]).optional(),
   message: z.string().optional(),
   createdAt: z.string(),
 });

@@ -41,6 +41,62 @@ describe("notification watch", () => {
     expect(FakeEventSource.open()).toHaveLength(0);
   });
 
+  it("a stream closed because its sign-in ended leads to the sign-in page with the expired notice, without reconnecting", async () => {
+    signIn(buildUser({ role: "admin" }), "tok-live");
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    const [source] = FakeEventSource.open();
+    act(() => {
+      source!.open();
+      source!.send({ id: 0, type: "STREAM_CLOSED", reason: "SIGNED_OUT", message: "Signed out", createdAt: "2026-11-25T10:00:00.000Z" });
+      source!.fail();
+    });
+    expect(assign).toHaveBeenCalledWith("/login?session=expired");
+    expect(sessionStorage.getItem("tally.sessionMessage")).toBe(MESSAGES.sessionExpired);
+    expect(authStore.get().token).toBeNull();
+    expect(FakeEventSource.instances).toHaveLength(1);
+  });
+
+  it("a stream closed at its token's expiry is reopened at once with the refreshed token", async () => {
+    const fetchMock = mockFetch((url) =>
+      url === "/api/auth/refresh" ? jsonResponse(200, { token: "tok-new", refreshToken: "refresh-2" }) : jsonResponse(200, { data: [] }),
+    );
+    signIn(buildUser({ role: "admin" }), "tok-old");
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    const [source] = FakeEventSource.open();
+    expect(source?.url).toBe("/api/notifications?token=tok-old");
+    act(() => {
+      source!.open();
+      source!.send({ id: 0, type: "STREAM_CLOSED", reason: "TOKEN_EXPIRED", message: "Expired", createdAt: "2026-11-25T10:00:00.000Z" });
+      source!.fail();
+    });
+    await vi.waitFor(() => expect(FakeEventSource.open().map((s) => s.url)).toEqual(["/api/notifications?token=tok-new"]));
+    expect(fetchMock.mock.calls.filter(([url]) => url === "/api/auth/refresh")).toHaveLength(1);
+    expect(authStore.get().token).toBe("tok-new");
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("a stream superseded by a newer tab's stays closed: this tab polls instead", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const fetchMock = mockFetch(() => jsonResponse(200, { data: [] }));
+    signIn(buildUser({ role: "admin" }), "tok-live");
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    act(() => {
+      const source = FakeEventSource.latest()!;
+      source.open();
+      source.send({ id: 0, type: "STREAM_CLOSED", reason: "SUPERSEDED", message: "Superseded", createdAt: "2026-11-25T10:00:00.000Z" });
+      source.fail();
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/notifications-poll?token=tok-live")).toBe(true);
+    expect(authStore.get().token).toBe("tok-live");
+  });
+
   it("closes the stream on sign-out, in this tab or another, and when the page is left", async () => {
     signIn(buildUser({ role: "admin" }));
     renderApp("/dashboard");

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { refreshSession } from "../lib/api-client";
 import { authStore, useAuth } from "../lib/auth-store";
 import { healthStore, suspectApiDown } from "../lib/health";
 import { handleNotification } from "../lib/notifications/force-logout";
@@ -19,6 +20,8 @@ export function useNotificationWatch(): void {
     const client = createNotificationClient({
       getToken: () => authStore.get().token,
       onNotification: handleNotification,
+      // A stream ended at its token's expiry reconnects with a fresh token.
+      refreshToken: (staleToken) => refreshSession(staleToken),
       // A dropped stream is often the first sign that the server went away.
       onStateChange: (state) => {
         if (state === "waiting-to-reconnect") suspectApiDown();

@@ -44,14 +44,12 @@ export async function linkRefreshSuccessor(db: DbExecutor, id: number, replacedB
   await db.updateTable("refresh_tokens").set({ replaced_by_id: replacedById }).where("id", "=", id).execute();
 }
 
-/** Ends the sign-in the token belongs to: every live token of its family. */
-export async function revokeRefreshFamilyByHash(db: DbExecutor, tokenHash: string, at: Date): Promise<void> {
+/** Ends a sign-in: every live token of its family. */
+export async function revokeRefreshFamily(db: DbExecutor, familyId: string, at: Date): Promise<void> {
   await db
     .updateTable("refresh_tokens")
     .set({ revoked_at: at })
-    .where("family_id", "=", (eb) =>
-      eb.selectFrom("refresh_tokens as rt").select("rt.family_id").where("rt.token_hash", "=", tokenHash),
-    )
+    .where("family_id", "=", familyId)
     .where("revoked_at", "is", null)
     .execute();
 }

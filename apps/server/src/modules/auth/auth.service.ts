@@ -5,7 +5,7 @@ import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
 import { AppError, forbidden, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
-import { announceForceLogout } from "../notifications/notifications.service.js";
+import { announceForceLogout, announceSignInEnded } from "../notifications/notifications.service.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { type Caller, loadCaller } from "../scope/scope.service.js";
 import { readDemoSettings } from "../settings/settings.service.js";
@@ -47,7 +47,8 @@ export async function authenticateToken(ctx: ServerContext, token: string): Prom
 
 /** A token that is genuine and unexpired, checked by `authenticateToken` as every guard does. */
 export type TokenSession =
-  | { live: true; userId: number; issuedAt: Date }
+  /** sessionId: the sign-in (refresh-token family); expiresAt: the token's exp. */
+  | { live: true; userId: number; sessionId: string; issuedAt: Date; expiresAt: Date }
   /** The sign-in was ended (session version bumped, account deactivated, sign-in revoked): the guard's 401. */
   | { live: false; userId: number; issuedAt: Date; refusal: AppError };
 
@@ -58,10 +59,11 @@ export type TokenSession =
  */
 export async function tokenSession(ctx: ServerContext, token: string): Promise<TokenSession> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const issuedAt = new Date((decodeJwt(token).iat ?? 0) * 1000);
+  const { iat = 0, exp = 0 } = decodeJwt(token);
+  const issuedAt = new Date(iat * 1000);
   try {
     const user = await authenticateToken(ctx, token);
-    return { live: true, userId: user.id, issuedAt };
+    return { live: true, userId: user.id, sessionId: claims.sessionId, issuedAt, expiresAt: new Date(exp * 1000) };
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 401) return { live: false, userId: claims.userId, issuedAt, refusal: err };
     throw err;
@@ -235,8 +237,16 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
   return shared ? pairFor(shared) : endSessionsAfterReplay(ctx, user.id, now);
 }
 
-/** Ends this sign-in: its refresh tokens, and with them (see authenticateToken) its access tokens. */
+/**
+ * Ends this sign-in: its refresh tokens, and with them (see authenticateToken) its access
+ * tokens; its event streams, on every instance, end when this commits.
+ */
 export async function logout(ctx: ServerContext, presented: string | undefined): Promise<void> {
   if (!presented) return;
-  await repo.revokeRefreshFamilyByHash(ctx.database.db, hashToken(presented), ctx.clock.now());
+  const row = await repo.findRefreshToken(ctx.database.db, hashToken(presented));
+  if (!row) return;
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await repo.revokeRefreshFamily(trx, row.family_id, ctx.clock.now());
+    await announceSignInEnded(trx, row.user_id, row.family_id);
+  });
 }

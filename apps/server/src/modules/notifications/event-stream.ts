@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Notification } from "@tally/contract";
+import { type Notification, STREAM_CLOSE_MESSAGES, type StreamCloseReason } from "@tally/contract";
 
 /**
  * One open `text/event-stream` reply. Each notification goes out once, as
@@ -16,6 +16,8 @@ export class EventStream {
     private readonly onEnd: () => void,
   ) {
     res.on("close", () => this.finish());
+    // Gone while its token was checked: that close was before anyone listened.
+    if (res.closed) this.ended = true;
   }
 
   /**
@@ -57,7 +59,19 @@ export class EventStream {
   }
 
   heartbeat(): void {
-    if (!this.ended) this.res.write(": heartbeat\n\n");
+    if (this.ended) return;
+    // A connection closed unheard must not hold its place against the stream caps.
+    if (this.res.destroyed) this.finish();
+    else this.res.write(": heartbeat\n\n");
+  }
+
+  /**
+   * Ends the stream on purpose, and tells the client why with a last STREAM_CLOSED: a client
+   * that only saw the reply end would reconnect, which is the wrong answer to each reason.
+   */
+  close(reason: StreamCloseReason, at: Date): void {
+    this.sendNow({ id: 0, type: "STREAM_CLOSED", reason, message: STREAM_CLOSE_MESSAGES[reason], createdAt: at.toISOString() });
+    this.end();
   }
 
   /** Ends the reply (after FORCE_LOGOUT, at shutdown, or after an ERROR). */

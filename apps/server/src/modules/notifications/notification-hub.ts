@@ -1,19 +1,30 @@
-import { type Notification, notificationSchema } from "@tally/contract";
+import { NOTIFICATION_LIMITS, type Notification, notificationSchema } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
+import { tooManyRequests } from "../../lib/errors.js";
+import { throttledWarning } from "../../lib/throttled-warning.js";
 import type { EventStream } from "./event-stream.js";
 import { lastNotificationId, notificationChannel, notificationsSince } from "./notifications.service.js";
+import { type StreamHolder, type StreamRefusal, StreamRegistry } from "./stream-registry.js";
 
-const channelMessageSchema = z.object({ userId: z.number().int(), notification: notificationSchema });
+const channelMessageSchema = z.union([
+  z.object({ userId: z.number().int(), notification: notificationSchema }),
+  z.object({ userId: z.number().int(), signInEnded: z.string().min(1) }),
+]);
+
+/** A refused stream may poll meanwhile: it is told to try again after one poll interval. */
+const RETRY_STREAM_SECONDS = NOTIFICATION_LIMITS.pollIntervalMs / 1000;
 
 /**
- * The open event streams of this instance, by user. It LISTENs on the schema's channel, so a
- * notification committed by any instance sharing the database reaches the streams held here;
- * one timer sends every stream its heartbeat.
+ * The open event streams of this instance, within the caps of the config (per user, per
+ * address, in all). It LISTENs on the schema's channel, so a notification or a sign-out
+ * committed by any instance sharing the database reaches the streams held here; one timer
+ * sends every stream its heartbeat and ends those whose access token has expired.
  */
 export class NotificationHub {
-  private readonly streams = new Map<number, Set<EventStream>>();
+  private readonly streams: StreamRegistry;
+  private readonly warnRefused: (fields?: object) => void;
   private stopListening: (() => Promise<void>) | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private lastSeenId = 0;
@@ -23,7 +34,11 @@ export class NotificationHub {
     private readonly ctx: ServerContext,
     private readonly heartbeatMs: number,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    const { streamsPerUser, streamsPerAddress, streamsMaxTotal } = ctx.config;
+    this.streams = new StreamRegistry({ perUser: streamsPerUser, perAddress: streamsPerAddress, total: streamsMaxTotal });
+    this.warnRefused = throttledWarning(log, "notification stream refused: a stream cap is reached (STREAMS_PER_ADDRESS, STREAMS_MAX_TOTAL)");
+  }
 
   async start(): Promise<void> {
     const db = this.ctx.database.db;
@@ -34,9 +49,7 @@ export class NotificationHub {
       (payload) => this.receive(payload),
       () => void this.catchUp(),
     );
-    this.heartbeatTimer = setInterval(() => {
-      for (const set of this.streams.values()) for (const stream of set) stream.heartbeat();
-    }, this.heartbeatMs);
+    this.heartbeatTimer = setInterval(() => this.beat(), this.heartbeatMs);
     this.heartbeatTimer.unref();
   }
 
@@ -45,28 +58,41 @@ export class NotificationHub {
     return !this.closing;
   }
 
-  /** How many streams are open (the bench and the tests read it). */
+  /** How many streams are open. */
   get size(): number {
-    let n = 0;
-    for (const set of this.streams.values()) n += set.size;
-    return n;
+    return this.streams.size;
   }
 
-  add(userId: number, stream: EventStream): () => void {
-    const set = this.streams.get(userId) ?? new Set();
-    set.add(stream);
-    this.streams.set(userId, set);
+  /**
+   * Holds `stream` until the returned function is called (when it ends). Past a cap it throws
+   * the 429, before anything of the stream is written; past the user's own cap the user's oldest
+   * stream gives way instead (STREAM_CLOSED SUPERSEDED): the newest tab is the one in use, and
+   * an old one may be a connection whose client vanished without closing it.
+   */
+  add(holder: StreamHolder, stream: EventStream): () => void {
+    const refusal = this.streams.refusal(holder);
+    if (refusal) {
+      this.warnRefused({ cap: refusal.cap, limit: refusal.limit, address: holder.address });
+      throw tooManyRequests(refusalMessage(refusal), RETRY_STREAM_SECONDS);
+    }
+    this.streams.displaced(holder.userId)?.close("SUPERSEDED", this.ctx.clock.now());
+    this.streams.add(holder, stream);
+    // The heartbeat also ends expired streams; this ends them on time.
+    const expiry = setTimeout(
+      () => stream.close("TOKEN_EXPIRED", this.ctx.clock.now()),
+      Math.max(0, holder.expiresAt.getTime() - this.ctx.clock.now().getTime()),
+    );
+    expiry.unref();
     return () => {
-      set.delete(stream);
-      if (set.size === 0 && this.streams.get(userId) === set) this.streams.delete(userId);
+      clearTimeout(expiry);
+      this.streams.remove(stream);
     };
   }
 
   /** Shutdown, first step: ends every stream so its client reconnects (to another instance). */
   endAll(): void {
     this.closing = true;
-    // Snapshots: ending a stream removes it from these collections.
-    for (const set of Array.from(this.streams.values())) for (const stream of Array.from(set)) stream.end();
+    for (const [stream] of this.streams.all()) stream.end();
   }
 
   /** Shutdown, last step: stops listening (before the database closes). */
@@ -77,6 +103,14 @@ export class NotificationHub {
     this.stopListening = undefined;
   }
 
+  private beat(): void {
+    const now = this.ctx.clock.now();
+    for (const [stream, holder] of this.streams.all()) {
+      if (holder.expiresAt <= now) stream.close("TOKEN_EXPIRED", now);
+      else stream.heartbeat();
+    }
+  }
+
   private receive(payload: string): void {
     let parsed: z.infer<typeof channelMessageSchema>;
     try {
@@ -85,15 +119,21 @@ export class NotificationHub {
       this.log.warn("ignored a malformed notification on the channel");
       return;
     }
-    this.dispatch(parsed.userId, parsed.notification);
+    if ("notification" in parsed) this.dispatch(parsed.userId, parsed.notification);
+    else this.endSignIn(parsed.userId, parsed.signInEnded);
   }
 
   private dispatch(userId: number, notification: Notification): void {
     this.lastSeenId = Math.max(this.lastSeenId, notification.id);
-    const set = this.streams.get(userId);
-    if (!set) return;
-    // A snapshot: a FORCE_LOGOUT ends the stream, which removes it from the set.
-    for (const stream of Array.from(set)) stream.deliver(notification);
+    // A FORCE_LOGOUT ends the stream, which removes it (ofUser is a copy).
+    for (const [stream] of this.streams.ofUser(userId)) stream.deliver(notification);
+  }
+
+  private endSignIn(userId: number, sessionId: string): void {
+    const now = this.ctx.clock.now();
+    for (const [stream, holder] of this.streams.ofUser(userId)) {
+      if (holder.sessionId === sessionId) stream.close("SIGNED_OUT", now);
+    }
   }
 
   /**
@@ -108,4 +148,10 @@ export class NotificationHub {
       this.log.error({ err }, "reading the notifications missed while the listener was down failed");
     }
   }
+}
+
+function refusalMessage({ cap, limit }: StreamRefusal): string {
+  return cap === "address"
+    ? `Too many notification streams are open from your network address (at most ${limit}). Close some tabs, or poll GET /api/notifications-poll meanwhile.`
+    : `The server holds as many notification streams as it can (${limit}). Poll GET /api/notifications-poll meanwhile, or try again later.`;
 }

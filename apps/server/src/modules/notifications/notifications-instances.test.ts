@@ -54,6 +54,19 @@ describe("notifications across instances", () => {
     expect(s.events.at(-1)).toMatchObject({ type: "FORCE_LOGOUT", reason: "ACCOUNT_DEACTIVATED" });
   });
 
+  it("a sign-out through instance A ends that sign-in's stream held by instance B", async () => {
+    const user = await districtUser();
+    const session = await loginAs(a.app, user);
+    const s = await openStream(baseB, `/api/notifications?token=${session.token}`);
+    await s.until((r) => r.events.length > 0);
+    expect(s.events[0]?.type).toBe("CONNECTED");
+
+    const res = await a.app.inject({ method: "POST", url: "/api/auth/logout", payload: { refreshToken: session.refreshToken } });
+    expect(res.statusCode).toBe(200);
+    await s.ended;
+    expect(s.events.at(-1)).toMatchObject({ type: "STREAM_CLOSED", reason: "SIGNED_OUT" });
+  });
+
   it.runIf(databaseUrl)("PostgreSQL: the listener reconnects when its connection is killed, and catches up on what it missed", async () => {
     const admin = await loginAs(a.app, await buildUser(a.db, { role: "admin" }));
     const user = await districtUser();

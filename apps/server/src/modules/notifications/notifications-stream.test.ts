@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { type ForceLogoutReason, LIMITS, MESSAGES, type Notification } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openStream, type StreamReply } from "../../../test/event-stream-client.js";
+import { connectStream, openStream, type StreamReply } from "../../../test/event-stream-client.js";
 import { buildSchool, buildUser, type BuiltUser } from "../../../test/factories.js";
 import { caller, type LoggedIn, loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
@@ -26,11 +26,7 @@ beforeAll(async () => {
 
 const stream = (token: string, headers: Record<string, string> = {}) =>
   openStream(baseUrl, `/api/notifications?token=${encodeURIComponent(token)}`, headers);
-const connected = async (token: string, headers: Record<string, string> = {}) => {
-  const s = await stream(token, headers);
-  await s.until((r) => r.events.length > 0 || r.status !== 200);
-  return s;
-};
+const connected = (token: string, headers: Record<string, string> = {}) => connectStream(baseUrl, token, headers);
 const forceLogouts = (s: StreamReply) => s.events.filter((e) => e.type === "FORCE_LOGOUT");
 
 async function signedInUser(role: "school_user" | "district_user" | "admin" = "district_user") {
@@ -229,6 +225,46 @@ describe("FORCE_LOGOUT on every path that ends a user's sessions", () => {
     await s.until((r) => r.comments.length >= beat + 2);
     expect(forceLogouts(s)).toEqual([]);
     s.close();
+  });
+});
+
+describe("a stream ends when its sign-in does", () => {
+  it("sign-out: that sign-in's stream is told STREAM_CLOSED SIGNED_OUT and ends; another sign-in of the user keeps its stream", async () => {
+    const { user, session } = await signedInUser();
+    const elsewhere = await loginAs(t.app, user);
+    const s = await connected(session.token);
+    const other = await connected(elsewhere.token);
+
+    expectOk(await call("POST", "/api/auth/logout", {}, { refreshToken: session.refreshToken }));
+    await s.ended;
+    expect(s.events.map((e) => e.type)).toEqual(["CONNECTED", "STREAM_CLOSED"]);
+    expect(s.events[1]).toMatchObject({ id: 0, reason: "SIGNED_OUT" });
+    expect(s.events[1]?.message).toBeTruthy();
+    // Nothing is stored: a sign-out concerns this sign-in only, not the user's other ones.
+    expect(await t.db.selectFrom("notifications").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
+    const beats = other.comments.length;
+    await other.until((r) => r.comments.length >= beats + 2);
+    expect(other.done).toBe(false);
+    other.close();
+  });
+
+  it("access-token expiry: the stream ends at the token's exp with STREAM_CLOSED TOKEN_EXPIRED; the refreshed token opens a new one", async () => {
+    const { session } = await signedInUser();
+    const s = await connected(session.token);
+    clock.advance(LIMITS.accessTokenTtlSeconds * 1000 - 5000);
+    const beats = s.comments.length;
+    await s.until((r) => r.comments.length >= beats + 2);
+    expect(s.done).toBe(false);
+
+    clock.advance(5000);
+    await s.ended;
+    expect(s.events.map((e) => e.type)).toEqual(["CONNECTED", "STREAM_CLOSED"]);
+    expect(s.events[1]).toMatchObject({ id: 0, reason: "TOKEN_EXPIRED" });
+    const refreshed = await call("POST", "/api/auth/refresh", {}, { refreshToken: session.refreshToken });
+    expectOk(refreshed);
+    const again = await connected(refreshed.json().token);
+    expect(again.events[0]?.type).toBe("CONNECTED");
+    again.close();
   });
 });
 

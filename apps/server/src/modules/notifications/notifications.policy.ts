@@ -1,4 +1,6 @@
-// Which stored notifications concern a stream or a poll.
+import { isIP } from "node:net";
+
+// Which stored notifications concern a stream or a poll, and how streams are counted.
 
 /**
  * A live token's sign-in began at its `iat`, which is whole seconds. A FORCE_LOGOUT stored in
@@ -15,4 +17,27 @@ export function parseLastEventId(header: string | string[] | undefined): number 
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
   return Number(value.trim());
+}
+
+/**
+ * The client address as the per-address stream cap counts it: an IPv4 address as it is, an
+ * IPv6 one by its /64 network (one home or office is given a whole /64, and every address in it).
+ */
+export function streamAddressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return mapped;
+  const address = ip.split("%")[0] ?? ip;
+  if (isIP(address) !== 6) return ip;
+  const [head = "", tail] = address.toLowerCase().split("::");
+  const groups = head ? head.split(":") : [];
+  if (tail !== undefined) {
+    const after = tail ? tail.split(":") : [];
+    // A trailing dotted IPv4 part fills two groups.
+    const width = after.length + (after.at(-1)?.includes(".") ? 1 : 0);
+    groups.push(...Array<string>(8 - groups.length - width).fill("0"), ...after);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

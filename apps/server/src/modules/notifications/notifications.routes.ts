@@ -7,10 +7,11 @@ import { mediaResponse } from "../../lib/media-response.js";
 import { tokenSession } from "../auth/auth.service.js";
 import { EventStream } from "./event-stream.js";
 import { NotificationHub } from "./notification-hub.js";
-import { liveSince, parseLastEventId } from "./notifications.policy.js";
+import { liveSince, parseLastEventId, streamAddressKey } from "./notifications.policy.js";
 import { notificationsAfter, pollNotifications } from "./notifications.service.js";
 
 const errors = errorResponses(400, 401, 503);
+const streamErrors = errorResponses(400, 401, 429, 503);
 // The reply is written by hand (reply.hijack); this only describes it in the OpenAPI document.
 const eventStreamSchema = mediaResponse("text/event-stream", "`id: <id>\\ndata: <notification JSON>\\n\\n` per notification");
 // The access token rides in ?token= (plugins/api-docs.ts declares the scheme).
@@ -46,7 +47,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         operationId: "streamNotifications",
         security,
         querystring: notificationTokenQuerySchema,
-        response: { 200: eventStreamSchema, ...errors },
+        response: { 200: eventStreamSchema, ...streamErrors },
       },
     },
     async (request, reply) => {
@@ -71,14 +72,18 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
 
       let leave: (() => void) | undefined;
       const stream = new EventStream(reply.raw, () => leave?.());
+      // The client left while its token was checked: there is nothing to hold, nor to displace.
+      if (stream.isEnded) return reply.hijack();
+      // Past a cap this throws the 429 while the reply is still Fastify's to send.
+      leave = hub.add(
+        { userId: session.userId, sessionId: session.sessionId, address: streamAddressKey(request.ip), expiresAt: session.expiresAt },
+        stream,
+      );
       reply.hijack();
       stream.open(reply.getHeaders());
       stream.sendNow({ id: 0, type: "CONNECTED", createdAt: now.toISOString() });
-      // Joined before the replay is read, so nothing committed in between is lost; what arrives
-      // meanwhile is held and sent in order after the replay.
-      leave = hub.add(session.userId, stream);
-      // The client may have gone already: its close came before there was anything to leave.
-      if (stream.isEnded) leave();
+      // Joined (above) before the replay is read, so nothing committed in between is lost; what
+      // arrives meanwhile is held and sent in order after the replay.
       try {
         const missed =
           lastEventId === undefined ? [] : await notificationsAfter(db, session.userId, lastEventId, liveSince(session.issuedAt), now);

@@ -12,6 +12,12 @@ export interface ChannelMessage {
   notification: Notification;
 }
 
+/** Also on the channel, never stored: one sign-in of the user has ended; its streams end. */
+export interface SignInEndedMessage {
+  userId: number;
+  signInEnded: string;
+}
+
 const FORCE_LOGOUT_MESSAGES: Record<ForceLogoutReason, string> = {
   ACCOUNT_DEACTIVATED: "Your account has been deactivated. Please contact an administrator.",
   ACCOUNT_CHANGED: MESSAGES.sessionVersionMismatch,
@@ -48,6 +54,16 @@ export async function announceForceLogout(db: DbExecutor, userId: number, reason
   };
   if (db.isTransaction) await write(db);
   else await db.transaction().execute(write);
+}
+
+/**
+ * Ends the open streams of one sign-in (a sign-out) on every instance. Only a NOTIFY, sent when
+ * the caller's transaction commits: nothing is stored, as the user's other sign-ins go on and a
+ * reconnect with the ended sign-in's token is refused anyway.
+ */
+export async function announceSignInEnded(db: DbExecutor, userId: number, sessionId: string): Promise<void> {
+  const message: SignInEndedMessage = { userId, signInEnded: sessionId };
+  await repo.notifyChannel(db, JSON.stringify(message));
 }
 
 const keptSince = (now: Date) => new Date(now.getTime() - NOTIFICATION_LIMITS.keepMs);

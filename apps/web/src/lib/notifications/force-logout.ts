@@ -1,4 +1,4 @@
-import { type ForceLogoutReason, MESSAGES, type Notification } from "@tally/contract";
+import { MESSAGES, type Notification } from "@tally/contract";
 import { endSession } from "../api-client";
 
 /**
@@ -6,7 +6,7 @@ import { endSession } from "../api-client";
  * account reads like a SESSION_VERSION_MISMATCH reply, which it is on the server too; revoked
  * sessions read as a plain expiry.
  */
-export function forceLogoutMessage(reason: ForceLogoutReason | undefined): string {
+export function forceLogoutMessage(reason: Notification["reason"]): string {
   switch (reason) {
     case "ACCOUNT_DEACTIVATED":
     case "ACCOUNT_CHANGED":
@@ -17,7 +17,11 @@ export function forceLogoutMessage(reason: ForceLogoutReason | undefined): strin
   }
 }
 
-/** FORCE_LOGOUT ends the session the same way a refused token does; the rest needs no action. */
+/**
+ * FORCE_LOGOUT, and a stream closed because its sign-in ended (signed out elsewhere), end the
+ * session the same way a refused token does; the rest needs no action here.
+ */
 export function handleNotification(notification: Notification): void {
   if (notification.type === "FORCE_LOGOUT") endSession(forceLogoutMessage(notification.reason));
+  else if (notification.type === "STREAM_CLOSED" && notification.reason === "SIGNED_OUT") endSession(MESSAGES.sessionExpired);
 }

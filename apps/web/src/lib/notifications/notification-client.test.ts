@@ -145,6 +145,85 @@ describe("notification client (spec section 4)", () => {
   });
 });
 
+/** What the server sends before it ends a stream it closes on purpose. */
+const streamClosed = (reason: "SUPERSEDED" | "SIGNED_OUT" | "TOKEN_EXPIRED"): Notification => ({
+  id: 0,
+  type: "STREAM_CLOSED",
+  reason,
+  message: "closed",
+  createdAt: at,
+});
+
+/** The server's side of a close: the event, then the end of the reply (EventSource's error). */
+function closeFromServer(source: FakeEventSource, reason: "SUPERSEDED" | "SIGNED_OUT" | "TOKEN_EXPIRED") {
+  source.send(streamClosed(reason));
+  source.fail();
+}
+
+describe("a stream the server closes (STREAM_CLOSED)", () => {
+  it("SUPERSEDED (a newer tab took its place): never reconnects, polls every 30 s instead", async () => {
+    const { client, poll, received } = setup();
+    client.start();
+    const source = FakeEventSource.latest()!;
+    source.open();
+    closeFromServer(source, "SUPERSEDED");
+    expect(source.closed).toBe(true);
+    expect(client.state()).toBe("polling");
+    expect(received.map((n) => n.reason)).toEqual(["SUPERSEDED"]);
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(poll).toHaveBeenCalledTimes(10);
+    client.stop();
+  });
+
+  it("SIGNED_OUT: stops; no reconnect and no polling", async () => {
+    const { client, poll } = setup();
+    client.start();
+    const source = FakeEventSource.latest()!;
+    source.open();
+    closeFromServer(source, "SIGNED_OUT");
+    expect(client.state()).toBe("stopped");
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(poll).not.toHaveBeenCalled();
+  });
+
+  it("TOKEN_EXPIRED: reconnects at once with a fresh token (refreshing it when still the expired one), never falling back to polling", async () => {
+    let token = "t1";
+    const refreshToken = vi.fn(async (_stale: string) => {
+      token = "t2";
+    });
+    const client = createNotificationClient({
+      getToken: () => token,
+      onNotification: () => {},
+      openEventSource: (url) => new FakeEventSource(url),
+      poll: async () => ({ data: [] }),
+      refreshToken,
+    });
+    client.start();
+    FakeEventSource.latest()!.open();
+    closeFromServer(FakeEventSource.latest()!, "TOKEN_EXPIRED");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refreshToken).toHaveBeenCalledWith("t1");
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(FakeEventSource.latest()!.url).toBe("/api/notifications?token=t2");
+
+    // Already refreshed elsewhere (the app refreshes ahead of expiry): straight back with it.
+    token = "t3";
+    for (let i = 0; i < 7; i++) {
+      FakeEventSource.latest()!.open();
+      closeFromServer(FakeEventSource.latest()!, "TOKEN_EXPIRED");
+      await vi.advanceTimersByTimeAsync(0);
+      if (i === 0) expect(FakeEventSource.latest()!.url).toBe("/api/notifications?token=t3");
+      token = `t${4 + i}`;
+    }
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    expect(FakeEventSource.instances).toHaveLength(9);
+    expect(client.state()).toBe("connecting");
+    client.stop();
+  });
+});
+
 describe("FORCE_LOGOUT", () => {
   it("clears the session and goes to /login with the expired notice", () => {
     const assign = vi.spyOn(hardNavigation, "assign").mockImplementation(() => undefined);
@@ -160,6 +239,18 @@ describe("FORCE_LOGOUT", () => {
     expect(forceLogoutMessage("PASSWORD_CHANGED")).toBe(MESSAGES.sessionVersionMismatch);
     expect(forceLogoutMessage("SESSIONS_REVOKED")).toBe(MESSAGES.sessionExpired);
     expect(forceLogoutMessage(undefined)).toBe(MESSAGES.sessionExpired);
+  });
+
+  it("STREAM_CLOSED SIGNED_OUT ends the session as a refused token does; the other closes leave it alone", () => {
+    const assign = vi.spyOn(hardNavigation, "assign").mockImplementation(() => undefined);
+    signIn(buildUser());
+    handleNotification(streamClosed("SUPERSEDED"));
+    handleNotification(streamClosed("TOKEN_EXPIRED"));
+    expect(authStore.get().token).toBe("access-1");
+    handleNotification(streamClosed("SIGNED_OUT"));
+    expect(authStore.get()).toEqual({ token: null, refreshToken: null, user: null });
+    expect(assign).toHaveBeenCalledWith("/login?session=expired");
+    expect(sessionStorage.getItem("tally.sessionMessage")).toBe(MESSAGES.sessionExpired);
   });
 
   it("other notifications leave the session alone", () => {

@@ -30,6 +30,11 @@ export interface NotificationClientOptions {
   onStateChange?: (state: NotificationConnectionState) => void;
   openEventSource?: (url: string) => EventSourceLike;
   poll?: (token: string) => Promise<NotificationsPoll>;
+  /**
+   * Exchanges the refresh token when the server ended a stream because its access token
+   * expired and no fresh one is at hand yet (`staleToken` is the expired one).
+   */
+  refreshToken?: (staleToken: string) => Promise<void>;
 }
 
 export interface NotificationClient {
@@ -59,6 +64,12 @@ function parseNotification(data: unknown): Notification | null {
  * 30 s that stops on 401 or 403. The browser's own EventSource retry is switched off (the
  * source is closed on error) so the attempts are counted here. A successful open resets the
  * count: a stream that drops once an hour should not end up polling after five hours.
+ *
+ * A stream the server ends on purpose says why first (STREAM_CLOSED), and a reconnect would be
+ * the wrong answer to two of its reasons: SUPERSEDED (the user has too many streams open and a
+ * newer tab took this one's place) falls back to polling, where reconnecting would displace
+ * another tab in turn; SIGNED_OUT stops (the app signs the tab out). TOKEN_EXPIRED reconnects
+ * at once with a fresh token, without using up an attempt.
  */
 export function createNotificationClient(options: NotificationClientOptions): NotificationClient {
   const openEventSource = options.openEventSource ?? ((url: string) => new EventSource(url));
@@ -131,6 +142,28 @@ export function createNotificationClient(options: NotificationClientOptions): No
     timer = setTimeout(connect, NOTIFICATION_LIMITS.reconnectDelayMs);
   };
 
+  const reconnectWithFreshToken = async (expired: string) => {
+    setState("connecting");
+    if (options.getToken() === expired && options.refreshToken) {
+      try {
+        await options.refreshToken(expired);
+      } catch {
+        // A refused refresh signs the tab out (which stops this client); anything else is a
+        // failed attempt like a dropped stream.
+        if (state === "connecting") onStreamError();
+        return;
+      }
+    }
+    if (state === "connecting") connect();
+  };
+
+  const onStreamClosed = (notification: Notification, token: string) => {
+    closeSource();
+    if (notification.reason === "SUPERSEDED") startPolling();
+    else if (notification.reason === "TOKEN_EXPIRED") void reconnectWithFreshToken(token);
+    else setState("stopped");
+  };
+
   function connect(): void {
     timer = undefined;
     const token = options.getToken();
@@ -150,7 +183,9 @@ export function createNotificationClient(options: NotificationClientOptions): No
     es.addEventListener("message", (event) => {
       if (!current()) return;
       const notification = parseNotification(event.data);
-      if (notification) deliver(notification);
+      if (!notification) return;
+      deliver(notification);
+      if (notification.type === "STREAM_CLOSED" && current()) onStreamClosed(notification, token);
     });
     es.addEventListener("error", () => {
       if (current()) onStreamError();
