@@ -193,8 +193,6 @@ describe("every GET operation, against the API document", () => {
     expect(failures).toEqual([]);
   });
 
-  // pending i27-streams: the live connection's routes answer a missing ?token= with 400 until
-  // that branch makes it the 401 of every route without credentials.
   it("refuses the live connection without its ?token= with the documented 401", async () => {
     const failures: string[] = [];
     const live = gets.filter(({ op }) => (op.security ?? []).some((s) => "queryToken" in s));

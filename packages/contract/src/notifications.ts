@@ -47,7 +47,8 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-export const notificationTokenQuerySchema = z.object({ token: z.string().min(1).max(4096) });
+/** Optional in the schema so that a missing token is the 401 of every route without credentials, not a 400. */
+export const notificationTokenQuerySchema = z.object({ token: z.string().max(4096).optional() });
 
 /** GET /api/notifications-poll: the caller's notifications since its last poll (kept a day). */
 export const notificationsPollSchema = z.object({ data: z.array(notificationSchema) });

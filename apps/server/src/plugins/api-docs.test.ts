@@ -146,7 +146,7 @@ describe("GET /api/openapi.json", () => {
 
   it("documents Retry-After on every 429", async () => {
     const limited = (await operations()).filter(({ op }) => op.responses["429"]);
-    expect(limited.map(({ at }) => at).sort()).toEqual(["POST /api/auth/login", "POST /api/email/send-report"]);
+    expect(limited.map(({ at }) => at).sort()).toEqual(["GET /api/notifications", "POST /api/auth/login", "POST /api/email/send-report"]);
     for (const { at, op } of limited) {
       expect(op.responses["429"]?.headers?.["Retry-After"]?.schema, at).toEqual({ type: "integer", minimum: 1 });
     }

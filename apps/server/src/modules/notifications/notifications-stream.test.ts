@@ -68,9 +68,13 @@ describe("GET /api/notifications (event stream)", () => {
     await expired.ended;
     expect(expired.status).toBe(401);
     expect(JSON.parse(expired.body).code).toBe("TOKEN_EXPIRED");
-    const missing = await openStream(baseUrl, "/api/notifications");
-    await missing.ended;
-    expect(missing.status).toBe(400);
+    // No token at all, or an empty one: the 401 of every route without credentials.
+    for (const path of ["/api/notifications", "/api/notifications?token="]) {
+      const missing = await openStream(baseUrl, path);
+      await missing.ended;
+      expect(missing.status, path).toBe(401);
+      expect(JSON.parse(missing.body).code, path).toBe("UNAUTHENTICATED");
+    }
   });
 
   it("refuses a token whose session version is stale with the guard's 401", async () => {
@@ -351,10 +355,11 @@ describe("GET /api/notifications-poll", () => {
     expect(await t.db.selectFrom("notifications").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
   });
 
-  it("answers 401 to a forged, expired or ended token, and 400 without one", async () => {
+  it("answers 401 to a forged, expired or ended token, and without one", async () => {
     const { user, session } = await signedInUser();
     expect((await poll("not-a-token")).statusCode).toBe(401);
-    expect((await call("GET", "/api/notifications-poll")).statusCode).toBe(400);
+    expect((await call("GET", "/api/notifications-poll")).statusCode).toBe(401);
+    expect((await poll("")).statusCode).toBe(401);
     // Ended with no stored reason (the sign-in was revoked by signing out): the guard's 401.
     await call("POST", "/api/auth/logout", {}, { refreshToken: session.refreshToken });
     const ended = await poll(session.token);

@@ -2,7 +2,7 @@ import { NOTIFICATION_LIMITS, notificationsPollSchema, notificationTokenQuerySch
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
-import { AppError } from "../../lib/errors.js";
+import { AppError, unauthenticated } from "../../lib/errors.js";
 import { mediaResponse } from "../../lib/media-response.js";
 import { tokenSession } from "../auth/auth.service.js";
 import { EventStream } from "./event-stream.js";
@@ -52,7 +52,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
     },
     async (request, reply) => {
       if (!hub.accepting) throw shuttingDown();
-      const session = await tokenSession(ctx, request.query.token);
+      const session = await tokenSession(ctx, queryToken(request.query.token));
       const lastEventId = parseLastEventId(request.headers["last-event-id"]);
       const now = ctx.clock.now();
 
@@ -110,7 +110,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       },
     },
     async (request) => {
-      const session = await tokenSession(ctx, request.query.token);
+      const session = await tokenSession(ctx, queryToken(request.query.token));
       const now = ctx.clock.now();
       if (session.live) return { data: await pollNotifications(db, session.userId, liveSince(session.issuedAt), now) };
       // As on the stream: a sign-in that was ended is told why once more, by every tab that asks.
@@ -122,3 +122,9 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
 };
 
 const shuttingDown = () => new AppError(503, "INTERNAL", "The server is restarting. Please try again.");
+
+/** EventSource cannot send headers: the token rides in the query, and without one the caller is unauthenticated. */
+function queryToken(token: string | undefined): string {
+  if (!token) throw unauthenticated();
+  return token;
+}
