@@ -17,6 +17,7 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
+import { forwardedAddressWarnings } from "./lib/forwarded-address.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 
 export interface BuildAppOptions {
@@ -35,7 +36,8 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   const app = Fastify({
     logger,
     // Only the proxies named by TRUST_PROXY may tell who the client is; anyone else's
-    // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
+    // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits. Read the
+    // address with clientAddressOf, which also ignores a forwarded value that is no address.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     ...requestIdOptions,
@@ -45,6 +47,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(requestIdHeader);
+  await app.register(forwardedAddressWarnings);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);

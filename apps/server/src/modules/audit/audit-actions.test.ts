@@ -202,6 +202,23 @@ describe("the client address behind a proxy", () => {
     expect(row).toMatchObject({ action: "user.deactivated", actor_id: user.id, client_address: "198.51.100.23" });
   });
 
+  it("is the connection's own when the forwarded value is not an address", async () => {
+    const user = await buildUser(proxied.db, { role: "super_admin" });
+    const { headers } = await loginAs(proxied.app, user);
+    for (const forwarded of ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "y".repeat(9_000), "198.51.100.5, <b>"]) {
+      const target = await buildUser(proxied.db, { role: "admin" });
+      const res = await proxied.app.inject({
+        method: "POST",
+        url: `/api/users/${target.id}/deactivate`,
+        headers: { ...headers, "x-forwarded-for": forwarded },
+        remoteAddress: "10.0.0.2",
+      });
+      expect(res.statusCode).toBe(200);
+      const [row] = await listChanges(proxied.db, { entity: "user", limit: 1 });
+      expect(row, forwarded.slice(0, 40)).toMatchObject({ action: "user.deactivated", entity_id: String(target.id), client_address: "10.0.0.2" });
+    }
+  });
+
   it("is the connection's own without TRUST_PROXY (a forged header is ignored)", async () => {
     const target = await buildUser(t.db, { role: "admin" });
     const { headers } = await signedInAdmin();
