@@ -208,6 +208,9 @@ describe("sign-in limits keyed by account and address", () => {
   });
 });
 
+/** Forwarded values that are no IP address, a different one for each i. */
+const garbage = (i: number) => [`<script>${i}</script>`, `=cmd|' /C calc'!A${i}`, `${"x".repeat(9_000)}${i}`, `1.2.3.${i}:80`][i % 4]!;
+
 describe.each([
   ["a hop count", 1],
   ["an address list", ["127.0.0.1"]],
@@ -262,7 +265,6 @@ describe.each([
 
   it("meets the address limit with a rotating forwarded value that is no address: it counts, and is recorded, as the socket's", async () => {
     // A proxy that passes on what the client sent: no value may become a key of its own.
-    const garbage = (i: number) => [`<script>${i}</script>`, `=cmd|' /C calc'!A${i}`, `${"x".repeat(9_000)}${i}`, `1.2.3.${i}:80`][i % 4]!;
     for (let i = 0; i < LIMITS.loginFailuresPerClient; i++) {
       expect((await viaProxy(`rotated-${i}`, "wrong", garbage(i))).statusCode).toBe(401);
     }
