@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { takeDownload } from "../downloads/downloads.service.js";
 import { scopedErrorResponses } from "../scope/error-responses.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
@@ -33,11 +34,12 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/pdf-reports/generate",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: pdfReportQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses } },
+      schema: { tags, querystring: pdfReportQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses, ...errorResponses(429) } },
     },
     async (request, reply) => {
       const q = request.query;
       const report = await resolveExport(db, request.user, q);
+      await takeDownload(ctx, request.user.id);
       const model = await buildReportModel(db, request.user, report, {
         includeStudents: q.includeStudents,
         studentLimit: q.studentLimit,
@@ -66,10 +68,11 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/reports/students.csv",
     {
       onRequest: app.authenticate,
-      schema: { tags, querystring: studentsCsvQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses } },
+      schema: { tags, querystring: studentsCsvQuerySchema, response: { 200: fileResponse, ...scopedErrorResponses, ...errorResponses(429) } },
     },
     async (request, reply) => {
       const report = await resolveExport(db, request.user, request.query);
+      await takeDownload(ctx, request.user.id);
       const { filter } = report;
       const user = request.user;
       await recordExport(db, user, "csv", report, ctx.clock.now());
