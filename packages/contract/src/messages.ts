@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   "CONFLICT",
   "INVALID_TOKEN",
   "PAYLOAD_TOO_LARGE",
+  /** Undo of an import would remove students edited since it (the reply lists them). */
+  "STUDENTS_EDITED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ProcessFlagsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { buildSchool, buildUser } from "../../../test/factories.js";
+import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser } from "../../../test/factories.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { listChanges } from "./audit.service.js";
@@ -119,6 +119,20 @@ describe("users: every change is audited", () => {
     const row = await expectOneRow(mailed, { action: "user.password_reset.sent", entity: "user" });
     // Only where the link went: the link (a secret) is not kept.
     expect(row.after).toEqual({ email: user.email });
+  });
+});
+
+describe("students: an edit is audited", () => {
+  it("with the changed fields only, before and after; a save that changes nothing leaves no row", async () => {
+    const school = await buildSchool(t.db);
+    const cohort = await buildCohort(t.db);
+    const team = await buildTeam(t.db, { schoolId: school.id, cohortId: cohort.id });
+    const student = await buildStudent(t.db, { schoolId: school.id, firstName: "Ann", lastName: "Lee", cohortIds: [cohort.id] });
+    const rows = await rowsAddedBy(() => send("PUT", `/api/students/${student.id}`, { first_name: "Anne", last_name: "Lee", team_id: team.id }));
+    const row = await expectOneRow(rows, { action: "student.updated", entity: "student", entityId: String(student.id) });
+    expect(row.before).toEqual({ first_name: "Ann", team_id: null });
+    expect(row.after).toEqual({ first_name: "Anne", team_id: team.id });
+    expect(await rowsAddedBy(() => send("PUT", `/api/students/${student.id}`, { first_name: "Anne", team_id: team.id }))).toEqual([]);
   });
 });
 

@@ -22,6 +22,21 @@ export function recordChange(db: DbExecutor, entry: repo.AuditEntry): Promise<vo
   return repo.insertAuditEntry(db, { ...entry, clientAddress: entry.clientAddress ?? currentClientAddress() });
 }
 
+/** One recorded change, as another module reads it back. */
+export interface RecordedChange {
+  entityId: string | null;
+  at: Date;
+  /** The actor's username; null for the system or an account deleted since. */
+  actorName: string | null;
+  after: unknown;
+}
+
+/** The changes of one action on one kind of entity recorded at or after `since`, oldest first. */
+export async function changesSince(db: DbExecutor, filter: { entity: string; action: string; since: Date }): Promise<RecordedChange[]> {
+  const rows = await repo.findChangesSince(db, filter);
+  return rows.map((r) => ({ entityId: r.entity_id, at: new Date(r.at), actorName: r.actor_name, after: r.after }));
+}
+
 /** The raw rows, newest first (tests read them). */
 export function listChanges(db: DbExecutor, filter: { entity?: string; limit?: number } = {}) {
   return repo.listAuditEntries(db, { entity: filter.entity, limit: filter.limit ?? 100 });

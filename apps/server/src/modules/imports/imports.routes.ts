@@ -5,6 +5,8 @@ import {
   importPreviewSchema,
   importsQuerySchema,
   importsResponseSchema,
+  importUndoConflictSchema,
+  importUndoRequestSchema,
   importUndoResponseSchema,
 } from "@tally/contract";
 import type { FastifyRequest } from "fastify";
@@ -52,8 +54,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/imports/:id/undo",
     {
       onRequest: admin,
-      schema: { tags, params: idParamSchema, response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: {
+        tags,
+        params: idParamSchema,
+        body: importUndoRequestSchema.nullish(),
+        response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404), 409: importUndoConflictSchema },
+      },
     },
-    async (request) => undoImport(ctx, request.user.id, request.params.id),
+    async (request) =>
+      undoImport(ctx, request.user.id, request.params.id, { keepEditedStudents: request.body?.keepEditedStudents ?? false }),
   );
 };
