@@ -159,5 +159,6 @@ export async function undoImport(
     return result;
   });
   refreshStatistics(ctx);
-  return { message: `Import ${id} undone.`, data };
+  const kept = data.studentsKept === 1 ? "; 1 edited student kept" : data.studentsKept > 1 ? `; ${data.studentsKept} edited students kept` : "";
+  return { message: `Import ${id} undone${kept}.`, data };
 }

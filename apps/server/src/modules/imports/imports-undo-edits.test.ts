@@ -62,6 +62,7 @@ describe("undo of an import whose students were edited since", () => {
 
     const kept = await undo(batchId, { keepEditedStudents: true });
     expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json<ImportUndoResponse>().message).toBe(`Import ${batchId} undone; 2 edited students kept.`);
     expect(kept.json<ImportUndoResponse>().data).toMatchObject({
       attendanceRecordsRemoved: 80,
       weeklyDataRemoved: 40,
