@@ -18,6 +18,7 @@ import { inputGuardPlugin } from "./plugins/input-guard.js";
 import { queryGuardPlugin } from "./plugins/query-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
+import { forwardedAddressWarnings } from "./lib/forwarded-address.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 import { capConnections, httpServerOptions } from "./lib/http-server-options.js";
 
@@ -37,7 +38,8 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   const app = Fastify({
     logger,
     // Only the proxies named by TRUST_PROXY may tell who the client is; anyone else's
-    // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits.
+    // X-Forwarded-For is ignored, so it cannot be used to dodge the sign-in limits. Read the
+    // address with clientAddressOf, which also ignores a forwarded value that is no address.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Timeouts for slow and half-sent requests (HTTP_HEADERS_TIMEOUT_MS, ...), set in one place.
@@ -50,6 +52,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(requestIdHeader);
+  await app.register(forwardedAddressWarnings);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);

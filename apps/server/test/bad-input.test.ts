@@ -1,14 +1,14 @@
-import { importFormFieldsSchema, processFlagsFieldsSchema } from "@tally/contract";
+import { csvCell, csvRecord, importFormFieldsSchema, processFlagsFieldsSchema } from "@tally/contract";
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { csvCell } from "../src/modules/reports/students-csv.js";
 import { encodeAny, fromSchema, hostileString, keysOf, queryFrom, rawJsonFrom, RAW_URL_ESCAPES } from "./bad-input.arbitraries.js";
 import { buildFuzzWorld, changedTables, type FuzzWorld, tableChecksums } from "./bad-input.world.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "./import-upload.js";
 import { type InjectedReply, injectReply } from "./inject-reply.js";
 import { parseCleanCsv } from "./messy-csv.js";
+import { formulaCells, readAsSpreadsheet } from "./spreadsheet-reading.js";
 import { useTestApp } from "./test-app.js";
 
 // Property-based bad input against every route that reads a body, a query, a path parameter or
@@ -359,6 +359,17 @@ describe("CSV injection", () => {
         return headers.length === 1 && rows.length === 0 && !dangerous(headers[0] ?? "");
       }),
       { seed: SEED, numRuns: 500 },
+    );
+  });
+  it("starts no formula in any record of any texts, read with `;`, a tab or a comma as the separator", () => {
+    const lead = fc.constantFrom("=", "+", "-", "@", "\t", "\r", '"', ";", ",", "\n");
+    const sly = fc.array(fc.oneof(lead, fc.string({ maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(sly, fc.string({ unit: "binary" })), { minLength: 1, maxLength: 4 }), (cells) => {
+        const text = csvRecord(cells);
+        return [";", "\t", ","].every((separator) => formulaCells(readAsSpreadsheet(text, separator)).length === 0);
+      }),
+      { seed: SEED, numRuns: 1_000 },
     );
   });
 });

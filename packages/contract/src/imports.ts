@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PROGRAM_TYPES } from "./cohorts.js";
-import { dbIdSchema } from "./common.js";
+import { dbIdSchema, errorBodySchema } from "./common.js";
 import { weeklyFlagSchema } from "./weekly-data.js";
 
 // The weekly import (issue 11): POST /flag-upload/preview-weekly-data and
@@ -178,6 +178,47 @@ export type ImportsQuery = z.infer<typeof importsQuerySchema>;
 export const importsResponseSchema = z.object({ data: z.array(importBatchSchema) });
 export type ImportsResponse = z.infer<typeof importsResponseSchema>;
 
+/** Body of POST /imports/:id/undo (optional). */
+export const importUndoRequestSchema = z
+  .object({
+    /**
+     * Undo even though students of the import were edited since it, keeping those students as
+     * they are now (their record and the cohort and team places the import gave them); the
+     * rest of the import is undone. Without it such an undo answers 409 STUDENTS_EDITED.
+     */
+    keepEditedStudents: z.boolean({ error: "keepEditedStudents must be true or false" }).default(false),
+  })
+  .strict();
+export type ImportUndoRequest = z.input<typeof importUndoRequestSchema>;
+
+/** The student fields an edit records (PUT /students/:id), with their labels. */
+export const STUDENT_EDIT_FIELD_LABELS: Record<string, string> = {
+  first_name: "first name",
+  last_name: "last name",
+  email: "e-mail",
+  school_id: "school",
+  team_id: "team",
+};
+
+/** At most this many edited students are listed in a 409 STUDENTS_EDITED (editedStudentsCount has them all). */
+export const EDITED_STUDENTS_LISTED = 50;
+
+export const editedStudentSchema = z.object({
+  id: z.number().int(),
+  /** The student's name as it is now. */
+  name: z.string(),
+  /** Each edit since the import, oldest first: when, by whom (null: an account deleted since), which fields. */
+  changes: z.array(z.object({ at: z.string(), by: z.string().nullable(), fields: z.array(z.string()) })),
+});
+export type EditedStudent = z.infer<typeof editedStudentSchema>;
+
+/** A 409 of POST /imports/:id/undo: already undone, not the newest, or (STUDENTS_EDITED) students edited since. */
+export const importUndoConflictSchema = errorBodySchema.extend({
+  editedStudents: z.array(editedStudentSchema).optional(),
+  editedStudentsCount: z.number().int().optional(),
+});
+export type ImportUndoConflict = z.infer<typeof importUndoConflictSchema>;
+
 /** Reply of POST /imports/:id/undo: what was taken back. */
 export const importUndoResponseSchema = z.object({
   message: z.string(),
@@ -188,6 +229,8 @@ export const importUndoResponseSchema = z.object({
     weeklyDataRemoved: z.number().int(),
     weeklyDataRestored: z.number().int(),
     studentsRemoved: z.number().int(),
+    /** Students edited since the import and kept (keepEditedStudents). */
+    studentsKept: z.number().int(),
     cohortRemoved: z.boolean(),
   }),
 });
@@ -201,4 +244,8 @@ export const IMPORT_MESSAGES = {
   noData: "Error: No data to commit.",
   onlyNewestUndo: "Only the newest import of a cohort can be undone. Undo the newer imports of this cohort first.",
   alreadyUndone: "This import has already been undone.",
+  studentsEditedSince: (count: number) =>
+    count === 1
+      ? "1 student of this import was edited after it: undo the import keeping that student as it is now, or cancel."
+      : `${count} students of this import were edited after it: undo the import keeping those students as they are now, or cancel.`,
 } as const;

@@ -1,5 +1,6 @@
 export * from "./auth.js";
 export * from "./common.js";
+export * from "./csv.js";
 export * from "./limits.js";
 export * from "./mail.js";
 export * from "./messages.js";

@@ -33,6 +33,8 @@ export const LIMITS = {
   loginFailureWindowMinutes: 15,
   /** An account that signed in from an address this recently is exempt there from the per-address limit (shared school networks). */
   loginKnownAddressDays: 30,
+  /** Downloads of student data or of the audit log (students CSV, PDF report, audit CSV) per user in any rolling minute; the e-mailed report has its own limit. */
+  downloadsPerMinute: 30,
 } as const;
 
 /** Ids hidden from admin and super_admin dashboards (spec section 6). */

@@ -4,6 +4,7 @@ export const MESSAGES = {
   loginFailed: "Login failed",
   loginFailedRetry: "Failed to log in. Please try again.",
   tooManyAttempts: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  tooManyDownloads: "Too many downloads: at most 30 a minute. Please wait a moment and try again.",
   sessionExpired: "Your session has expired. Please log in again.",
   sessionVersionMismatch:
     "Your account settings have been updated by an administrator. Please log in again.",
@@ -58,6 +59,8 @@ export const ERROR_CODES = [
   "CONFLICT",
   "INVALID_TOKEN",
   "PAYLOAD_TOO_LARGE",
+  /** Undo of an import would remove students edited since it (the reply lists them). */
+  "STUDENTS_EDITED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

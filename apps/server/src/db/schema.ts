@@ -200,6 +200,12 @@ export interface LoginThrottleTable {
   attempts: number;
 }
 
+/** One download of student data or of the audit log (migration 017): the per-user limit counts them. */
+export interface DownloadLogTable {
+  user_id: number;
+  at: Date;
+}
+
 export interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -365,6 +371,7 @@ export interface Database {
   user_schools: UserSchoolsTable;
   login_logs: LoginLogsTable;
   login_throttle: LoginThrottleTable;
+  download_log: DownloadLogTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

@@ -82,6 +82,9 @@ export interface ReportUploadRules<F extends string, S extends z.ZodType> {
   maxFileBytes: number;
 }
 
+/** The longest file name taken, in characters: most file systems allow no more, and the name is stored with the batch. */
+export const MAX_FILE_NAME_CHARS = 255;
+
 const filesText = (count: number) => `${count === 3 ? "three" : count} report files`;
 
 /**
@@ -151,6 +154,8 @@ export async function readReportUpload<F extends string, S extends z.ZodType>(
     for await (const part of parts) {
       if (part.type === "field") {
         if (typeof part.value !== "string") throw badRequest(`Form field "${part.fieldname}" must be text.`);
+        // Two values for one field leave the form ambiguous: neither is taken.
+        if (Object.hasOwn(fields, part.fieldname)) throw badRequest(`Form field "${part.fieldname}" was sent more than once. Send each field once.`);
         fields[part.fieldname] = part.value;
         continue;
       }
@@ -161,6 +166,13 @@ export async function readReportUpload<F extends string, S extends z.ZodType>(
         throw badRequest(`Unknown file field "${field}". Send ${fileFields.join(", ")}.`);
       }
       if (files[field]) throw badRequest(`${labels[field]}: send one file only.`);
+      const nameLength = [...currentFile].length;
+      if (nameLength > MAX_FILE_NAME_CHARS) {
+        await part.toBuffer().catch(() => undefined);
+        throw badRequest(
+          `${labels[field]} (${[...currentFile].slice(0, 40).join("")}…): the file name is ${nameLength} characters long; at most ${MAX_FILE_NAME_CHARS} are allowed. Rename the file and try again.`,
+        );
+      }
       const label = `${labels[field]} (${currentFile})`;
       if (!looksLikeCsv(currentFile, part.mimetype)) {
         await part.toBuffer().catch(() => undefined);

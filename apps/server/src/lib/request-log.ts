@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { clientAddressOf } from "./forwarded-address.js";
 
 /** The path of a request URL: the query string is left out, since older links carry one-time tokens in it. */
 export function pathOf(url: string): string {
@@ -34,7 +35,7 @@ export function serverLoggerOptions(level: string, stream?: NodeJS.WritableStrea
           method: request.method,
           url: pathOf(request.url),
           host: request.host,
-          remoteAddress: request.ip,
+          remoteAddress: clientAddressOf(request),
           remotePort: request.socket?.remotePort,
         };
       },

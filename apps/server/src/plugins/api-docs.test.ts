@@ -146,7 +146,14 @@ describe("GET /api/openapi.json", () => {
 
   it("documents Retry-After on every 429", async () => {
     const limited = (await operations()).filter(({ op }) => op.responses["429"]);
-    expect(limited.map(({ at }) => at).sort()).toEqual(["GET /api/notifications", "POST /api/auth/login", "POST /api/email/send-report"]);
+    expect(limited.map(({ at }) => at).sort()).toEqual([
+      "GET /api/audit/export.csv",
+      "GET /api/notifications",
+      "GET /api/pdf-reports/generate",
+      "GET /api/reports/students.csv",
+      "POST /api/auth/login",
+      "POST /api/email/send-report",
+    ]);
     for (const { at, op } of limited) {
       expect(op.responses["429"]?.headers?.["Retry-After"]?.schema, at).toEqual({ type: "integer", minimum: 1 });
     }
@@ -165,7 +172,7 @@ describe("GET /api/openapi.json", () => {
       "GET /api/students": [200, 400, 401],
       "GET /api/students/{id}": [200, 400, 401, 404],
       "GET /api/reports/data": [200, 400, 401, 404],
-      "GET /api/reports/students.csv": [200, 400, 401, 403, 404],
+      "GET /api/reports/students.csv": [200, 400, 401, 403, 404, 429],
       "GET /api/settings/demo": [200, 400, 401],
     };
     for (const [at, codes] of Object.entries(expected)) expect(statuses(await operation(at)).sort((a, b) => a - b), at).toEqual(codes);

@@ -11,7 +11,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       if (err.retryAfterSeconds !== undefined) reply.header("retry-after", String(err.retryAfterSeconds));
       return reply
         .status(err.statusCode)
-        .send({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });
+        .send({ ...err.extra, error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({

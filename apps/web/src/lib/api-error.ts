@@ -4,13 +4,16 @@ export class ApiError extends Error {
   readonly code: string;
   /** True when `message` is the server's own `error` text, fit to show as is. */
   readonly fromServer: boolean;
+  /** The reply's body as read, for the few errors that carry more than a text (409 STUDENTS_EDITED). */
+  readonly body: unknown;
 
-  constructor(status: number, code: string, message: string, fromServer = false) {
+  constructor(status: number, code: string, message: string, fromServer = false, body: unknown = undefined) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.fromServer = fromServer;
+    this.body = body;
   }
 }
 
@@ -41,7 +44,7 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const code = typeof record.code === "string" ? record.code : `HTTP_${response.status}`;
   if (typeof record.error === "string" && record.error) {
-    return new ApiError(response.status, code, record.error, true);
+    return new ApiError(response.status, code, record.error, true, body);
   }
   const fallback = response.statusText || `Request failed with status ${response.status}`;
   return new ApiError(response.status, code, fallback, false);

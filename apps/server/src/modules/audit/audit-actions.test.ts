@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ProcessFlagsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { buildSchool, buildUser } from "../../../test/factories.js";
+import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser } from "../../../test/factories.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { listChanges } from "./audit.service.js";
@@ -122,6 +122,20 @@ describe("users: every change is audited", () => {
   });
 });
 
+describe("students: an edit is audited", () => {
+  it("with the changed fields only, before and after; a save that changes nothing leaves no row", async () => {
+    const school = await buildSchool(t.db);
+    const cohort = await buildCohort(t.db);
+    const team = await buildTeam(t.db, { schoolId: school.id, cohortId: cohort.id });
+    const student = await buildStudent(t.db, { schoolId: school.id, firstName: "Ann", lastName: "Lee", cohortIds: [cohort.id] });
+    const rows = await rowsAddedBy(() => send("PUT", `/api/students/${student.id}`, { first_name: "Anne", last_name: "Lee", team_id: team.id }));
+    const row = await expectOneRow(rows, { action: "student.updated", entity: "student", entityId: String(student.id) });
+    expect(row.before).toEqual({ first_name: "Ann", team_id: null });
+    expect(row.after).toEqual({ first_name: "Anne", team_id: team.id });
+    expect(await rowsAddedBy(() => send("PUT", `/api/students/${student.id}`, { first_name: "Anne", team_id: team.id }))).toEqual([]);
+  });
+});
+
 describe("other audited changes carry the client address", () => {
   it("settings", async () => {
     const body = { enableExport: false, enableStudentEditing: true, applyToAllSchools: true, schoolSettings: {} };
@@ -200,6 +214,23 @@ describe("the client address behind a proxy", () => {
     expect(res.statusCode).toBe(200);
     const [row] = await listChanges(proxied.db, { entity: "user", limit: 1 });
     expect(row).toMatchObject({ action: "user.deactivated", actor_id: user.id, client_address: "198.51.100.23" });
+  });
+
+  it("is the connection's own when the forwarded value is not an address", async () => {
+    const user = await buildUser(proxied.db, { role: "super_admin" });
+    const { headers } = await loginAs(proxied.app, user);
+    for (const forwarded of ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "y".repeat(9_000), "198.51.100.5, <b>"]) {
+      const target = await buildUser(proxied.db, { role: "admin" });
+      const res = await proxied.app.inject({
+        method: "POST",
+        url: `/api/users/${target.id}/deactivate`,
+        headers: { ...headers, "x-forwarded-for": forwarded },
+        remoteAddress: "10.0.0.2",
+      });
+      expect(res.statusCode).toBe(200);
+      const [row] = await listChanges(proxied.db, { entity: "user", limit: 1 });
+      expect(row, forwarded.slice(0, 40)).toMatchObject({ action: "user.deactivated", entity_id: String(target.id), client_address: "10.0.0.2" });
+    }
   });
 
   it("is the connection's own without TRUST_PROXY (a forged header is ignored)", async () => {

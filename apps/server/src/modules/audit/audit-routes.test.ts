@@ -2,6 +2,7 @@ import { AUDIT_CSV_COLUMNS, auditListResponseSchema } from "@tally/contract";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
+import { formulaCells, readAsSpreadsheet } from "../../../test/spreadsheet-reading.js";
 import { caller, useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { listChanges, recordChange } from "./audit.service.js";
 
@@ -107,6 +108,19 @@ describe("GET /api/audit/export.csv", () => {
     expect(rows.map((r) => [r[1], r[3]])).toEqual(
       ["=1+1", "+SUM(A1)", "-A1+1", "@x", "\tx", "\rx"].toReversed().map((action) => ["'=cmd|calc", `'${action}`]),
     );
+  });
+
+  it("starts no formula when read back with `;` as the separator; JSON cells stay JSON", async () => {
+    const sly = await buildUser(t.db, { role: "admin", username: "sly;=cmd|calc" });
+    const after = { name: "x;=HYPERLINK(\"http://evil.test\")", ids: [1, 2], note: "a;\"=1+1\"" };
+    await recordChange(t.db, { actorId: sly.id, action: "a;-1+1", entity: "x;@y", entityId: "1;+2", before: null, after, at: day("2026-04-02") });
+    const res = await call("GET", `/api/audit/export.csv?actorId=${sly.id}`, superAdmin.headers);
+    expect(formulaCells(readAsSpreadsheet(res.body, ";"))).toEqual([]);
+    const [, row] = readAsSpreadsheet(res.body, ",");
+    expect(row?.slice(1, 6)).toEqual(["sly;'=cmd|calc", "", "a;'-1+1", "x;'@y", "1;'+2"]);
+    expect(JSON.parse(row?.[7] ?? "")).toEqual({ ...after, name: "x;'=HYPERLINK(\"http://evil.test\")" });
+    // In JSON the quote after `;` is escaped (\"), which no spreadsheet reads as a formula.
+    expect(res.body).toContain('a;\\""=1+1');
   });
 
   it("exports more rows than one page of the database read", async () => {

@@ -111,6 +111,20 @@ export async function findAuditChoices(db: DbExecutor) {
   return { actors, actions: actions.map((r) => r.action), entities: entities.map((r) => r.entity) };
 }
 
+/** The rows of one action on one kind of entity at or after `since`, oldest first, with the actor's name. */
+export function findChangesSince(db: DbExecutor, filter: { entity: string; action: string; since: Date }) {
+  return db
+    .selectFrom("audit_log as a")
+    .leftJoin("users as u", "u.id", "a.actor_id")
+    .select(["a.entity_id", "a.at", "u.username as actor_name", "a.after"])
+    .where("a.entity", "=", filter.entity)
+    .where("a.action", "=", filter.action)
+    .where("a.at", ">=", filter.since)
+    .orderBy("a.at")
+    .orderBy("a.id")
+    .execute();
+}
+
 /** Newest first (tests read it). */
 export function listAuditEntries(db: DbExecutor, filter: { entity?: string; limit: number }) {
   let query = db.selectFrom("audit_log").selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(filter.limit);

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
+import { takeDownload } from "../downloads/downloads.service.js";
 import { AUDIT_READER_ROLES } from "./audit.policy.js";
 import { auditCsv, listAuditPage } from "./audit.service.js";
 
@@ -38,18 +39,22 @@ export const auditRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
       onRequest,
       schema: {
         tags,
-        summary: "The filtered audit log as CSV (formula-looking cells get a leading apostrophe)",
+        summary: "The filtered audit log as CSV (formula-looking cells defused; a download, within the per-user download limit)",
         operationId: "exportAuditCsv",
         querystring: auditFilterSchema,
-        response: { 200: mediaResponse("text/csv", "The audit log as a CSV file (a download)"), ...errors },
+        response: { 200: mediaResponse("text/csv", "The audit log as a CSV file (a download)"), ...errors, ...errorResponses(429) },
       },
     },
-    async (request, reply) =>
-      reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="${AUDIT_CSV_FILE}"`)
-        .header("cache-control", "no-store")
-        // Fastify sends a stream as it is, without the serializer.
-        .send(Readable.from(auditCsv(db, request.query)) as unknown as string),
+    async (request, reply) => {
+      await takeDownload(ctx, request.user.id);
+      return (
+        reply
+          .header("content-type", "text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="${AUDIT_CSV_FILE}"`)
+          .header("cache-control", "no-store")
+          // Fastify sends a stream as it is, without the serializer.
+          .send(Readable.from(auditCsv(db, request.query)) as unknown as string)
+      );
+    },
   );
 };

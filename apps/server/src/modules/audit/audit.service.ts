@@ -1,12 +1,13 @@
 import {
   AUDIT_CSV_COLUMNS,
+  csvRecord,
   type AuditEntryView,
   type AuditFilter,
   type AuditListQuery,
   type AuditListResponse,
+  UTF8_BOM,
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
-import { csvCell, UTF8_BOM } from "../reports/students-csv.js";
 import * as repo from "./audit.repository.js";
 import { currentClientAddress } from "./client-address.js";
 
@@ -19,6 +20,21 @@ export type { AuditEntry } from "./audit.repository.js";
  */
 export function recordChange(db: DbExecutor, entry: repo.AuditEntry): Promise<void> {
   return repo.insertAuditEntry(db, { ...entry, clientAddress: entry.clientAddress ?? currentClientAddress() });
+}
+
+/** One recorded change, as another module reads it back. */
+export interface RecordedChange {
+  entityId: string | null;
+  at: Date;
+  /** The actor's username; null for the system or an account deleted since. */
+  actorName: string | null;
+  after: unknown;
+}
+
+/** The changes of one action on one kind of entity recorded at or after `since`, oldest first. */
+export async function changesSince(db: DbExecutor, filter: { entity: string; action: string; since: Date }): Promise<RecordedChange[]> {
+  const rows = await repo.findChangesSince(db, filter);
+  return rows.map((r) => ({ entityId: r.entity_id, at: new Date(r.at), actorName: r.actor_name, after: r.after }));
 }
 
 /** The raw rows, newest first (tests read them). */
@@ -55,21 +71,20 @@ export async function listAuditPage(db: DbExecutor, query: AuditListQuery): Prom
 
 const CSV_PAGE = 500;
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
-const csvLine = (cells: ReadonlyArray<string | number | null>) => `${cells.map(csvCell).join(",")}\r\n`;
 
 /**
  * GET /audit/export.csv: the whole filtered log, newest first, a page at a time so memory stays
- * flat. Cells go through the reports' CSV rule, so a value an import or a user typed that
- * starts like a formula (= + - @ tab CR) gets a leading apostrophe.
+ * flat. Cells go through the contract's formula-safe CSV rule (csvCell): a value an import or
+ * a user typed that would start a formula, at its start or after a separator, gets an apostrophe.
  */
 export async function* auditCsv(db: DbExecutor, filter: AuditFilter): AsyncGenerator<string> {
-  yield UTF8_BOM + csvLine(AUDIT_CSV_COLUMNS);
+  yield UTF8_BOM + csvRecord(AUDIT_CSV_COLUMNS);
   let after: { at: Date; id: number } | undefined;
   for (;;) {
     const rows = await repo.findAuditEntriesBefore(db, filter, after, CSV_PAGE);
     let out = "";
     for (const r of rows) {
-      out += csvLine([iso(r.at), r.actor_name ?? (r.actor_id === null ? "" : `#${r.actor_id}`), r.client_address, r.action, r.entity, r.entity_id, json(r.before), json(r.after)]);
+      out += csvRecord([iso(r.at), r.actor_name ?? (r.actor_id === null ? "" : `#${r.actor_id}`), r.client_address, r.action, r.entity, r.entity_id, json(r.before), json(r.after)]);
     }
     if (out) yield out;
     const last = rows.at(-1);

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { clientAddressOf } from "../../lib/forwarded-address.js";
 
 // The client address belongs to the request, not to the change: carried here, every audited
 // change made while serving a request records it without each service's signature (and each
@@ -20,7 +21,7 @@ export function currentClientAddress(): string | null {
 export const clientAddressPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook("preValidation", (request, _reply, done) => {
-      requestAddress.run(request.ip, done);
+      requestAddress.run(clientAddressOf(request), done);
     });
   },
   { name: "tally-audit-client-address" },

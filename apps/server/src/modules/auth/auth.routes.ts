@@ -23,6 +23,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { unauthenticated } from "../../lib/errors.js";
+import { clientAddressOf } from "../../lib/forwarded-address.js";
 import { settleBackgroundWork } from "./auth-mail.js";
 import { loadSessionUser } from "../users/accounts.service.js";
 import { requestPasswordReset } from "../users/password-resets.service.js";
@@ -51,8 +52,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       login(ctx, {
         login: request.body.login,
         password: request.body.password,
-        // The client as the proxies named by TRUST_PROXY report it, else the socket address.
-        ipAddress: request.ip,
+        // The client as the proxies named by TRUST_PROXY report it (when it is an IP address), else the socket address.
+        ipAddress: clientAddressOf(request),
         userAgent: request.headers["user-agent"] ?? null,
       }),
   );

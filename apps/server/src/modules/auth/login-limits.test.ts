@@ -208,6 +208,9 @@ describe("sign-in limits keyed by account and address", () => {
   });
 });
 
+/** Forwarded values that are no IP address, a different one for each i. */
+const garbage = (i: number) => [`<script>${i}</script>`, `=cmd|' /C calc'!A${i}`, `${"x".repeat(9_000)}${i}`, `1.2.3.${i}:80`][i % 4]!;
+
 describe.each([
   ["a hop count", 1],
   ["an address list", ["127.0.0.1"]],
@@ -258,6 +261,22 @@ describe.each([
     }
     expect((await viaProxy("stuffed-next", "wrong", "100.64.99.99, 203.0.113.9")).statusCode).toBe(429);
     expect((await viaProxy("stuffed-next", "wrong", "100.64.99.99, 203.0.113.10")).statusCode).toBe(401);
+  });
+
+  it("meets the address limit with a rotating forwarded value that is no address: it counts, and is recorded, as the socket's", async () => {
+    // A proxy that passes on what the client sent: no value may become a key of its own.
+    for (let i = 0; i < LIMITS.loginFailuresPerClient; i++) {
+      expect((await viaProxy(`rotated-${i}`, "wrong", garbage(i))).statusCode).toBe(401);
+    }
+    hashCalls.count = 0;
+    expect((await viaProxy("rotated-next", "wrong", garbage(LIMITS.loginFailuresPerClient))).statusCode).toBe(429);
+    expect(hashCalls.count).toBe(0);
+    const logs = await proxied.db
+      .selectFrom("login_logs")
+      .select("ip_address")
+      .where("login", "like", "rotated-%")
+      .execute();
+    expect(logs.map((l) => l.ip_address)).toEqual(Array(LIMITS.loginFailuresPerClient + 1).fill("127.0.0.1"));
   });
 });
 

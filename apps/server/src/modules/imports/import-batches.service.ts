@@ -1,9 +1,19 @@
-import { IMPORT_MESSAGES, type ImportBatch, type ImportSummary, type ImportsQuery, type ImportUndoResponse } from "@tally/contract";
+import {
+  EDITED_STUDENTS_LISTED,
+  type EditedStudent,
+  IMPORT_MESSAGES,
+  type ImportBatch,
+  type ImportSummary,
+  type ImportsQuery,
+  type ImportUndoResponse,
+  STUDENT_EDIT_FIELD_LABELS,
+} from "@tally/contract";
 import type { ServerContext } from "../../context.js";
+import type { ImportChanges } from "../../db/schema.js";
 import type { DbExecutor } from "../../db/executor.js";
-import { conflict, notFound } from "../../lib/errors.js";
+import { conflict, conflictWith, notFound } from "../../lib/errors.js";
 import * as attendance from "../attendance/attendance-import.service.js";
-import { recordChange } from "../audit/audit.service.js";
+import { changesSince, recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
@@ -38,12 +48,63 @@ export async function listImports(db: DbExecutor, query: ImportsQuery): Promise<
   }));
 }
 
+/** The students whose record or cohort and team places an undo of these changes would take away. */
+function studentsTouched(c: ImportChanges): number[] {
+  return [...new Set([...c.studentsCreated, ...c.cohortMemberships.map(([s]) => s), ...c.teamMemberships.map(([s]) => s)])];
+}
+
+const FIELD_ORDER = Object.keys(STUDENT_EDIT_FIELD_LABELS);
+const fieldRank = (field: string) => (FIELD_ORDER.includes(field) ? FIELD_ORDER.indexOf(field) : FIELD_ORDER.length);
+
+/**
+ * The students of the batch edited since it, read from the audit rows student edits leave
+ * (student.updated: who, when, which fields). Those rows, not updated_at, are the signal: they
+ * say who and what, and nothing else writes them (the flag uploader's Benefit Assignment IDs
+ * move updated_at too, and undo of that batch does not move it back).
+ */
+async function studentsEditedSince(db: DbExecutor, touched: readonly number[], since: Date): Promise<EditedStudent[]> {
+  const ids = new Set(touched);
+  const byStudent = new Map<number, EditedStudent["changes"]>();
+  for (const change of await changesSince(db, { entity: "student", action: "student.updated", since })) {
+    const id = Number(change.entityId);
+    if (!ids.has(id)) continue;
+    // In the form's order: the database's JSON keeps its own order of keys.
+    const fields = Object.keys((change.after ?? {}) as Record<string, unknown>).sort((a, b) => fieldRank(a) - fieldRank(b));
+    const list = byStudent.get(id) ?? [];
+    list.push({ at: change.at.toISOString(), by: change.actorName, fields });
+    byStudent.set(id, list);
+  }
+  const names = await students.studentNames(db, [...byStudent.keys()]);
+  return [...byStudent]
+    .map(([id, changes]) => ({ id, name: names.get(id) ?? `#${id}`, changes }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** The changes without what would take the kept students away (their record and their places). */
+function withoutStudents(c: ImportChanges, kept: ReadonlySet<number>): ImportChanges {
+  if (kept.size === 0) return c;
+  return {
+    ...c,
+    studentsCreated: c.studentsCreated.filter((s) => !kept.has(s)),
+    cohortMemberships: c.cohortMemberships.filter(([s]) => !kept.has(s)),
+    teamMemberships: c.teamMemberships.filter(([s]) => !kept.has(s)),
+  };
+}
+
 /**
  * Restores exactly the state before a batch, in one transaction: rows it created are deleted,
  * rows it updated get their previous values back, and the students, teams and cohort it
  * created go when nothing else refers to them. Only a cohort's newest batch can be undone.
+ * A student of the batch edited since it is never silently taken away: the undo answers 409
+ * STUDENTS_EDITED with those students, unless asked to keep them (their record and the cohort
+ * and team places the batch gave them stay; the rest of the batch is undone).
  */
-export async function undoImport(ctx: ServerContext, actorId: number, id: number): Promise<ImportUndoResponse> {
+export async function undoImport(
+  ctx: ServerContext,
+  actorId: number,
+  id: number,
+  options: { keepEditedStudents: boolean } = { keepEditedStudents: false },
+): Promise<ImportUndoResponse> {
   const at = ctx.clock.now();
   const data = await ctx.database.db.transaction().execute(async (trx) => {
     await repo.lockImports(trx);
@@ -51,7 +112,18 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     if (!batch) throw notFound("Import not found");
     if (batch.undone_at) throw conflict(IMPORT_MESSAGES.alreadyUndone);
     if (batch.has_newer) throw conflict(IMPORT_MESSAGES.onlyNewestUndo);
-    const c = batch.changes;
+    // Locked before the edits are read: an edit in flight finishes first (and is seen), a later one waits.
+    const touched = studentsTouched(batch.changes);
+    await students.lockStudents(trx, touched);
+    const edited = await studentsEditedSince(trx, touched, new Date(batch.created_at));
+    if (edited.length > 0 && !options.keepEditedStudents) {
+      throw conflictWith("STUDENTS_EDITED", IMPORT_MESSAGES.studentsEditedSince(edited.length), {
+        editedStudents: edited.slice(0, EDITED_STUDENTS_LISTED),
+        editedStudentsCount: edited.length,
+      });
+    }
+    const kept = new Set(edited.map((s) => s.id));
+    const c = withoutStudents(batch.changes, kept);
     await students.deferRollups(trx);
     const weeklyDataRemoved = await weekly.deleteWeeklyRows(trx, c.weeklyCreated);
     await weekly.setWeeklyValues(trx, c.weeklyUpdated);
@@ -61,7 +133,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
     await students.deleteTeamMemberships(trx, c.teamMemberships);
     await students.deleteCohortMemberships(trx, c.cohortMemberships);
     const studentsRemoved = await students.deleteUnreferencedStudents(trx, c.studentsCreated);
-    await students.refreshRollups(trx, [...c.studentsCreated, ...c.cohortMemberships.map(([s]) => s), ...c.teamMemberships.map(([s]) => s)]);
+    await students.refreshRollups(trx, studentsTouched(batch.changes));
     await teams.deleteUnusedTeams(trx, c.teamsCreated);
     const cohortRemoved = c.cohortCreated === null ? false : await cohorts.deleteCohortIfUnused(trx, c.cohortCreated);
     await repo.markUndone(trx, id, actorId, at);
@@ -72,6 +144,7 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
       weeklyDataRemoved,
       weeklyDataRestored: c.weeklyUpdated.length,
       studentsRemoved,
+      studentsKept: kept.size,
       cohortRemoved,
     };
     await recordChange(trx, {
@@ -80,11 +153,12 @@ export async function undoImport(ctx: ServerContext, actorId: number, id: number
       entity: "import_batch",
       entityId: String(id),
       before: { cohortId: batch.cohort_id, week: batch.week_number },
-      after: result,
+      after: kept.size > 0 ? { ...result, keptStudentIds: [...kept] } : result,
       at,
     });
     return result;
   });
   refreshStatistics(ctx);
-  return { message: `Import ${id} undone.`, data };
+  const kept = data.studentsKept === 1 ? "; 1 edited student kept" : data.studentsKept > 1 ? `; ${data.studentsKept} edited students kept` : "";
+  return { message: `Import ${id} undone${kept}.`, data };
 }

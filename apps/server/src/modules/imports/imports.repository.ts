@@ -162,6 +162,7 @@ export interface BatchForUndo {
   id: number;
   cohort_id: number;
   week_number: number;
+  created_at: Date;
   undone_at: Date | null;
   changes: ImportChanges;
   has_newer: boolean;
@@ -174,6 +175,7 @@ export async function findBatchForUndo(db: DbExecutor, id: number): Promise<Batc
       "b.id",
       "b.cohort_id",
       "b.week_number",
+      "b.created_at",
       "b.undone_at",
       "b.changes",
       sql<boolean>`exists (select 1 from import_batches n where n.cohort_id = b.cohort_id and n.id > b.id and n.undone_at is null)`.as(

@@ -6,6 +6,8 @@ import {
   importPreviewSchema,
   importsQuerySchema,
   importsResponseSchema,
+  importUndoConflictSchema,
+  importUndoRequestSchema,
   importUndoResponseSchema,
 } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -92,9 +94,11 @@ export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "Undo an import batch (the newest of its cohort)",
         operationId: "undoImport",
         params: idParamSchema,
-        response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+        body: importUndoRequestSchema.nullish(),
+        response: { 200: importUndoResponseSchema, ...errorResponses(400, 401, 403, 404), 409: importUndoConflictSchema },
       },
     },
-    async (request) => undoImport(ctx, request.user.id, request.params.id),
+    async (request) =>
+      undoImport(ctx, request.user.id, request.params.id, { keepEditedStudents: request.body?.keepEditedStudents ?? false }),
   );
 };

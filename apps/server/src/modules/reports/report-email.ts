@@ -2,6 +2,7 @@ import { REPORT_FILES, REPORT_LIMITS, REPORT_MESSAGES, type sendReportRequestSch
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { ServerContext } from "../../context.js";
+import type { DbExecutor } from "../../db/executor.js";
 import { AppError, tooManyRequests } from "../../lib/errors.js";
 import type { MailMessage } from "../../lib/mailer.js";
 import { recordChange } from "../audit/audit.service.js";
@@ -49,11 +50,15 @@ export async function sendReport(
 ): Promise<{ message: string }> {
   const db = ctx.database.db;
   const report = await resolveExport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId });
-  const since = () => new Date(ctx.clock.now().getTime() - HOUR_MS);
+  // Refused with the seconds until the oldest send of the hour leaves it.
+  const refuseWhenFull = async (executor: DbExecutor) => {
+    const now = ctx.clock.now();
+    const { count, oldest } = await countActorEntries(executor, REPORT_EMAIL_ENTITY, user.id, new Date(now.getTime() - HOUR_MS));
+    if (count < REPORT_LIMITS.emailsPerHour) return;
+    throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, ((oldest ?? now).getTime() + HOUR_MS - now.getTime()) / 1000);
+  };
   // A cheap early refusal before rendering; the locked count below is the one that decides.
-  if ((await countActorEntries(db, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
-    throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, HOUR_MS / 1000);
-  }
+  await refuseWhenFull(db);
   const model = await buildReportModel(db, user, report, {
     includeStudents: true,
     studentLimit: REPORT_LIMITS.pdfStudentLimit,
@@ -62,9 +67,7 @@ export async function sendReport(
   const pdf = await renderReportPdf(model);
   await db.transaction().execute(async (trx) => {
     await lockActorSends(trx, user.id);
-    if ((await countActorEntries(trx, REPORT_EMAIL_ENTITY, user.id, since())) >= REPORT_LIMITS.emailsPerHour) {
-      throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, HOUR_MS / 1000);
-    }
+    await refuseWhenFull(trx);
     await recordChange(trx, {
       actorId: user.id,
       action: "send",

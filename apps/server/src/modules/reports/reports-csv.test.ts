@@ -1,11 +1,11 @@
-import { REPORT_FILES, type ReportDataResponse, STUDENTS_CSV_COLUMNS, type StudentsResponse } from "@tally/contract";
+import { csvCell, REPORT_FILES, type ReportDataResponse, STUDENTS_CSV_COLUMNS, type StudentsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { filledBeforeAll } from "../../../test/filled-before-all.js";
 import { parseCleanCsv } from "../../../test/messy-csv.js";
 import { buildStudent } from "../../../test/factories.js";
 import type { WorldUserKey } from "../../../test/dashboard-world.js";
 import { BULK_STUDENTS, UNICODE_NAMES, useReportWorld } from "../../../test/report-world.js";
-import { csvCell } from "./students-csv.js";
+import { formulaCells, readAsSpreadsheet } from "../../../test/spreadsheet-reading.js";
 
 const { t, w, as } = useReportWorld();
 
@@ -15,8 +15,18 @@ const FORMULA_NAMES = [
   { firstName: "+SUM(A1:A2)", lastName: "Plus" },
   { firstName: "@cmd", lastName: "-2+3" },
 ];
+// Formulas after a separator that Excel in a `;` locale, a tab-separated reader or a reader
+// that ignores quotes would start a new cell or record at.
+const SEPARATED_FORMULA_NAMES = [
+  { firstName: "Ann;=HYPERLINK(\"http://evil.test\",\"x\")", lastName: "Semi" },
+  { firstName: "Bo;-2+3;+1", lastName: "x;@cmd" },
+  { firstName: "Cy;\"=1+1\"", lastName: "Line\n=1+1" },
+  { firstName: "Di\t=1+1", lastName: "Ed,=1+1;" },
+];
 filledBeforeAll(async () => {
-  for (const n of FORMULA_NAMES) await buildStudent(t.db, { schoolId: w.schools.b.id, ...n, cohortIds: [w.cohorts.open.id] });
+  for (const n of [...FORMULA_NAMES, ...SEPARATED_FORMULA_NAMES]) {
+    await buildStudent(t.db, { schoolId: w.schools.b.id, ...n, cohortIds: [w.cohorts.open.id] });
+  }
   return {};
 });
 
@@ -48,10 +58,9 @@ describe("GET /api/reports/students.csv", () => {
     const data = (await get(user, "/api/reports/data")).json<ReportDataResponse>();
     expect(rows).toEqual(
       data.students.map((s) =>
-        [s.first_name, s.last_name, s.school_name, s.cohort_name, s.team_name, s.presentPct, s.latePct, s.absentPct].map((v) => {
-          const cell = v === null ? "" : String(v);
-          return /^[=+\-@\t\r]/.test(cell) && !/^-?\d+$/.test(cell) ? `'${cell}` : cell;
-        }),
+        [s.first_name, s.last_name, s.school_name, s.cohort_name, s.team_name, s.presentPct, s.latePct, s.absentPct].map(
+          (v) => parseCleanCsv(csvCell(v)).headers[0] ?? "",
+        ),
       ),
     );
   });
@@ -75,10 +84,25 @@ describe("GET /api/reports/students.csv", () => {
     expect(rows.find((r) => r[0] === "'@cmd")?.[1]).toBe("'-2+3");
     for (const r of rows) for (const cell of r) expect(cell).not.toMatch(/^[=+@]/);
   });
+
+  it("starts no formula when read back with `;` as the separator, and quotes every cell that holds one", async () => {
+    const text = (await get("admin", `/api/reports/students.csv?schoolId=${w.schools.b.id}`)).rawPayload.toString("utf8");
+    expect(formulaCells(readAsSpreadsheet(text, ";"))).toEqual([]);
+    expect(formulaCells(readAsSpreadsheet(text, "\t"))).toEqual([]);
+    const rows = readAsSpreadsheet(text, ",");
+    expect(formulaCells(rows)).toEqual([]);
+    // Read with its own separator, each name is one cell: a `'` before what a formula would start with.
+    const names = rows.map((r) => [r[0], r[1]]);
+    expect(names).toContainEqual(["Ann;'=HYPERLINK(\"http://evil.test\",\"x\")", "Semi"]);
+    expect(names).toContainEqual(["Bo;'-2+3;'+1", "x;'@cmd"]);
+    expect(names).toContainEqual(["Cy;'\"=1+1\"", "Line\n'=1+1"]);
+    expect(names).toContainEqual(["Di\t'=1+1", "Ed,'=1+1;"]);
+    expect(text).toContain('"Ed,\'=1+1;"');
+  });
 });
 
 describe("csvCell", () => {
-  it("follows the web's rule: formulas get a quote mark, plain numbers stay numbers, RFC 4180 quoting", () => {
+  it("is the contract's rule: formulas get a quote mark, plain numbers stay numbers, RFC 4180 quoting", () => {
     expect(csvCell("=1+1")).toBe("'=1+1");
     expect(csvCell("-5")).toBe("-5");
     expect(csvCell(-5)).toBe("-5");

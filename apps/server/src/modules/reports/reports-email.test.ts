@@ -144,6 +144,22 @@ describe("the e-mail rate limit", () => {
     expect((await send("districtNone", { recipient: "hour@example.test" })).statusCode).toBe(200);
   });
 
+  it("says in Retry-After when the oldest send of the hour leaves it, not a flat hour", async () => {
+    // districtAB sent one report (the audit test above), now: the oldest is the one seeded here.
+    const user = w.users.districtAB;
+    const oldest = earlier(50);
+    await seed(user.id, 1, oldest);
+    await seed(user.id, REPORT_LIMITS.emailsPerHour - 2, earlier(20));
+    const before = Date.now();
+    const refused = await send("districtAB", { recipient: "retry@example.test" });
+    const after = Date.now();
+    expect(refused.statusCode).toBe(429);
+    const leaves = oldest.getTime() + 3_600_000;
+    const seconds = Number(refused.headers["retry-after"]);
+    expect(seconds).toBeGreaterThanOrEqual(Math.ceil((leaves - after) / 1000));
+    expect(seconds).toBeLessThanOrEqual(Math.ceil((leaves - before) / 1000));
+  });
+
   it("holds when sends arrive at once", async () => {
     const user = w.users.admin;
     const sentBefore = (await listChanges(t.db, { entity: REPORT_EMAIL_ENTITY, limit: 1000 })).filter(

@@ -41,16 +41,21 @@ export async function countAttendanceByStudent(
   return rows.map((r) => ({ student_id: r.student_id, present: Number(r.present), late: Number(r.late), absent: Number(r.absent) }));
 }
 
-/** How many audit rows of this kind the actor has at or after `since` (the e-mail rate limit). */
-export async function countActorEntries(db: DbExecutor, entity: string, actorId: number, since: Date): Promise<number> {
+/** How many audit rows of this kind the actor has at or after `since`, and the time of the oldest (the e-mail rate limit). */
+export async function countActorEntries(
+  db: DbExecutor,
+  entity: string,
+  actorId: number,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
   const row = await db
     .selectFrom("audit_log")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("at").as("oldest")])
     .where("entity", "=", entity)
     .where("entity_id", "=", String(actorId))
     .where("at", ">=", since)
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return { count: Number(row?.n ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
 }
 
 /**

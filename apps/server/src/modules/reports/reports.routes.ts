@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
+import { takeDownload } from "../downloads/downloads.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
 import { allReportStudents, buildReportModel, getReportData, recordExport, resolveExport } from "./reports.service.js";
@@ -40,12 +41,13 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "The report of the filters as a PDF",
         operationId: "generatePdfReport",
         querystring: pdfReportQuerySchema,
-        response: { 200: pdfFile, ...exportErrors },
+        response: { 200: pdfFile, ...exportErrors, ...errorResponses(429) },
       },
     },
     async (request, reply) => {
       const q = request.query;
       const report = await resolveExport(db, request.user, q);
+      await takeDownload(ctx, request.user.id);
       const model = await buildReportModel(db, request.user, report, {
         includeStudents: q.includeStudents,
         studentLimit: q.studentLimit,
@@ -85,11 +87,12 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "Every student of the report filters as CSV",
         operationId: "exportStudentsCsv",
         querystring: studentsCsvQuerySchema,
-        response: { 200: csvFile, ...exportErrors },
+        response: { 200: csvFile, ...exportErrors, ...errorResponses(429) },
       },
     },
     async (request, reply) => {
       const report = await resolveExport(db, request.user, request.query);
+      await takeDownload(ctx, request.user.id);
       const { filter } = report;
       const user = request.user;
       await recordExport(db, user, "csv", report, ctx.clock.now());

@@ -71,6 +71,28 @@ export async function deleteTeamMemberships(db: DbExecutor, pairs: ReadonlyArray
 }
 
 /**
+ * Locks the students' rows until the transaction ends, in id order: an edit of one of them
+ * (which locks its row first) waits for an undo, or the undo for the edit.
+ */
+export async function lockStudents(db: DbExecutor, ids: readonly number[]): Promise<void> {
+  for (const chunk of inChunks([...ids].sort((a, b) => a - b))) {
+    await sql`select s.id from students s where s.id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))
+      order by s.id for update`.execute(db);
+  }
+}
+
+/** "First Last" of each of the students that exist. */
+export async function studentNames(db: DbExecutor, ids: readonly number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await sql<{ id: number; first_name: string; last_name: string }>`select s.id, s.first_name, s.last_name from students s
+      where s.id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))`.execute(db);
+    for (const r of rows) names.set(r.id, `${r.first_name} ${r.last_name}`.trim());
+  }
+  return names;
+}
+
+/**
  * Deletes those of the students that nothing else refers to any more (no cohort, team,
  * attendance or weekly row); returns how many went.
  */

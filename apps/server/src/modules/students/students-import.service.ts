@@ -8,8 +8,10 @@ export {
   insertCohortMemberships,
   insertStudents,
   insertTeamMemberships,
+  lockStudents,
   type NewStudentRow,
   reserveStudentIds,
   restoreBenefitIds,
   storeBenefitIds,
+  studentNames,
 } from "./students-import.repository.js";

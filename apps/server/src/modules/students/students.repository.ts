@@ -409,6 +409,12 @@ export async function listStudentTeams(db: DbExecutor, scope: DataScope, student
 
 // ---- editing ----
 
+/** Locks the student's row until the transaction ends; false when there is no such student. */
+export async function lockStudent(db: DbExecutor, id: number): Promise<boolean> {
+  const row = await db.selectFrom("students").select("id").where("id", "=", id).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function findEmailOwner(db: DbExecutor, email: string, exceptId: number): Promise<number | undefined> {
   const row = await db
     .selectFrom("students")

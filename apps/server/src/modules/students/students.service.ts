@@ -10,6 +10,7 @@ import { isAdminRole, MESSAGES } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
+import { recordChange } from "../audit/audit.service.js";
 import { schoolExists } from "../schools/schools.service.js";
 import { type DataScope, isSchoolInScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
@@ -97,9 +98,15 @@ export async function getStudentDetail(db: DbExecutor, user: ScopeSubject, id: n
 
 const UNIQUE_VIOLATION = "23505";
 
+/**
+ * PUT /students/:id. The edit is audited (student.updated, the changed fields before and
+ * after): an import's undo reads those rows to find, and never silently drop, later edits of
+ * its students. The student's row is locked first, so an edit and an undo of the import that
+ * created the student take turns (an edit after the undo removed it is a 404).
+ */
 export async function updateStudent(
   ctx: ServerContext,
-  user: ScopeSubject,
+  user: ScopeSubject & { id: number },
   id: number,
   body: UpdateStudentRequest,
 ): Promise<StudentDetail> {
@@ -108,8 +115,12 @@ export async function updateStudent(
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
+      if (!(await repo.lockStudent(trx, id))) throw notFound();
       const scope = await resolveScope(trx, user);
       const student = await requireStudentInScope(trx, scope, id);
+      // The changed fields, for the audit row.
+      const before: Record<string, unknown> = {};
+      const changed: Record<string, unknown> = {};
       const targetSchool = body.school_id ?? student.school_id;
       const features = await readFeatureSettings(trx);
       if (!canEditStudent(user.role, features, student.school_id, targetSchool)) throw forbidden(MESSAGES.studentEditingOff);
@@ -133,14 +144,27 @@ export async function updateStudent(
           throw badRequest(message, [{ path: "body.team_id", message }]);
         }
         const current = (await repo.listStudentTeams(trx, scope, [id]))[0];
-        if (current?.id !== team.id) await repo.joinTeam(trx, id, team.id, now);
+        if (current?.id !== team.id) {
+          await repo.joinTeam(trx, id, team.id, now);
+          before.team_id = current?.id ?? null;
+          changed.team_id = team.id;
+        }
       }
       const fields: Parameters<typeof repo.updateStudentFields>[2] = {};
       if (body.first_name !== undefined) fields.first_name = body.first_name;
       if (body.last_name !== undefined) fields.last_name = body.last_name;
       if (email !== undefined) fields.email = email;
       if (body.school_id !== undefined) fields.school_id = body.school_id;
+      for (const key of ["first_name", "last_name", "email", "school_id"] as const) {
+        if (fields[key] !== undefined && fields[key] !== student[key]) {
+          before[key] = student[key];
+          changed[key] = fields[key];
+        }
+      }
       await repo.updateStudentFields(trx, id, fields, now);
+      if (Object.keys(changed).length > 0) {
+        await recordChange(trx, { actorId: user.id, action: "student.updated", entity: "student", entityId: id, before, after: changed, at: now });
+      }
       // Read back with the scope as it now stands (an admin may have moved the student away).
       const after = await repo.findStudentInScope(trx, scope, id);
       const fallback = after ?? { ...student, ...fields, school_name: null };

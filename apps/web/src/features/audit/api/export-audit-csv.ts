@@ -1,4 +1,4 @@
-import { AUDIT_CSV_FILE } from "@tally/contract";
+import { AUDIT_CSV_FILE, UTF8_BOM } from "@tally/contract";
 import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { downloadCsv } from "../../../lib/csv";
@@ -6,7 +6,6 @@ import { type AuditFilterFields, auditFilter } from "./get-audit-entries";
 
 /** A long log streams for a while; longer than an ordinary call. */
 const EXPORT_TIMEOUT_MS = 120_000;
-const UTF8_BOM = "\uFEFF";
 
 /**
  * Downloads the server's CSV of every filtered entry (its cells already defused against CSV

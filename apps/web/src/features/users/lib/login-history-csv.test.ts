@@ -26,6 +26,11 @@ describe("login history CSV", () => {
     expect(lines[3]).toBe("");
   });
 
+  it("quotes a user agent holding `;` and defuses a formula after it, for Excel in a `;` locale", () => {
+    const csv = loginHistoryCsv([row({ id: 9, user_agent: "Mozilla/5.0 (X11;=cmd|' /C calc'!A0)" })]);
+    expect(csv.split("\r\n")[1]).toBe("9,2025-03-04T05:06:07.000Z,username,10.0.0.1,Other,\"Mozilla/5.0 (X11;'=cmd|' /C calc'!A0)\",Success,");
+  });
+
   it("names the file login_history_{username}_{YYYY-MM-DD}.csv", () => {
     expect(loginHistoryFileName("alice", new Date(2025, 2, 9, 12))).toBe("login_history_alice_2025-03-09.csv");
     expect(loginHistoryFileName("a/b c", new Date(2025, 10, 20))).toBe("login_history_a_b_c_2025-11-20.csv");

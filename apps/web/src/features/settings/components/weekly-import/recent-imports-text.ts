@@ -1,4 +1,4 @@
-import type { ImportSummary } from "@tally/contract";
+import { type EditedStudent, type ImportSummary, STUDENT_EDIT_FIELD_LABELS } from "@tally/contract";
 
 /** The batch's counts, one line each: "40 students", "Attendance: 80 created, 0 updated", … */
 export function batchCountLines(summary: ImportSummary): string[] {
@@ -14,4 +14,18 @@ export function batchDateText(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+/** "a", "a and b", "a, b and c". */
+function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** One student edited since an import: "Dimitri Silva: first name, by ms.jones, Jul 20, 2026, 09:30 AM" (each edit, "; " between). */
+export function editedStudentText(student: EditedStudent): string {
+  const edits = student.changes.map((c) => {
+    const fields = listText(c.fields.map((f) => STUDENT_EDIT_FIELD_LABELS[f] ?? f));
+    return `${fields}, by ${c.by ?? "a deleted account"}, ${batchDateText(c.at)}`;
+  });
+  return `${student.name}: ${edits.join("; ")}`;
 }

@@ -73,6 +73,40 @@ describe("Recent imports", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
+  it("lists the students edited since the import, and undoes keeping them only when asked", async () => {
+    const edited = {
+      error: IMPORT_MESSAGES.studentsEditedSince(2),
+      code: "STUDENTS_EDITED",
+      editedStudentsCount: 2,
+      editedStudents: [
+        { id: 11, name: "Dimitri Silva", changes: [{ at: "2026-07-20T09:30:00.000Z", by: "ms.jones", fields: ["first_name"] }] },
+        { id: 12, name: "Kwame Patel-Obi", changes: [{ at: "2026-07-21T14:05:00.000Z", by: null, fields: ["last_name", "email"] }] },
+      ],
+    };
+    const bodies: unknown[] = [];
+    const fetch = renderList((url, init) => {
+      if (init.method !== "POST") return jsonResponse(200, { data: [buildBatch()] });
+      bodies.push(init.body === undefined ? undefined : JSON.parse(String(init.body)));
+      return bodies.length === 1
+        ? jsonResponse(409, edited)
+        : jsonResponse(200, { message: "Import 5 undone; 2 edited students kept.", data: { batchId: 5, attendanceRecordsRemoved: 80, attendanceRecordsRestored: 0, weeklyDataRemoved: 40, weeklyDataRestored: 0, studentsRemoved: 38, studentsKept: 2, cohortRemoved: false } });
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Undo import of Summer 2026 week 3" }));
+    const dialog = await screen.findByRole("dialog", { name: "Undo import" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Undo import" }));
+    const list = await within(dialog).findByRole("list", { name: "Students edited since the import" });
+    const items = within(list).getAllByRole("listitem").map((li) => li.textContent);
+    expect(items[0]).toMatch(/^Dimitri Silva: first name, by ms\.jones, .*2026/);
+    expect(items[1]).toMatch(/^Kwame Patel-Obi: last name and e-mail, by a deleted account, .*2026/);
+    expect(within(dialog).getByRole("alert").textContent).toBe(IMPORT_MESSAGES.studentsEditedSince(2));
+    // Nothing is undone until the coordinator chooses to keep them.
+    expect(within(dialog).queryByRole("button", { name: "Undo import" })).toBeNull();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Undo, keeping these 2 students" }));
+    expect((await screen.findByTestId("success-banner")).textContent).toContain("2 edited students kept");
+    expect(bodies).toEqual([undefined, { keepEditedStudents: true }]);
+    expect(fetch.mock.calls.filter(([, init]) => init?.method === "POST").map(([url]) => url)).toEqual(["/api/imports/5/undo", "/api/imports/5/undo"]);
+  });
+
   it("shows the server's refusal in the dialog and leaves the list as it was", async () => {
     renderList((url, init) =>
       init.method === "POST"
