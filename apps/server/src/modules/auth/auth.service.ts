@@ -16,9 +16,9 @@ import {
   recordLoginAttempt,
   setLastLogin,
 } from "../users/accounts.service.js";
-import * as repo from "./auth.repository.js";
+import * as repo from "../sessions/sessions.repository.js";
 import { reserveSignIn, settleSuccessfulSignIn } from "./login-throttle.js";
-import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./tokens.js";
+import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./access-tokens.js";
 
 /** The caller of an authenticated request (request.user), loaded by the scope module. */
 export type AuthUser = Caller;

@@ -1,9 +1,9 @@
 import { MESSAGES } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import { markEmailVerified } from "../users/accounts.service.js";
-import * as repo from "./auth.repository.js";
+import * as repo from "../sessions/sessions.repository.js";
 import { invalidToken } from "./password.service.js";
-import { hashToken } from "./tokens.js";
+import { hashToken } from "./access-tokens.js";
 
 /** POST (or GET) /auth/verify: marks the address verified; the link works once. */
 export async function verifyEmail(ctx: ServerContext, token: string): Promise<void> {

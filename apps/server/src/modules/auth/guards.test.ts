@@ -13,8 +13,8 @@ import { createMailer } from "../../lib/mailer.js";
 import { databaseOutbox } from "../mail/mail.service.js";
 import { authPlugin, isGuard } from "../../plugins/auth.js";
 import { errorsPlugin } from "../../plugins/errors.js";
-import { insertRefreshToken } from "./auth.repository.js";
-import { hashToken, randomToken, signAccessToken } from "./tokens.js";
+import { insertRefreshToken } from "../sessions/sessions.repository.js";
+import { hashToken, randomToken, signAccessToken } from "./access-tokens.js";
 
 let app: FastifyInstance;
 let ctx: ServerContext;

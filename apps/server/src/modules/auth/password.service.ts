@@ -7,10 +7,10 @@ import { hashPassword } from "../../lib/password-hash.js";
 import { announceForceLogout } from "../notifications/notifications.service.js";
 import { findAccountByEmail, findAccountById, replacePassword } from "../users/accounts.service.js";
 import { runInBackground, sendInBackground } from "../mail/background-mail.js";
-import { passwordResetMail } from "./auth-mail.js";
-import { createOneTimeToken } from "./auth-tokens.service.js";
-import * as repo from "./auth.repository.js";
-import { hashToken } from "./tokens.js";
+import { passwordResetMail } from "../sessions/one-time-link-mails.js";
+import { createOneTimeToken } from "../sessions/sessions.service.js";
+import * as repo from "../sessions/sessions.repository.js";
+import { hashToken } from "./access-tokens.js";
 
 const MINUTE = 60_000;
 /** Self-service reset mails per account per hour; further requests get the same answer and no mail. */

@@ -1,8 +1,8 @@
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import type { OneTimeTokenPurpose } from "../../db/schema.js";
-import * as repo from "./auth.repository.js";
-import { hashToken, randomToken } from "./tokens.js";
+import * as repo from "./sessions.repository.js";
+import { hashToken, randomToken } from "../auth/access-tokens.js";
 
 // What other modules may do to the tokens this module owns (refresh_tokens, one_time_tokens).
 // It depends on nothing outside auth, so the accounts module can call it without a cycle.
