@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { MESSAGES, ROLES } from "@tally/contract";
 import { sql } from "kysely";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -13,8 +12,8 @@ import { createMailer } from "../../lib/mailer.js";
 import { databaseOutbox } from "../mail/mail.service.js";
 import { authPlugin, isGuard } from "../../plugins/auth.js";
 import { errorsPlugin } from "../../plugins/errors.js";
-import { insertRefreshToken } from "../sessions/sessions.repository.js";
-import { hashToken, randomToken, signAccessToken } from "./access-tokens.js";
+import { startSignIn } from "../sessions/sessions.service.js";
+import { signAccessToken } from "./access-tokens.js";
 
 let app: FastifyInstance;
 let ctx: ServerContext;
@@ -56,16 +55,10 @@ async function headersFor(user: { id: number; session_version: number }) {
   return { authorization: `Bearer ${token}` };
 }
 
+/** A new sign-in of the user's and an access token naming it. */
 async function signInOf(user: { id: number; session_version: number }) {
-  const sessionId = randomUUID();
   const now = new Date();
-  await insertRefreshToken(ctx.database.db, {
-    userId: user.id,
-    familyId: sessionId,
-    tokenHash: hashToken(randomToken()),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + 3_600_000),
-  });
+  const { sessionId } = await startSignIn(ctx.database.db, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
