@@ -6,10 +6,6 @@ import { MESSAGES } from "@tally/contract";
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
-import { diagnosticsRoutes } from "./modules/health/diagnostics.routes.js";
-import { healthRoutes } from "./modules/health/health.routes.js";
-import { readinessRoutes } from "./modules/health/readiness.routes.js";
-import { notificationsRoutes } from "./modules/notifications/notifications.routes.js";
 import { clientAddressPlugin } from "./modules/audit/client-address.js";
 import { apiDocsPlugin } from "./plugins/api-docs.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -65,11 +61,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     async (api) => {
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
       await api.register(authPlugin, { ctx });
-      await api.register(healthRoutes, { ctx });
-      await api.register(readinessRoutes, { ctx });
-      await api.register(diagnosticsRoutes, { ctx });
-      await api.register(notificationsRoutes, { ctx, heartbeatMs });
-      for (const mod of apiModules) await api.register(mod, { ctx });
+      for (const mod of apiModules) await api.register(mod, { ctx, heartbeatMs });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

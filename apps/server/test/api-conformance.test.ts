@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsPlugin from "ajv-formats";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createOneTimeToken } from "../src/modules/auth/auth-tokens.service.js";
+import { createOneTimeToken } from "../src/modules/sessions/sessions.service.js";
 import { buildMatrixWorld, type MatrixWorld } from "./authorization-matrix.world.js";
 import { useTestApp } from "./test-app.js";
 

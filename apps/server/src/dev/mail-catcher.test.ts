@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMailer } from "../lib/mailer.js";
-import { passwordResetMail } from "../modules/auth/auth-mail.js";
+import { passwordResetMail } from "../modules/sessions/one-time-link-mails.js";
 import { type MailCatcher, startMailCatcher } from "./mail-catcher.js";
 
 let catcher: MailCatcher;

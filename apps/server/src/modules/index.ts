@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
 import { auditRoutes } from "./audit/audit.routes.js";
+import { diagnosticsRoutes } from "./health/diagnostics.routes.js";
+import { healthRoutes } from "./health/health.routes.js";
+import { readinessRoutes } from "./health/readiness.routes.js";
+import { notificationsRoutes } from "./notifications/notifications.routes.js";
 import { authRoutes } from "./auth/auth.routes.js";
 import { flagsRoutes } from "./flags/flags.routes.js";
 import { importsRoutes } from "./imports/imports.routes.js";
@@ -17,8 +21,19 @@ import { usersRoutes } from "./users/users.routes.js";
 import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
 import { reportsRoutes } from "./reports/reports.routes.js";
 
-/** Every domain module's routes, mounted under /api in this order. */
-export const apiModules: Array<FastifyPluginAsyncZod<{ ctx: ServerContext }>> = [
+/** What app.ts passes every module. */
+export interface ApiModuleOptions {
+  ctx: ServerContext;
+  /** Heartbeat period of the notification streams (default NOTIFICATION_LIMITS.heartbeatMs; tests shorten it). */
+  heartbeatMs?: number | undefined;
+}
+
+/** Every domain module's routes, mounted under /api in this order (the API document's order). */
+export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
+  healthRoutes,
+  readinessRoutes,
+  diagnosticsRoutes,
+  notificationsRoutes,
   authRoutes,
   mailRoutes,
   schoolsRoutes,

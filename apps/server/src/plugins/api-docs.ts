@@ -6,7 +6,7 @@ import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { mediaTypeOf } from "../lib/media-response.js";
-import { isGuard } from "./auth.js";
+import { type Guard, isGuard } from "./auth.js";
 
 /** Where the reference page is served (security-headers gives this path, and only it, a page policy). */
 export const API_DOCS_PREFIX = "/api/docs";
@@ -47,22 +47,30 @@ const takesBody = (method: RouteOptions["method"]) => [method].flat().some((m) =
 const rolesText = (roles: readonly Role[]) =>
   roles.length === ROLES.length ? "any signed-in user" : `${roles.join(", ")} (other roles get 403)`;
 
+/** The security scheme of each place a guard reads the token from. */
+const SCHEME_OF: Record<Guard["credentials"], string> = { bearer: BEARER_SCHEME, query: QUERY_TOKEN_SCHEME };
+
 /**
- * The roles a route's guards let through (each guard says which: plugins/auth.ts), or undefined
- * for a route without guards. Every onRequest hook under /api is a token guard; one that cannot
- * say whom it lets through would leave the document guessing, so it stops the document instead.
+ * The roles a route's guards let through and the schemes of their tokens (each guard says
+ * both: plugins/auth.ts), or undefined for a route without guards. Every onRequest hook under
+ * /api is a token guard; one that cannot say whom it lets through would leave the document
+ * guessing, so it stops the document instead.
  */
-function guardRoles(route: RouteOptions, url: string): readonly Role[] | undefined {
+function guardsOf(route: RouteOptions, url: string): { roles: readonly Role[]; schemes: string[] } | undefined {
   const hooks = [route.onRequest ?? []].flat();
   if (hooks.length === 0) return undefined;
-  return hooks.reduce<readonly Role[]>((roles, hook) => {
+  const guards = hooks.map((hook) => {
     if (!isGuard(hook)) {
       throw new Error(
-        `${String(route.method)} ${url}: an onRequest hook that is not a token guard; guard the route with app.authenticate, requireRoles, requirePermission or requirePolicy`,
+        `${String(route.method)} ${url}: an onRequest hook that is not a token guard; guard the route with app.authenticate, requireRoles, requirePermission, requirePolicy or authenticateQueryToken`,
       );
     }
-    return roles.filter((role) => hook.roles.includes(role));
-  }, ROLES);
+    return hook;
+  });
+  return {
+    roles: guards.reduce<readonly Role[]>((roles, hook) => roles.filter((role) => hook.roles.includes(role)), ROLES),
+    schemes: [...new Set(guards.map((hook) => SCHEME_OF[hook.credentials]))],
+  };
 }
 
 /**
@@ -78,7 +86,8 @@ function documented(schema: FastifySchema, route: RouteOptions, url: string): Fa
   if (!url.startsWith("/api/")) return schema;
   const { multipartForm, ...rest } = schema;
   const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
-  const roles = guardRoles(route, url);
+  const guards = guardsOf(route, url);
+  const roles = guards?.roles;
   if (roles) {
     response[401] ??= errorBodySchema;
     if (roles.length < ROLES.length) response[403] ??= errorBodySchema;
@@ -95,14 +104,13 @@ function documented(schema: FastifySchema, route: RouteOptions, url: string): Fa
     const description = reply.description ?? STATUS_TEXT[status] ?? `HTTP ${status}`;
     response[status] = { description, content: { [mediaTypeOf(reply) ?? "application/json"]: { schema: reply } } };
   }
-  // A route that checks a token of its own (the live connection's ?token=) declares its scheme.
-  const ownToken = !roles && (schema.security?.length ?? 0) > 0;
-  const caller = roles ? rolesText(roles) : ownToken ? "any signed-in user" : "anyone, without signing in";
+  const caller = roles ? rolesText(roles) : "anyone, without signing in";
   return {
     ...rest,
     tags: schema.tags ?? [url.split("/")[2] ?? "api"],
     description: [`**Who may call:** ${caller}.`, schema.description].filter(Boolean).join("\n\n"),
-    security: roles ? [{ [BEARER_SCHEME]: [] }] : (schema.security ?? []),
+    // One requirement naming every scheme the guards read: all of them must be met.
+    security: guards ? [Object.fromEntries(guards.schemes.map((scheme) => [scheme, []]))] : [],
     ...(multipartForm ? { body: multipartForm, consumes: ["multipart/form-data"] } : {}),
     response,
   };

@@ -4,17 +4,20 @@ import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
 import { forbidden, unauthenticated } from "../lib/errors.js";
-import { type AuthUser, authenticateToken } from "../modules/auth/auth.service.js";
+import { type AuthUser, authenticateToken, type TokenSession, tokenSession } from "../modules/auth/auth.service.js";
 
-export type { AuthUser } from "../modules/auth/auth.service.js";
+export type { AuthUser, TokenSession } from "../modules/auth/auth.service.js";
 
 /**
- * A token guard. `roles` are the roles it lets through (every role for authenticate): the API
- * document states them from here (plugins/api-docs.ts), so it says what the check does.
+ * A token guard. `roles` are the roles it lets through (every role for authenticate) and
+ * `credentials` where it reads the token: the API document states both from here
+ * (plugins/api-docs.ts), so it says what the check does.
  */
 export interface Guard {
   (request: FastifyRequest, reply: FastifyReply): Promise<void>;
   readonly roles: readonly Role[];
+  /** bearer: the Authorization header; query: `?token=` (the live connection: EventSource cannot send headers). */
+  readonly credentials: "bearer" | "query";
 }
 
 /** Who may pass a requirePolicy guard, and what everyone else is told (403). */
@@ -27,8 +30,11 @@ export interface RolePolicy {
 export const isGuard = (hook: unknown): hook is Guard =>
   typeof hook === "function" && Array.isArray((hook as Partial<Guard>).roles);
 
-const guard = (roles: readonly Role[], check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): Guard =>
-  Object.assign(check, { roles });
+const guard = (
+  roles: readonly Role[],
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  credentials: Guard["credentials"] = "bearer",
+): Guard => Object.assign(check, { roles, credentials });
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -43,10 +49,19 @@ declare module "fastify" {
     requirePermission(permission: Permission): Guard;
     /** Hook: authenticates, then requires one of the policy's roles (403 with its text otherwise). */
     requirePolicy(policy: RolePolicy): Guard;
+    /**
+     * Hook (onRequest) of the live connection: requires a genuine, unexpired access token in
+     * `?token=` (401 otherwise, as authenticate) and puts request.tokenSession. A token whose
+     * sign-in has ended passes as not live, with the 401 it would get: the route still owes
+     * that client the FORCE_LOGOUT that ended it.
+     */
+    authenticateQueryToken: Guard;
   }
   interface FastifyRequest {
     /** Set by the authenticate preHandler; read it only on routes that use one of the guards. */
     user: AuthUser;
+    /** Set by authenticateQueryToken; read it only on routes that use that guard. */
+    tokenSession: TokenSession;
   }
 }
 
@@ -54,6 +69,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 const plugin: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.decorateRequest("user", null as unknown as AuthUser);
+  app.decorateRequest("tokenSession", null, []);
 
   const authenticate = guard(ROLES, async (request) => {
     if (request.user) return;
@@ -66,6 +82,16 @@ const plugin: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx 
       await authenticate(request, reply);
       if (!roles.includes(request.user.role)) throw forbidden(refused);
     });
+  // Runs before the query is validated, as the bearer guards run before the body is read.
+  const authenticateQueryToken = guard(
+    ROLES,
+    async (request) => {
+      const { token } = request.query as { token?: unknown };
+      if (typeof token !== "string" || !token) throw unauthenticated();
+      request.tokenSession = await tokenSession(ctx, token);
+    },
+    "query",
+  );
 
   app.decorate("authenticate", authenticate);
   app.decorate("requireRoles", (...roles: Role[]) => requirePolicy({ roles }));
@@ -73,7 +99,8 @@ const plugin: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx 
     requirePolicy({ roles: ROLES.filter((role) => permissionsFor(role)[permission]) }),
   );
   app.decorate("requirePolicy", requirePolicy);
+  app.decorate("authenticateQueryToken", authenticateQueryToken);
 };
 
-/** Bearer-token authentication and role/permission guards for every module under /api. */
+/** Bearer-token authentication, role/permission guards and the live connection's query-token guard for every module under /api. */
 export const authPlugin = fp(plugin, { name: "tally-auth" });

@@ -24,7 +24,6 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { unauthenticated } from "../../lib/errors.js";
 import { clientAddressOf } from "../../lib/forwarded-address.js";
-import { settleBackgroundWork } from "./auth-mail.js";
 import { loadSessionUser } from "../users/accounts.service.js";
 import { requestPasswordReset } from "../users/password-resets.service.js";
 import { registerUser } from "../users/registration.service.js";
@@ -34,7 +33,6 @@ import { verifyEmail } from "./email-verification.service.js";
 import { forgotPasswordInBackground, setPasswordWithToken, verifyResetToken } from "./password.service.js";
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
-  app.addHook("onClose", () => settleBackgroundWork(ctx));
   const tags = ["auth"];
 
   app.post(

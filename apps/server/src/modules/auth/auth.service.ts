@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { LIMITS, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
 import { decodeJwt } from "jose";
 import type { ServerContext } from "../../context.js";
@@ -16,14 +15,12 @@ import {
   recordLoginAttempt,
   setLastLogin,
 } from "../users/accounts.service.js";
-import * as repo from "./auth.repository.js";
+import { endSignIn, findRefreshToken, revokeAllSessions, rotateRefreshToken, startSignIn } from "../sessions/sessions.service.js";
+import { signAccessToken, verifyAccessToken } from "./access-tokens.js";
 import { reserveSignIn, settleSuccessfulSignIn } from "./login-throttle.js";
-import { hashToken, randomToken, signAccessToken, successorRefreshToken, verifyAccessToken } from "./tokens.js";
 
 /** The caller of an authenticated request (request.user), loaded by the scope module. */
 export type AuthUser = Caller;
-
-const MINUTE = 60_000;
 
 /**
  * Turns a bearer token into the current user. The account is read from the database so a
@@ -70,24 +67,14 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
   }
 }
 
-const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
-
-/** A new sign-in: a refresh token starting a new family, and an access token naming it. */
+/** A new sign-in: its refresh token, and an access token naming it. */
 async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
   const now = ctx.clock.now();
-  const refreshToken = randomToken();
-  const familyId = randomUUID();
-  await repo.insertRefreshToken(ctx.database.db, {
-    userId: user.id,
-    familyId,
-    tokenHash: hashToken(refreshToken),
-    createdAt: now,
-    expiresAt: refreshExpiry(now),
-  });
+  const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
-    sessionId: familyId,
+    sessionId,
   });
   return { token, refreshToken };
 }
@@ -158,83 +145,39 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   return { ...tokens, user: sessionUser };
 }
 
-type RefreshRow = NonNullable<Awaited<ReturnType<typeof repo.findRefreshToken>>>;
-
-/**
- * A token rotated moments ago by another tab of the same browser: within this window it is
- * answered with the same successor instead of being taken for a stolen copy.
- */
-const ROTATION_GRACE_MS = 30_000;
-
-async function withinRotationGrace(ctx: ServerContext, row: RefreshRow, presented: string, now: Date) {
-  if (!row.revoked_at || row.replaced_by_id === null) return undefined;
-  if (now.getTime() - new Date(row.revoked_at).getTime() > ROTATION_GRACE_MS) return undefined;
-  const successor = successorRefreshToken(ctx.config.secretKey, presented);
-  const next = await repo.findRefreshToken(ctx.database.db, hashToken(successor));
-  if (!next || next.id !== row.replaced_by_id || next.revoked_at) return undefined;
-  return successor;
-}
-
 async function endSessionsAfterReplay(ctx: ServerContext, userId: number, now: Date): Promise<never> {
   await ctx.database.db.transaction().execute(async (trx) => {
-    await repo.revokeAllRefreshTokens(trx, userId, now);
+    await revokeAllSessions(trx, userId, now);
     await announceForceLogout(trx, userId, "SESSIONS_REVOKED", now);
   });
   throw unauthenticated(MESSAGES.sessionExpired);
 }
 
 /**
- * Rotates a refresh token. The successor is derived from the presented token, so two tabs
- * refreshing at once both get the same new pair; presenting a retired token after the grace
- * window (or one retired by sign-out) means it was copied: every session of that user is ended.
+ * A new access token and the rotated refresh token (see rotateRefreshToken), for an account
+ * that is still active. Presenting a copied refresh token ends every session of that user.
  */
 export async function refresh(ctx: ServerContext, presented: string): Promise<RefreshResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
-  const row = await repo.findRefreshToken(db, hashToken(presented));
+  const row = await findRefreshToken(db, presented);
   if (!row) throw unauthenticated(MESSAGES.sessionExpired);
   const user = await findAccountById(db, row.user_id);
   if (!user || !user.is_active) {
-    await repo.revokeAllRefreshTokens(db, row.user_id, now);
+    await revokeAllSessions(db, row.user_id, now);
     throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   }
   if (demoClosesAccount(user.role, user.school_id, await readDemoSettings(db))) throw unauthenticated(MESSAGES.demoSwitchedOff);
-  const pairFor = async (refreshToken: string): Promise<RefreshResponse> => ({
-    token: await signAccessToken(ctx.config.secretKey, now, {
-      userId: user.id,
-      sessionVersion: user.session_version,
-      sessionId: row.family_id,
-    }),
-    refreshToken,
-  });
 
-  if (row.revoked_at) {
-    const successor = await withinRotationGrace(ctx, row, presented, now);
-    return successor ? pairFor(successor) : endSessionsAfterReplay(ctx, user.id, now);
-  }
-  if (new Date(row.expires_at).getTime() <= now.getTime()) {
-    throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
-  }
-
-  const successor = successorRefreshToken(ctx.config.secretKey, presented);
-  const rotated = await db.transaction().execute(async (trx) => {
-    // Retiring first makes a concurrent rotation of the same token wait here, then find it retired.
-    if (!(await repo.retireRefreshToken(trx, row.id, now))) return false;
-    const nextId = await repo.insertRefreshToken(trx, {
-      userId: user.id,
-      familyId: row.family_id,
-      tokenHash: hashToken(successor),
-      createdAt: now,
-      expiresAt: refreshExpiry(now),
-    });
-    await repo.linkRefreshSuccessor(trx, row.id, nextId);
-    return true;
+  const rotation = await rotateRefreshToken(ctx, row, presented, now);
+  if (rotation === "expired") throw unauthenticated(MESSAGES.sessionExpired, "TOKEN_EXPIRED");
+  if (rotation === "replayed") return endSessionsAfterReplay(ctx, user.id, now);
+  const token = await signAccessToken(ctx.config.secretKey, now, {
+    userId: user.id,
+    sessionVersion: user.session_version,
+    sessionId: row.family_id,
   });
-  if (rotated) return pairFor(successor);
-  // Lost the race to another tab: its rotation has committed, so the grace rule now applies.
-  const settled = await repo.findRefreshToken(db, hashToken(presented));
-  const shared = settled ? await withinRotationGrace(ctx, settled, presented, now) : undefined;
-  return shared ? pairFor(shared) : endSessionsAfterReplay(ctx, user.id, now);
+  return { token, refreshToken: rotation.refreshToken };
 }
 
 /**
@@ -243,10 +186,10 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
  */
 export async function logout(ctx: ServerContext, presented: string | undefined): Promise<void> {
   if (!presented) return;
-  const row = await repo.findRefreshToken(ctx.database.db, hashToken(presented));
+  const row = await findRefreshToken(ctx.database.db, presented);
   if (!row) return;
   await ctx.database.db.transaction().execute(async (trx) => {
-    await repo.revokeRefreshFamily(trx, row.family_id, ctx.clock.now());
+    await endSignIn(trx, row.family_id, ctx.clock.now());
     await announceSignInEnded(trx, row.user_id, row.family_id);
   });
 }

@@ -10,7 +10,7 @@ import { testConfig, testDatabaseUrl } from "../../config.js";
 import type { ServerContext } from "../../context.js";
 import { systemClock } from "../../lib/clock.js";
 import type { MailMessage } from "../../lib/mailer.js";
-import { settleBackgroundWork } from "./auth-mail.js";
+import { settleBackgroundWork } from "../mail/background-mail.js";
 
 /** Holds every query result the app's database returns while closed: a lookup that never ends. */
 class DatabaseGate implements KyselyPlugin {

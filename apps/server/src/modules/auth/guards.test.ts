@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { MESSAGES, ROLES } from "@tally/contract";
+import { sql } from "kysely";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +10,10 @@ import type { ServerContext } from "../../context.js";
 import { systemClock } from "../../lib/clock.js";
 import { createMailer } from "../../lib/mailer.js";
 import { databaseOutbox } from "../mail/mail.service.js";
-import { authPlugin } from "../../plugins/auth.js";
+import { authPlugin, isGuard } from "../../plugins/auth.js";
 import { errorsPlugin } from "../../plugins/errors.js";
-import { insertRefreshToken } from "./auth.repository.js";
-import { hashToken, randomToken, signAccessToken } from "./tokens.js";
+import { startSignIn } from "../sessions/sessions.service.js";
+import { signAccessToken } from "./access-tokens.js";
 
 let app: FastifyInstance;
 let ctx: ServerContext;
@@ -37,6 +37,12 @@ beforeAll(async () => {
   app.get("/admins", { preHandler: app.requireRoles("admin", "super_admin") }, async () => ({ ok: true }));
   app.get("/flags", { preHandler: app.requirePermission("uploadFlags") }, async () => ({ ok: true }));
   app.get("/policy", { preHandler: app.requirePolicy({ roles: ["district_user"], refused: "Districts only" }) }, async () => ({ ok: true }));
+  app.get("/live", { onRequest: app.authenticateQueryToken }, async (request) => {
+    const session = request.tokenSession;
+    return session.live
+      ? { live: true, userId: session.userId, sessionId: session.sessionId }
+      : { live: false, userId: session.userId, refusal: session.refusal.code };
+  });
   await app.ready();
 });
 afterAll(async () => {
@@ -45,21 +51,20 @@ afterAll(async () => {
 
 /** An access token for a sign-in of the user's (a live refresh token family). */
 async function headersFor(user: { id: number; session_version: number }) {
-  const sessionId = randomUUID();
+  const { token } = await signInOf(user);
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A new sign-in of the user's and an access token naming it. */
+async function signInOf(user: { id: number; session_version: number }) {
   const now = new Date();
-  await insertRefreshToken(ctx.database.db, {
-    userId: user.id,
-    familyId: sessionId,
-    tokenHash: hashToken(randomToken()),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + 3_600_000),
-  });
+  const { sessionId } = await startSignIn(ctx.database.db, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId,
   });
-  return { authorization: `Bearer ${token}` };
+  return { token, sessionId };
 }
 
 describe("auth plugin", () => {
@@ -129,5 +134,47 @@ describe("auth plugin", () => {
     const res = await app.inject({ url: "/me", headers });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe("UNAUTHENTICATED");
+  });
+});
+
+describe("authenticateQueryToken (the live connection's ?token=)", () => {
+  const live = (token?: string) => app.inject({ url: token === undefined ? "/live" : `/live?token=${encodeURIComponent(token)}` });
+
+  it("is a guard the API document recognises: every role, credentials in the query", () => {
+    expect(isGuard(app.authenticateQueryToken)).toBe(true);
+    expect(app.authenticateQueryToken.roles).toEqual(ROLES);
+    expect(app.authenticateQueryToken.credentials).toBe("query");
+    expect(app.authenticate.credentials).toBe("bearer");
+    expect(app.requireRoles("admin").credentials).toBe("bearer");
+  });
+
+  it("answers 401 UNAUTHENTICATED, before the route, for a missing, empty, forged or bearer-only token", async () => {
+    const user = await buildUser(ctx.database.db, { role: "admin" });
+    const { token } = await signInOf(user);
+    const forged = `${token.slice(0, -4)}AAAA`;
+    for (const res of [await live(), await live(""), await live(forged), await live("not-a-token")]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: MESSAGES.unauthenticated, code: "UNAUTHENTICATED" });
+    }
+    const bearerOnly = await app.inject({ url: "/live", headers: { authorization: `Bearer ${token}` } });
+    expect(bearerOnly.statusCode).toBe(401);
+  });
+
+  it("puts the live session on the request: the user and the sign-in the token names", async () => {
+    const user = await buildUser(ctx.database.db, { role: "school_user", schoolId: (await buildSchool(ctx.database.db)).id });
+    const { token, sessionId } = await signInOf(user);
+    const res = await live(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ live: true, userId: user.id, sessionId });
+  });
+
+  it("lets a genuine token whose sign-in has ended through, as not live with the refusal, so the route can say why", async () => {
+    const db = ctx.database.db;
+    const user = await buildUser(db, { role: "district_user" });
+    const { token } = await signInOf(user);
+    await db.updateTable("users").set({ session_version: sql<number>`session_version + 1` }).where("id", "=", user.id).execute();
+    const res = await live(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ live: false, userId: user.id, refusal: "SESSION_VERSION_MISMATCH" });
   });
 });

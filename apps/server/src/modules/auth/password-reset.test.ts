@@ -4,7 +4,7 @@ import { buildUser } from "../../../test/factories.js";
 import { type ReceivedMail, useSmtpTestServer } from "../../../test/smtp-test-server.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
-import { settleBackgroundWork } from "./auth-mail.js";
+import { settleBackgroundWork } from "../mail/background-mail.js";
 
 const clock = manualClock(new Date("2026-04-06T08:00:00Z"));
 const smtp = useSmtpTestServer();

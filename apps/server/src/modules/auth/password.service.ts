@@ -1,4 +1,4 @@
-import { LIMITS, MESSAGES } from "@tally/contract";
+import { MESSAGES } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
@@ -6,10 +6,15 @@ import { AppError } from "../../lib/errors.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import { announceForceLogout } from "../notifications/notifications.service.js";
 import { findAccountByEmail, findAccountById, replacePassword } from "../users/accounts.service.js";
-import { passwordResetMail, runInBackground, sendInBackground } from "./auth-mail.js";
-import { createOneTimeToken } from "./auth-tokens.service.js";
-import * as repo from "./auth.repository.js";
-import { hashToken } from "./tokens.js";
+import { runInBackground, sendInBackground } from "../mail/background-mail.js";
+import {
+  consumeOneTimeToken,
+  countOneTimeTokensSince,
+  findOneTimeToken,
+  passwordResetLinkMail,
+  retireOneTimeTokens,
+  revokeAllSessions,
+} from "../sessions/sessions.service.js";
 
 const MINUTE = 60_000;
 /** Self-service reset mails per account per hour; further requests get the same answer and no mail. */
@@ -35,18 +40,17 @@ async function forgotPassword(ctx: ServerContext, email: string, log: FastifyBas
   const now = ctx.clock.now();
   const user = await findAccountByEmail(db, email.trim());
   if (!user || !user.is_active) return;
-  const recent = await repo.countOneTimeTokensSince(db, user.id, "password_reset", new Date(now.getTime() - 60 * MINUTE));
+  const recent = await countOneTimeTokensSince(db, user.id, "password_reset", new Date(now.getTime() - 60 * MINUTE));
   if (recent >= RESET_MAILS_PER_HOUR) {
     log.warn({ userId: user.id }, "password reset requests over the hourly limit; no mail sent");
     return;
   }
-  const token = await createOneTimeToken(ctx, user.id, "password_reset", LIMITS.resetTokenTtlMinutes);
-  sendInBackground(ctx, passwordResetMail(ctx.config.appUrl, user.email, user.username, token), log);
+  sendInBackground(ctx, await passwordResetLinkMail(ctx, user), log);
 }
 
 /** The reset token if it is unused, unexpired and its account active; else undefined. */
 async function usableResetToken(ctx: ServerContext, token: string) {
-  const row = await repo.findOneTimeToken(ctx.database.db, hashToken(token), "password_reset");
+  const row = await findOneTimeToken(ctx.database.db, token, "password_reset");
   const now = ctx.clock.now().getTime();
   if (!row || row.used_at || new Date(row.expires_at).getTime() <= now) return undefined;
   const account = await findAccountById(ctx.database.db, row.user_id);
@@ -73,10 +77,10 @@ export async function setPasswordWithToken(ctx: ServerContext, token: string, pa
   const now = ctx.clock.now();
   try {
     await ctx.database.db.transaction().execute(async (trx) => {
-      if (!(await repo.consumeOneTimeToken(trx, row.id, now))) throw new TokenAlreadyUsed();
+      if (!(await consumeOneTimeToken(trx, row.id, now))) throw new TokenAlreadyUsed();
       await replacePassword(trx, row.user_id, passwordHash, now);
-      await repo.retireOneTimeTokens(trx, row.user_id, "password_reset", now);
-      await repo.revokeAllRefreshTokens(trx, row.user_id, now);
+      await retireOneTimeTokens(trx, row.user_id, "password_reset", now);
+      await revokeAllSessions(trx, row.user_id, now);
       await announceForceLogout(trx, row.user_id, "PASSWORD_CHANGED", now);
     });
   } catch (err) {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser, type BuiltUser } from "../../../test/factories.js";
 import { type LoggedIn, loginAs, useTestApp } from "../../../test/test-app.js";
 import { type MailMessage, WITHHELD_LINK } from "../../lib/mailer.js";
-import { settleBackgroundWork } from "../auth/auth-mail.js";
+import { settleBackgroundWork } from "./background-mail.js";
 
 // Issue 16, point 1: with no SMTP server the reset mail of the super admin landed in the
 // outbox, which an admin could read, link and all. Here an admin walks every GET route and

@@ -6,7 +6,7 @@ import { connectStream, openStream, type StreamReply } from "../../../test/event
 import { buildSchool, buildUser, type BuiltUser } from "../../../test/factories.js";
 import { caller, type LoggedIn, loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
-import { createOneTimeToken } from "../auth/auth-tokens.service.js";
+import { createOneTimeToken } from "../sessions/sessions.service.js";
 import { signOutEverywhere } from "../users/accounts.service.js";
 import { announceForceLogout } from "./notifications.service.js";
 

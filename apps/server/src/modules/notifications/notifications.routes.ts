@@ -2,9 +2,8 @@ import { NOTIFICATION_LIMITS, notificationsPollSchema, notificationTokenQuerySch
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
-import { AppError, unauthenticated } from "../../lib/errors.js";
+import { AppError } from "../../lib/errors.js";
 import { mediaResponse } from "../../lib/media-response.js";
-import { tokenSession } from "../auth/auth.service.js";
 import { EventStream } from "./event-stream.js";
 import { NotificationHub } from "./notification-hub.js";
 import { liveSince, parseLastEventId, streamAddressKey } from "./notifications.policy.js";
@@ -14,8 +13,6 @@ const errors = errorResponses(400, 401, 503);
 const streamErrors = errorResponses(400, 401, 429, 503);
 // The reply is written by hand (reply.hijack); this only describes it in the OpenAPI document.
 const eventStreamSchema = mediaResponse("text/event-stream", "`id: <id>\\ndata: <notification JSON>\\n\\n` per notification");
-// The access token rides in ?token= (plugins/api-docs.ts declares the scheme).
-const security = [{ queryToken: [] }];
 
 export interface NotificationsRoutesOptions {
   ctx: ServerContext;
@@ -26,7 +23,8 @@ export interface NotificationsRoutesOptions {
 /**
  * The live connection (spec §4, §7): GET /notifications is an event stream, GET
  * /notifications-poll the same events for a client that fell back to polling. Both take the
- * access token in the query string (EventSource cannot send headers); the request log drops it.
+ * access token in the query string (EventSource cannot send headers), checked by the
+ * authenticateQueryToken guard (plugins/auth.ts); the request log drops it.
  */
 export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptions> = async (app, { ctx, heartbeatMs }) => {
   const hub = new NotificationHub(ctx, heartbeatMs ?? NOTIFICATION_LIMITS.heartbeatMs, app.log);
@@ -41,18 +39,18 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   app.get(
     "/notifications",
     {
+      onRequest: app.authenticateQueryToken,
       schema: {
         tags,
         summary: "Live notifications, as an event stream",
         operationId: "streamNotifications",
-        security,
         querystring: notificationTokenQuerySchema,
         response: { 200: eventStreamSchema, ...streamErrors },
       },
     },
     async (request, reply) => {
       if (!hub.accepting) throw shuttingDown();
-      const session = await tokenSession(ctx, queryToken(request.query.token));
+      const session = request.tokenSession;
       const lastEventId = parseLastEventId(request.headers["last-event-id"]);
       const now = ctx.clock.now();
 
@@ -100,17 +98,17 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   app.get(
     "/notifications-poll",
     {
+      onRequest: app.authenticateQueryToken,
       schema: {
         tags,
         summary: "Notifications since the last poll, for a client that cannot stream",
         operationId: "pollNotifications",
-        security,
         querystring: notificationTokenQuerySchema,
         response: { 200: notificationsPollSchema, ...errors },
       },
     },
     async (request) => {
-      const session = await tokenSession(ctx, queryToken(request.query.token));
+      const session = request.tokenSession;
       const now = ctx.clock.now();
       if (session.live) return { data: await pollNotifications(db, session.userId, liveSince(session.issuedAt), now) };
       // As on the stream: a sign-in that was ended is told why once more, by every tab that asks.
@@ -122,9 +120,3 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
 };
 
 const shuttingDown = () => new AppError(503, "INTERNAL", "The server is restarting. Please try again.");
-
-/** EventSource cannot send headers: the token rides in the query, and without one the caller is unauthenticated. */
-function queryToken(token: string | undefined): string {
-  if (!token) throw unauthenticated();
-  return token;
-}

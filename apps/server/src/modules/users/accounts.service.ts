@@ -2,7 +2,7 @@ import { type ForceLogoutReason, permissionsFor, type SessionUser } from "@tally
 import type { DbExecutor } from "../../db/executor.js";
 import type { NewUser, User } from "../../db/schema.js";
 import { conflict, notFound } from "../../lib/errors.js";
-import { revokeAllSessions } from "../auth/auth-tokens.service.js";
+import { revokeAllSessions } from "../sessions/sessions.service.js";
 import { announceForceLogout } from "../notifications/notifications.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import { schoolScope } from "../scope/scope.policy.js";

@@ -1,12 +1,11 @@
-import { LIMITS, MESSAGES } from "@tally/contract";
+import { MESSAGES } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
 import { AppError, badRequest } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import { hashPassword } from "../../lib/password-hash.js";
-import { passwordResetMail } from "../auth/auth-mail.js";
-import { createOneTimeToken } from "../auth/auth-tokens.service.js";
+import { passwordResetLinkMail } from "../sessions/sessions.service.js";
 import { requireAccount, signOutEverywhere } from "./accounts.service.js";
 import * as repo from "./users.repository.js";
 import { type Actor, assertCanManage } from "./users.policy.js";
@@ -17,9 +16,9 @@ import { type Actor, assertCanManage } from "./users.policy.js";
  */
 export async function sendPasswordResetLink(ctx: ServerContext, userId: number, log?: FastifyBaseLogger): Promise<void> {
   const user = await requireAccount(ctx.database.db, userId);
-  const token = await createOneTimeToken(ctx, user.id, "password_reset", LIMITS.resetTokenTtlMinutes);
+  const mail = await passwordResetLinkMail(ctx, user);
   try {
-    await ctx.mailer.send(passwordResetMail(ctx.config.appUrl, user.email, user.username, token));
+    await ctx.mailer.send(mail);
   } catch (err) {
     log?.error({ err, userId: user.id }, "sending the password reset e-mail failed");
     throw new AppError(502, "INTERNAL", "Failed to send password reset");

@@ -1,12 +1,12 @@
-import { LIMITS, type RegisterRequest, type SessionUser } from "@tally/contract";
+import type { RegisterRequest, SessionUser } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { refuseCommonPassword } from "../../lib/common-passwords.js";
 import { badRequest } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import { hashPassword } from "../../lib/password-hash.js";
-import { emailVerificationMail, sendInBackground } from "../auth/auth-mail.js";
-import { createOneTimeToken } from "../auth/auth-tokens.service.js";
+import { sendInBackground } from "../mail/background-mail.js";
+import { emailVerificationLinkMail } from "../sessions/sessions.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import { assertLoginsFree, createAccount, loadSessionUser, withUniqueLogins } from "./accounts.service.js";
 import { type Actor, assertCanCreate } from "./users.policy.js";
@@ -56,8 +56,7 @@ export async function registerUser(
     }),
   );
 
-  const token = await createOneTimeToken(ctx, user.id, "email_verify", LIMITS.verifyTokenTtlHours * 60);
-  sendInBackground(ctx, emailVerificationMail(ctx.config.appUrl, input.email, input.username, token), log);
+  sendInBackground(ctx, await emailVerificationLinkMail(ctx, user), log);
   const created = await loadSessionUser(db, user.id);
   if (!created) throw new Error("created user vanished");
   return created;

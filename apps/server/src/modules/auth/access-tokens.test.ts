@@ -1,7 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors.js";
-import { signAccessToken, verifyAccessToken } from "./tokens.js";
+import { signAccessToken, verifyAccessToken } from "./access-tokens.js";
 
 const SECRET = "a-test-secret-that-is-long-enough-0000000000";
 const OTHER = "another-test-secret-long-enough-11111111111";
