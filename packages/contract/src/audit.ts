@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbIdSchema, MAX_DB_ID } from "./common.js";
+import { dbIdSchema, isoDaySchema, MAX_DB_ID } from "./common.js";
 
 // Issue 15 "Audit log": GET /api/audit and GET /api/audit/export.csv, super admins only.
 
@@ -9,15 +9,6 @@ export const AUDIT_LIMITS = {
   /** The longest action or entity name a filter may ask for (names are short dotted words). */
   maxNameLength: 100,
 } as const;
-
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Dates must look like YYYY-MM-DD")
-  // Zod runs this even after the regex failed, so it must not throw on any string.
-  .refine((s) => {
-    const day = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
-  }, "Dates must be real calendar days");
 
 const name = (field: string) =>
   z
@@ -30,8 +21,8 @@ const filterFields = {
   actorId: dbIdSchema.optional(),
   action: name("action").optional(),
   entity: name("entity").optional(),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
+  from: isoDaySchema.optional(),
+  to: isoDaySchema.optional(),
 };
 const datesInOrder = (q: { from?: string | undefined; to?: string | undefined }) => !q.from || !q.to || q.from <= q.to;
 const datesOutOfOrder = { path: ["to"], message: "The end date must not be before the start date" };

@@ -21,6 +21,21 @@ export const dbIdSchema = z.coerce
   .positive("must be a positive whole number")
   .max(MAX_DB_ID, "is too large");
 
+/**
+ * Whether a YYYY-MM-DD string names a real calendar day (2025-02-30 does not). Never throws:
+ * zod runs a refinement even after the format check before it failed.
+ */
+export function isCalendarDay(value: string): boolean {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+/** A whole day as YYYY-MM-DD, as the audit and login-history filters take it. */
+export const isoDaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Dates must look like YYYY-MM-DD")
+  .refine(isCalendarDay, "Dates must be real calendar days");
+
 export const idParamSchema = z.object({ id: dbIdSchema });
 export type IdParam = z.infer<typeof idParamSchema>;
 

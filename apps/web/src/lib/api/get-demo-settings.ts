@@ -1,4 +1,4 @@
-import { type DemoSettings, type DemoSettingsResponse, isAdminRole, type Role } from "@tally/contract";
+import type { DemoSettings, DemoSettingsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../api-client";
 
@@ -21,15 +21,6 @@ export const demoSettingsQuery = queryOptions({
 
 export function useDemoSettings(enabled = true) {
   return useQuery({ ...demoSettingsQuery, enabled });
-}
-
-/**
- * Whether this role may open the demo school's dashboard (the server's rule, mirrored only to
- * show the link and let the route through): admins with adminAccess, others with schoolAccess.
- */
-export function canOpenDemo(role: Role, demo: DemoSettings | undefined): boolean {
-  if (!demo?.isDemoVisible) return false;
-  return isAdminRole(role) ? demo.adminAccess : demo.schoolAccess;
 }
 
 /** The demo school's dashboard path. */

@@ -124,6 +124,9 @@ describe("Flag Uploader page", () => {
     const panel = await chooseCohort();
     attach(panel, { [FLAG_FILE_LABELS.progressReport]: new File(["x"], "progress.xlsx", { type: "application/vnd.ms-excel" }) });
     expect(within(panel).getByText(FLAG_UPLOAD_MESSAGES.invalidFileType)).toBeTruthy();
+    // The contract's rule, as the server applies it: another extension is refused whatever the type says.
+    attach(panel, { [FLAG_FILE_LABELS.reflectionReport]: new File(["x"], "reflections.txt", { type: "text/csv" }) });
+    expect(within(panel).getAllByText(FLAG_UPLOAD_MESSAGES.invalidFileType)).toHaveLength(2);
     attach(panel, { [FLAG_FILE_LABELS.reflectionReport]: csv("reflections.csv") });
     fireEvent.click(within(panel).getByRole("button", { name: "Process" }));
     expect(within(panel).getByRole("alert").textContent).toBe(FLAG_UPLOAD_MESSAGES.allFilesRequired);

@@ -6,6 +6,7 @@ import {
   IMPORT_FILE_LABELS,
   IMPORT_LIMITS,
   type ImportFileField,
+  isCsvFile,
 } from "@tally/contract";
 import { fieldErrors } from "../../../../lib/form-errors";
 
@@ -67,13 +68,10 @@ export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem
   return week === null ? "" : String(week);
 }
 
-const CSV_NAME = /\.csv$/i;
-const CSV_TYPES = new Set(["", "text/csv", "application/csv", "application/vnd.ms-excel", "text/plain"]);
-
-/** Why a chosen file cannot be sent, or null: CSV only, not empty, at most 10 MB. */
+/** Why a chosen file cannot be sent, or null: CSV only (the contract's rule), not empty, at most 10 MB. */
 export function fileProblem(file: File | null, label: string): string | null {
   if (!file) return `${label} is required`;
-  if (!CSV_NAME.test(file.name) || !CSV_TYPES.has(file.type)) return `${label} must be a CSV file (.csv)`;
+  if (!isCsvFile(file.name, file.type)) return `${label} must be a CSV file (.csv)`;
   if (file.size === 0) return `${label} is empty`;
   if (file.size > IMPORT_LIMITS.maxFileBytes) return `${label} is larger than 10 MB`;
   return null;
