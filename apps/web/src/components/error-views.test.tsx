@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RouteObject } from "react-router";
 import { AppProviders } from "../app/providers";
 import { createQueryClient } from "../lib/query-client";
-import { renderApp } from "../test/render-app";
+import { renderApp } from "../testing/render-app";
 import { ErrorBoundary } from "./error-boundary";
 import { RouteErrorView } from "./route-error-view";
 

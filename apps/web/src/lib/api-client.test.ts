@@ -1,6 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../test/fixtures";
+import { headerOf, jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { buildUser, signIn } from "../testing/signed-in-user";
 import { ApiError, apiRequest, SESSION_EXPIRED_PATH } from "./api-client";
 import { authStore } from "./auth-store";
 import { healthStore } from "./health";

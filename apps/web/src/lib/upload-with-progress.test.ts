@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
+import { jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { buildUser, signIn } from "../testing/signed-in-user";
 import { ApiError } from "./api-error";
 import { SESSION_EXPIRED_PATH } from "./api-client";
 import { authStore } from "./auth-store";

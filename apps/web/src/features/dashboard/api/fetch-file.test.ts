@@ -1,6 +1,7 @@
 import { REPORT_LIMITS } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { ApiError } from "../../../lib/api-client";
 import { authStore } from "../../../lib/auth-store";
 import { hardNavigation } from "../../../lib/navigation";

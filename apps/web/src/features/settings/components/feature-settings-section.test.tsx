@@ -3,7 +3,8 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppProviders } from "../../../app/providers";
 import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { FEATURE_TEXTS, FeatureSettingsSection } from "./feature-settings-section";
 
 const SCHOOLS: SchoolItem[] = Array.from({ length: 42 }, (_, i) => ({

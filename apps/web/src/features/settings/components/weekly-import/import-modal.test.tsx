@@ -4,9 +4,10 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProviders } from "../../../../app/providers";
 import { createQueryClient } from "../../../../lib/query-client";
 import { type UploadOptions, uploadWithProgress } from "../../../../lib/upload-with-progress";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../../testing/signed-in-user";
 import { CohortManagementSection } from "../cohort-management-section";
-import { buildPreview, buildStudent, csvFile, summerCohort } from "./import-test-data";
+import { buildPreview, buildStudent, csvFile, summerCohort } from "../../../../testing/weekly-import-data";
 
 vi.mock("../../../../lib/upload-with-progress", () => ({ uploadWithProgress: vi.fn() }));
 const upload = vi.mocked(uploadWithProgress);

@@ -3,8 +3,9 @@ import { fireEvent, render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { AppProviders } from "../../../../app/providers";
 import { createQueryClient } from "../../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../../test/fixtures";
-import { buildBatch } from "./import-test-data";
+import { jsonResponse, mockFetch } from "../../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../../testing/signed-in-user";
+import { buildBatch } from "../../../../testing/weekly-import-data";
 import { RecentImports } from "./recent-imports";
 
 const newest = buildBatch({ id: 6, createdCohort: false, summary: { ...buildBatch().summary, newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, weeklyDataCreated: 0 } });
