@@ -1,9 +1,9 @@
 import { REPORT_LIMITS } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { ApiError } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
 import { hardNavigation } from "../../../lib/navigation";
 import { fetchFile, fileNameFrom } from "./fetch-file";
 
@@ -38,22 +38,6 @@ describe("fetchFile", () => {
     expect(headerOf(init, "Authorization")).toBe("Bearer tok-1");
     expect(file.fileName).toBe("from-server.pdf");
     expect(new Uint8Array(await file.blob.arrayBuffer())).toEqual(PDF_BYTES);
-  });
-
-  it("refreshes the session once on a 401 and retries with the new token", async () => {
-    signIn(buildUser(), "old", "refresh-1");
-    const tokens: Array<string | undefined> = [];
-    mockFetch((url, init) => {
-      if (url.startsWith("/api/auth/refresh")) return jsonResponse(200, { token: "new", refreshToken: "refresh-2" });
-      tokens.push(headerOf(init, "Authorization"));
-      return headerOf(init, "Authorization") === "Bearer new"
-        ? pdfResponse()
-        : jsonResponse(401, { error: "Token expired", code: "UNAUTHENTICATED" });
-    });
-    const file = await fetchFile("/pdf-reports/generate", {}, { fallbackName: "f.pdf", timeoutMs: 1000 });
-    expect(file.fileName).toBe("from-server.pdf");
-    expect(tokens).toEqual(["Bearer old", "Bearer new"]);
-    expect(authStore.get().token).toBe("new");
   });
 
   it("throws the server's 403 and 429 texts as ApiErrors", async () => {
@@ -94,3 +78,5 @@ describe("fetchFile", () => {
     expect((error as ApiError).fromServer).toBe(false);
   });
 });
+
+describeSessionRefresh(() => fetchFile("/pdf-reports/generate", {}, { fallbackName: "f.pdf", timeoutMs: 1000 }));
