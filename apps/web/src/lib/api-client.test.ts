@@ -224,9 +224,9 @@ describe("apiRequest", () => {
 
 describeSessionRefresh(() => apiRequest("/things"));
 
-describe("withSessionRefresh", () => {
-  const refused = (status: number, code: string) => ({ ok: false as const, error: new ApiError(status, code, "refused", true) });
+const refused = (status: number, code: string) => ({ ok: false as const, error: new ApiError(status, code, "refused", true) });
 
+describe("withSessionRefresh", () => {
   it("sends once with no token and never refreshes when the call is public (auth: false)", async () => {
     signIn(buildUser(), "tok", "refresh-1");
     const tokens: Array<string | null> = [];

@@ -13,9 +13,6 @@ const input = {
 };
 const ok = { status: "success", message: "ok", validationErrors: [], runId: "run-1", data: [], unmatched: [] };
 
-/** Lets the promise chain reach the next send. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 beforeEach(() => {
   installFakeXhr();
   signIn(buildUser({ role: "super_admin" }), "access-1", "refresh-1");
