@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { auditFilterSchema } from "./audit.js";
+import { auditFilterSchema, auditListQuerySchema } from "./audit.js";
 import { cohortVisibilitySettingSchema } from "./cohort-visibility.js";
-import { isCalendarDay, isoDaySchema, MAX_DB_ID } from "./common.js";
+import { DATES_OUT_OF_ORDER, isCalendarDay, isoDaySchema, MAX_DB_ID, pageLimitSchema } from "./common.js";
 import { loginLogsQuerySchema } from "./users.js";
 
 const messages = (r: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
@@ -34,5 +34,22 @@ describe("a cohort visibility row's ids", () => {
     expect(cohortVisibilitySettingSchema.safeParse(row(MAX_DB_ID)).success).toBe(true);
     expect(cohortVisibilitySettingSchema.safeParse({ ...row(1), cohort_id: MAX_DB_ID + 1 }).success).toBe(false);
     expect(cohortVisibilitySettingSchema.safeParse({ ...row(1), school_id: MAX_DB_ID + 1 }).success).toBe(false);
+  });
+});
+
+describe("the paged lists' parameters (audit log, login history)", () => {
+  it("say what is wrong in the same words", () => {
+    expect(messages(auditListQuerySchema.safeParse({ limit: "0" }))).toEqual(["limit must be a whole number from 1 to 200"]);
+    expect(messages(loginLogsQuerySchema.safeParse({ limit: "101" }))).toEqual(["limit must be a whole number from 1 to 100"]);
+    for (const schema of [auditListQuerySchema, loginLogsQuerySchema]) {
+      expect(messages(schema.safeParse({ offset: "-1" }))).toEqual(["offset must be a whole number of 0 or more"]);
+      expect(messages(schema.safeParse({ offset: String(MAX_DB_ID + 1) }))).toEqual(["offset is too large"]);
+    }
+    expect(pageLimitSchema(50, 10).parse(undefined)).toBe(10);
+  });
+
+  it("refuse a date range that ends before it starts, with one text", () => {
+    expect(messages(auditListQuerySchema.safeParse({ from: "2025-03-02", to: "2025-03-01" }))).toEqual([DATES_OUT_OF_ORDER]);
+    expect(messages(loginLogsQuerySchema.safeParse({ start_date: "2025-03-02", end_date: "2025-03-01" }))).toEqual([DATES_OUT_OF_ORDER]);
   });
 });

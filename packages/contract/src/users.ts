@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
-import { isoDaySchema, MAX_DB_ID, schoolRefSchema } from "./common.js";
+import { DATES_OUT_OF_ORDER, isoDaySchema, MAX_DB_ID, pageLimitSchema, pageOffsetSchema, schoolRefSchema } from "./common.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 import { ROLES, roleSchema } from "./roles.js";
@@ -138,18 +138,8 @@ export type SetUserSchoolsResponse = z.infer<typeof setUserSchoolsResponseSchema
 /** GET /users/:id/login-logs. Dates are whole days (UTC), both ends included. */
 export const loginLogsQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ error: "limit must be a whole number from 1 to 100" })
-      .int("limit must be a whole number from 1 to 100")
-      .min(1, "limit must be a whole number from 1 to 100")
-      .max(100, "limit must be a whole number from 1 to 100")
-      .default(LIMITS.loginHistoryPageSize),
-    offset: z.coerce
-      .number({ error: "offset must be a whole number of 0 or more" })
-      .int("offset must be a whole number of 0 or more")
-      .min(0, "offset must be a whole number of 0 or more")
-      .max(MAX_DB_ID, "offset is too large")
-      .default(0),
+    limit: pageLimitSchema(100, LIMITS.loginHistoryPageSize),
+    offset: pageOffsetSchema,
     successful: z
       .enum(["true", "false"], { error: "successful must be true or false" })
       .transform((s) => s === "true")
@@ -159,7 +149,7 @@ export const loginLogsQuerySchema = z
   })
   .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
     path: ["end_date"],
-    message: "The end date must not be before the start date",
+    message: DATES_OUT_OF_ORDER,
   });
 export type LoginLogsQuery = z.infer<typeof loginLogsQuerySchema>;
 
