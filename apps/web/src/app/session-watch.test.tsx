@@ -2,7 +2,7 @@ import { MESSAGES } from "@tally/contract";
 import { act, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { authStore } from "../lib/auth-store";
-import { hardNavigation } from "../lib/navigation";
+import { hardNavigation } from "../lib/hard-navigation";
 import { jsonResponse, mockFetch } from "../testing/mock-fetch";
 import { buildUser, signIn } from "../testing/signed-in-user";
 import { renderApp } from "../testing/render-app";

@@ -6,7 +6,7 @@ import { buildUser, signIn } from "../testing/signed-in-user";
 import { ApiError, apiRequest, SESSION_EXPIRED_PATH, withSessionRefresh } from "./api-client";
 import { authStore } from "./auth-store";
 import { healthStore } from "./health";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 
 let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
 

@@ -2,7 +2,7 @@ import { LIMITS, MESSAGES, type RefreshResponse } from "@tally/contract";
 import { ApiError, NETWORK_ERROR, TIMEOUT, apiErrorFrom, readBody } from "./api-error";
 import { authStore } from "./auth-store";
 import { API_BASE, healthStore } from "./health";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 import { storeSessionMessage } from "./session-message";
 
 export { ApiError } from "./api-error";

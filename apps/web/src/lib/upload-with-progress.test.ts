@@ -3,7 +3,7 @@ import { FakeXhr, installFakeXhr } from "../testing/fake-xhr";
 import { describeSessionRefresh } from "../testing/session-refresh-cases";
 import { buildUser, signIn } from "../testing/signed-in-user";
 import { ApiError } from "./api-error";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 import { type UploadProgress, uploadWithProgress } from "./upload-with-progress";
 
 const NDJSON = "application/x-ndjson; charset=utf-8";

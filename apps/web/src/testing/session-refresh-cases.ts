@@ -2,7 +2,7 @@ import { MESSAGES } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SESSION_EXPIRED_PATH } from "../lib/api-client";
 import { authStore } from "../lib/auth-store";
-import { hardNavigation } from "../lib/navigation";
+import { hardNavigation } from "../lib/hard-navigation";
 import { readSessionMessage } from "../lib/session-message";
 import { FakeXhr, installFakeXhr } from "./fake-xhr";
 import { headerOf, jsonResponse, mockFetch } from "./mock-fetch";

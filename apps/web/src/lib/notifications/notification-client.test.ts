@@ -5,7 +5,7 @@ import { buildUser, signIn } from "../../testing/signed-in-user";
 import { FakeEventSource } from "../../testing/fake-event-source";
 import { ApiError } from "../api-client";
 import { authStore } from "../auth-store";
-import { hardNavigation } from "../navigation";
+import { hardNavigation } from "../hard-navigation";
 import { forceLogoutMessage, handleNotification } from "./force-logout";
 import { createNotificationClient, type NotificationConnectionState } from "./notification-client";
 

@@ -4,7 +4,7 @@ import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
 import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { ApiError } from "../../../lib/api-client";
-import { hardNavigation } from "../../../lib/navigation";
+import { hardNavigation } from "../../../lib/hard-navigation";
 import { fetchFile, fileNameFrom } from "./fetch-file";
 
 const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0xe2, 0xe3]);
