@@ -1,15 +1,6 @@
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import { STEP_TIMEOUT_MS, type signedInState } from "./browser";
-
-type SessionState = Awaited<ReturnType<typeof signedInState>>;
-
-/** The access token a signed-in session keeps in localStorage. */
-export function tokenOf(state: SessionState): string {
-  const token = state.origins.flatMap((o) => o.localStorage).find((e) => e.name === "tally.token")?.value;
-  if (!token) throw new Error("The session holds no access token");
-  return token;
-}
+import { STEP_TIMEOUT_MS } from "./browser";
 
 export type Query = Record<string, string | number | undefined>;
 
