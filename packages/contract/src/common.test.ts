@@ -28,9 +28,10 @@ describe("a day as YYYY-MM-DD", () => {
   });
 });
 
+const row = (id: number) => ({ cohort_id: id, school_id: id, is_visible: false });
+
 describe("a cohort visibility row's ids", () => {
   it("go up to the database's largest id and no further", () => {
-    const row = (id: number) => ({ cohort_id: id, school_id: id, is_visible: false });
     expect(cohortVisibilitySettingSchema.safeParse(row(MAX_DB_ID)).success).toBe(true);
     expect(cohortVisibilitySettingSchema.safeParse({ ...row(1), cohort_id: MAX_DB_ID + 1 }).success).toBe(false);
     expect(cohortVisibilitySettingSchema.safeParse({ ...row(1), school_id: MAX_DB_ID + 1 }).success).toBe(false);
