@@ -31,7 +31,7 @@ export default defineConfig({
           root: "./apps/web",
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
-          setupFiles: ["./src/test/setup.ts"],
+          setupFiles: ["./src/testing/setup.ts"],
           // Lazy route chunks and queries on a busy 2-core machine: see setup.ts.
           testTimeout: 15_000,
         },

@@ -1,40 +1,33 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { demoPassword, expectTitle, launchBrowser, newContext, signedInState, visible, waitForPath } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { demoPassword, expectTitle, newContext, visible, waitForPath } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { ADMIN, OTHER_SCHOOL_DASHBOARD, SCHOOL } from "./demo-accounts";
 
-let browser: Browser;
-let schoolUser: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  schoolUser = await newContext(browser, { storageState: await signedInState(browser, SCHOOL.username, SCHOOL.home) });
-  page = await schoolUser.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const school = useSignedInPage(SCHOOL);
 
 async function signedOutPage(): Promise<Page> {
-  const context = await newContext(browser);
+  const context = await newContext(school.browser());
   return context.newPage();
 }
 
 describe("a school user", () => {
   test("opens their own school's dashboard", async () => {
+    const { page } = school;
     await page.goto(SCHOOL.home);
     await expectTitle(page, SCHOOL.title);
     expect(new URL(page.url()).pathname).toBe(SCHOOL.home);
   });
 
   test("typing another school's dashboard address lands on Access Denied", async () => {
+    const { page } = school;
     await page.goto(OTHER_SCHOOL_DASHBOARD);
     await waitForPath(page, "/unauthorized");
     await expectTitle(page, "Access Denied");
   });
 
   test("opening User Management lands on Access Denied, with a way home", async () => {
+    const { page } = school;
     await page.goto("/users");
     await waitForPath(page, "/unauthorized");
     await expectTitle(page, "Access Denied");
@@ -44,6 +37,7 @@ describe("a school user", () => {
   });
 
   test("opening the admin dashboard lands on Access Denied", async () => {
+    const { page } = school;
     await page.goto("/dashboard");
     await waitForPath(page, "/unauthorized");
     await expectTitle(page, "Access Denied");
@@ -95,6 +89,7 @@ describe("an unknown address", () => {
   });
 
   test("Go Back with nothing to go back to takes a signed-in user home", async () => {
+    const { page } = school;
     await page.goto("/reports/nowhere");
     await expectTitle(page, "Page not found");
     await page.getByRole("button", { name: "Go Back" }).click();

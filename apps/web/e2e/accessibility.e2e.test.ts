@@ -1,30 +1,16 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  requestResetLink,
-  signIn,
-  visible,
-  waitForPath,
-} from "./browser";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, requestResetLink, signIn, visible, waitForPath } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { ADMIN_2, ROLE_ACCOUNTS, SCHOOL } from "./demo-accounts";
 
 // axe-core finds serious and critical problems only in what is on screen, so each test first
 // brings the page to the state it names.
-let browser: Browser;
-let visitor: BrowserContext;
+const browser = useBrowser();
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  visitor = await newContext(browser);
-  page = await visitor.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
+  page = await (await newContext(browser())).newPage();
 });
 
 describe("public pages have no serious accessibility violations", () => {
@@ -96,7 +82,7 @@ describe("public pages have no serious accessibility violations", () => {
 
 describe("each role's landing page has no serious accessibility violations", () => {
   test.each(ROLE_ACCOUNTS)("$role on $home", async (account) => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     try {
       const own = await context.newPage();
       await signIn(own, account.username);

@@ -2,31 +2,23 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AUDIT_CSV_COLUMNS, AUDIT_CSV_FILE } from "@tally/contract";
-import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { expectNoSeriousA11yViolations, expectTitle, launchBrowser, newContext, settled, signedInState, visible } from "./browser";
-import { tokenOf } from "./dashboards-page";
+import { expectNoSeriousA11yViolations, expectTitle, settled, visible } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { SUPER_ADMIN } from "./demo-accounts";
 
 // A super admin opens the Audit Log from the Admin Area, narrows it to the student-data
 // exports they just made and downloads that as CSV; an integrator opens the API reference.
 // Nothing here changes data: the audited action is a CSV export of student data.
 
-let browser: Browser;
-let page: Page;
-let token: string;
+const superAdmin = useSignedInPage(SUPER_ADMIN);
 let downloads: string;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home);
-  token = tokenOf(session);
-  page = await (await newContext(browser, { storageState: session })).newPage();
+beforeAll(() => {
   downloads = mkdtempSync(join(tmpdir(), "tally-audit-"));
 });
 
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 
@@ -35,6 +27,7 @@ const cells = (line: string) => line.split(",");
 
 describe("Audit Log", () => {
   test("a super admin filters the log to their exports and downloads it as CSV", async () => {
+    const { page, token } = superAdmin;
     // The audited action: a student-data export, as the dashboard's Export menu makes it.
     const exported = await page.context().request.get("/api/reports/students.csv", { headers: { Authorization: `Bearer ${token}` } });
     expect(exported.status()).toBe(200);
@@ -80,6 +73,7 @@ describe("Audit Log", () => {
 
 describe("API reference", () => {
   test("/api/docs lists the routes, rendered under its own content security policy", async () => {
+    const { page } = superAdmin;
     const refused: string[] = [];
     page.on("console", (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());

@@ -14,7 +14,8 @@ export const STEP_TIMEOUT_MS = 15_000;
 export const baseUrl = () => inject("baseUrl");
 export const demoPassword = () => inject("demoPassword");
 
-type SessionState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
+/** A signed-in session as signedInState() captures it: the access and refresh tokens in localStorage. */
+export type SessionState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
 
 export interface ContextOptions {
   width?: number;

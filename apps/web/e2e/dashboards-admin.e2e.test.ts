@@ -1,14 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
+import type { Locator } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, settled, visible } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import {
   type Named,
   type StudentRow,
@@ -27,7 +20,6 @@ import {
   statValue,
   studentCards,
   studentsHeadingCount,
-  tokenOf,
 } from "./dashboards-page";
 import { ADMIN } from "./demo-accounts";
 
@@ -36,10 +28,8 @@ const DEMO_SCHOOL = "Demo High School";
 const DEMO_COHORT = "Demo Cohort 2026";
 const PER_PAGE = 24;
 
-let browser: Browser;
-let page: Page;
+const admin = useSignedInPage(ADMIN);
 let api: ReturnType<typeof apiAs>;
-let token: string;
 let everything: Summary;
 
 async function summaryOf(query: Record<string, number | string | undefined> = {}): Promise<Summary> {
@@ -50,6 +40,7 @@ async function studentsOf(query: Record<string, number | string | undefined> = {
 }
 
 async function stats(): Promise<Summary> {
+  const { page } = admin;
   return {
     schoolCount: (await statValue(page, "Total Schools")) ?? -1,
     studentCount: (await statValue(page, "Total Students")) ?? -1,
@@ -59,6 +50,7 @@ async function stats(): Promise<Summary> {
 }
 
 async function expectGridMatches(query: Record<string, number | string | undefined>, what: string): Promise<StudentsReply> {
+  const { page } = admin;
   const expected = await studentsOf(query);
   await eventually(() => studentsHeadingCount(page), expected.total, `Students (n) for ${what}`);
   const names = expected.data.map((s) => `${s.first_name} ${s.last_name}`.trim());
@@ -67,6 +59,7 @@ async function expectGridMatches(query: Record<string, number | string | undefin
 }
 
 async function openDashboard(): Promise<void> {
+  const { page } = admin;
   await page.goto(ADMIN.home);
   await expectTitle(page, ADMIN.title);
   await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
@@ -74,20 +67,13 @@ async function openDashboard(): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  const context = await newContext(browser, { storageState: session });
-  page = await context.newPage();
-  token = tokenOf(session);
-  api = apiAs(context, token);
+  api = apiAs(admin.context, admin.token);
   everything = await summaryOf();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("the admin dashboard", () => {
   test("shows the four stat cards with the server's totals, and the demo school and cohort nowhere", async () => {
+    const { page } = admin;
     await openDashboard();
     expect(everything.schoolCount).toBeGreaterThan(1);
     await eventually(stats, everything, "the four stat cards");
@@ -108,6 +94,7 @@ describe("the admin dashboard", () => {
   });
 
   test("choosing a school, then a cohort, then a team narrows options, totals and cards; Clear Filters restores them", async () => {
+    const { page } = admin;
     const school = (await api<{ data: Named[] }>("/schools")).body.data[0] as Named;
     await chooseOption(page, "School", school.name);
     const inSchool = await summaryOf({ school_id: school.id });
@@ -159,6 +146,7 @@ describe("the admin dashboard", () => {
   });
 
   test("the meeting type switches the chart's lines; the advisor line is the dashed one", async () => {
+    const { page } = admin;
     const chart = page.getByTestId("trend-chart");
     const lines = async () => {
       const curves = chart.locator("path.recharts-line-curve");
@@ -176,6 +164,7 @@ describe("the admin dashboard", () => {
   });
 
   test("Attendance by Week lists Week 1 to Week N, one row per week the server reports", async () => {
+    const { page } = admin;
     const weeks = (await api<{ data: Array<{ week: number }> }>("/attendance/cohort-trends", { meetingType: "both" })).body.data;
     expect(weeks.length).toBeGreaterThan(1);
     const table = page.getByRole("table", { name: "Attendance by Week" });
@@ -186,6 +175,7 @@ describe("the admin dashboard", () => {
   });
 
   test("the header search narrows the cards to the students that match", async () => {
+    const { page } = admin;
     const first = (await studentsOf()).data[0] as StudentRow;
     const search = page.getByRole("searchbox", { name: "Search" });
     await search.fill(first.last_name);
@@ -198,6 +188,7 @@ describe("the admin dashboard", () => {
   });
 
   test("page 2 shows the next 24 students", async () => {
+    const { page } = admin;
     const firstPage = await expectGridMatches({}, "page 1");
     expect(firstPage.data).toHaveLength(PER_PAGE);
     await page.getByRole("button", { name: "Page 2", exact: true }).click();
@@ -215,6 +206,7 @@ describe("the student detail dialog", () => {
   let dialog: Locator;
 
   async function openTab(name: string): Promise<Locator> {
+    const { page } = admin;
     await dialog.getByRole("tab", { name, exact: true }).click();
     const panel = dialog.getByRole("tabpanel", { name });
     await visible(panel);
@@ -223,6 +215,7 @@ describe("the student detail dialog", () => {
   }
 
   async function expectWeeklyTab(name: string, emptyText: string): Promise<void> {
+    const { page } = admin;
     const panel = await openTab(name);
     const weeks = panel.getByRole("article");
     await visible(weeks.first());
@@ -241,6 +234,7 @@ describe("the student detail dialog", () => {
   }
 
   test("View Details opens the student's dialog; the Overview tab shows cohort dates, team, school and e-mail", async () => {
+    const { page } = admin;
     student = (await studentsOf({ page: 1 })).data[0] as StudentRow;
     const name = `${student.first_name} ${student.last_name}`;
     await page.getByRole("button", { name: `View Details for ${name}`, exact: true }).click();
@@ -258,6 +252,7 @@ describe("the student detail dialog", () => {
   });
 
   test("the Attendance tab shows Present, Late and Absent shares adding up to 100 % and the weeks' records", async () => {
+    const { page } = admin;
     const panel = await openTab("Attendance");
     const share = async (label: string) => Number((await panel.getByTestId(`attendance-${label}`).textContent())?.replace("%", ""));
     const sum = (await share("present")) + (await share("late")) + (await share("absent"));
@@ -275,6 +270,7 @@ describe("the student detail dialog", () => {
   });
 
   test("Edit Student renames the student in the dialog and on the grid; renaming back restores it", async () => {
+    const { page, token } = admin;
     const original = `${student.first_name} ${student.last_name}`;
     const changedFirst = `${student.first_name}-Renamed`;
     const changed = `${changedFirst} ${student.last_name}`;

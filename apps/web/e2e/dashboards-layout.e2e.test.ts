@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { expectNoSeriousA11yViolations, expectTitle, launchBrowser, newContext, settled, signedInState, visible } from "./browser";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, type SessionState, settled, signedInState, visible } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { horizontalOverflow, studentCards } from "./dashboards-page";
 import { ADMIN, DISTRICT, SCHOOL, SUPER_ADMIN } from "./demo-accounts";
 
@@ -16,20 +17,16 @@ const ROLES = [
 const TABS = ["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes"] as const;
 const SCROLL_HINT = "Scroll sideways for advisor columns";
 
-let browser: Browser;
-const sessions = new Map<string, Awaited<ReturnType<typeof signedInState>>>();
+const browser = useBrowser();
+const sessions = new Map<string, SessionState>();
 
 beforeAll(async () => {
   mkdirSync(SCREENS_DIR, { recursive: true });
-  browser = await launchBrowser();
   await Promise.all(
     [...ROLES, { name: "superadmin", account: SUPER_ADMIN }].map(async (r) =>
-      sessions.set(r.name, await signedInState(browser, r.account.username, r.account.home)),
+      sessions.set(r.name, await signedInState(browser(), r.account.username, r.account.home)),
     ),
   );
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
@@ -64,7 +61,7 @@ async function expectTidyHeader(page: Page, withSettings: boolean): Promise<void
 }
 
 async function openDashboard(role: { name: string; account: { home: string }; title: string }, width: number): Promise<Page> {
-  const context = await newContext(browser, { width, height: 844, storageState: sessions.get(role.name) });
+  const context = await newContext(browser(), { width, height: 844, storageState: sessions.get(role.name) });
   const page = await context.newPage();
   await page.goto(role.account.home);
   await expectTitle(page, role.title);

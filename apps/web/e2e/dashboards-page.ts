@@ -1,15 +1,7 @@
+import type { StudentListItem, StudentsResponse, StudentsSummary } from "@tally/contract";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import { STEP_TIMEOUT_MS, type signedInState } from "./browser";
-
-type SessionState = Awaited<ReturnType<typeof signedInState>>;
-
-/** The access token a signed-in session keeps in localStorage. */
-export function tokenOf(state: SessionState): string {
-  const token = state.origins.flatMap((o) => o.localStorage).find((e) => e.name === "tally.token")?.value;
-  if (!token) throw new Error("The session holds no access token");
-  return token;
-}
+import { STEP_TIMEOUT_MS } from "./browser";
 
 export type Query = Record<string, string | number | undefined>;
 
@@ -117,26 +109,10 @@ export function shownDate(date: string): string {
   });
 }
 
-export interface StudentRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  school_id: number | null;
-  school_name: string | null;
-  cohort: { id: number; name: string } | null;
-  team: { id: number; name: string } | null;
-}
-export interface StudentsReply {
-  data: StudentRow[];
-  total: number;
-}
-export interface Summary {
-  schoolCount: number;
-  studentCount: number;
-  cohortCount: number;
-  teamCount: number;
-}
+// The replies the journeys compare the page with, typed by the contract as the app's are.
+export type StudentRow = StudentListItem;
+export type StudentsReply = StudentsResponse;
+export type Summary = StudentsSummary;
 export interface Named {
   id: number;
   name: string;

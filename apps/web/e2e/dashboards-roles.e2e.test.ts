@@ -1,14 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, settled, visible } from "./browser";
+import { openSignedIn, useBrowser } from "./journey-setup";
 import {
   type Named,
   type StudentsReply,
@@ -19,7 +12,6 @@ import {
   statValue,
   studentCards,
   studentsHeadingCount,
-  tokenOf,
 } from "./dashboards-page";
 import { ADMIN, DISTRICT, SCHOOL } from "./demo-accounts";
 
@@ -27,11 +19,11 @@ import { ADMIN, DISTRICT, SCHOOL } from "./demo-accounts";
 const DISTRICT_SCHOOLS = ["Northgate High School", "Cedar Ridge High School", "Jefferson Academy", "Maplewood Career Academy"];
 const SCHOOL_NAME = "Northgate High School";
 
-let browser: Browser;
+const browser = useBrowser();
 let admin: ReturnType<typeof apiAs>;
 
-async function dashboardOf(context: BrowserContext, home: string, title: string): Promise<Page> {
-  const page = await context.newPage();
+/** Opens the signed-in user's dashboard and waits for its first cards. */
+async function dashboardOf(page: Page, home: string, title: string): Promise<Page> {
   await page.goto(home);
   await expectTitle(page, title);
   await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
@@ -41,12 +33,8 @@ async function dashboardOf(context: BrowserContext, home: string, title: string)
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  const adminSession = await signedInState(browser, ADMIN.username, ADMIN.home);
-  admin = apiAs(await newContext(browser), tokenOf(adminSession));
-});
-afterAll(async () => {
-  await browser?.close();
+  const { context, token } = await openSignedIn(browser(), ADMIN);
+  admin = apiAs(context, token);
 });
 
 describe("a district user", () => {
@@ -54,10 +42,9 @@ describe("a district user", () => {
   let api: ReturnType<typeof apiAs>;
 
   beforeAll(async () => {
-    const session = await signedInState(browser, DISTRICT.username, DISTRICT.home);
-    const context = await newContext(browser, { storageState: session });
-    api = apiAs(context, tokenOf(session));
-    page = await dashboardOf(context, DISTRICT.home, "District Dashboard");
+    const signedIn = await openSignedIn(browser(), DISTRICT);
+    api = apiAs(signedIn.context, signedIn.token);
+    page = await dashboardOf(signedIn.page, DISTRICT.home, "District Dashboard");
   });
 
   test("sees the District Dashboard over its 4 schools, and only those in the School filter", async () => {
@@ -84,10 +71,9 @@ describe("a school user", () => {
   let api: ReturnType<typeof apiAs>;
 
   beforeAll(async () => {
-    const session = await signedInState(browser, SCHOOL.username, SCHOOL.home);
-    const context = await newContext(browser, { storageState: session });
-    api = apiAs(context, tokenOf(session));
-    page = await dashboardOf(context, SCHOOL.home, `${SCHOOL_NAME} Dashboard`);
+    const signedIn = await openSignedIn(browser(), SCHOOL);
+    api = apiAs(signedIn.context, signedIn.token);
+    page = await dashboardOf(signedIn.page, SCHOOL.home, `${SCHOOL_NAME} Dashboard`);
   });
 
   test("sees its school's dashboard without a School filter or a Total Schools card", async () => {

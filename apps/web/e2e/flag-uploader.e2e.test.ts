@@ -1,29 +1,22 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { FLAG_FILE_LABELS, FLAG_UPLOAD_MESSAGES } from "@tally/contract";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
-import { chooseOption, eventually, studentsHeadingCount, tokenOf } from "./dashboards-page";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, visible } from "./browser";
+import { openSignedIn, useSignedInPage, WEEK3_FIXTURES } from "./journey-setup";
+import { chooseOption, eventually, studentsHeadingCount } from "./dashboards-page";
 import { ADMIN, SUPER_ADMIN } from "./demo-accounts";
 
 // A super admin runs the sample week through the Flag Uploader (process, verify, import) and
 // finds the flags in a student's Flags tab; an admin is refused the page.
 //
-// The cohort is this file's own, and so are its students: the fixture copies use their own
-// e-mail domain, so the weekly-import journey's students (same names) are never touched.
+// The cohort is this file's own, and so are its students: the sample files are read with their
+// own e-mail domain, so the weekly-import journey's students (same names) are never touched.
 // GET /cohorts/active lists cohorts near the server's real today, so the cohort is dated around
 // today and the files' session dates are moved into its week 3.
 const COHORT = "Flags Journey Week 3";
 const WEEK = 3;
-const FIXTURES = new URL("./fixtures/flags-week3/", import.meta.url).pathname;
+
 /** The sample's dates, in week 3 of a cohort starting 2026-06-29. */
 const SAMPLE_START = "2026-06-29";
 const SCHOOLS = ["Riverside Academy", "Eastwood Secondary", "Northside High School"];
@@ -48,18 +41,18 @@ const START = isoDay(todayMs - 17 * DAY);
 const END = isoDay(todayMs - 17 * DAY + 42 * DAY);
 const shift = Date.parse(`${START}T00:00:00Z`) - Date.parse(`${SAMPLE_START}T00:00:00Z`);
 
-/** A fixture file with every sample date moved by the same number of days as the cohort start. */
+/**
+ * A sample file with every date moved by the same number of days as the cohort start, and the
+ * students' e-mail domain made this file's own.
+ */
 function dated(name: string): { name: string; mimeType: string; buffer: Buffer } {
-  const text = readFileSync(`${FIXTURES}${name}`, "utf8").replace(/\b2026-\d{2}-\d{2}\b/g, (d) =>
-    isoDay(Date.parse(`${d}T00:00:00Z`) + shift),
-  );
+  const text = readFileSync(`${WEEK3_FIXTURES}${name}`, "utf8")
+    .replace(/\b2026-\d{2}-\d{2}\b/g, (d) => isoDay(Date.parse(`${d}T00:00:00Z`) + shift))
+    .replaceAll("@students.example.org", "@flags-journey.example.org");
   return { name, mimeType: "text/csv", buffer: Buffer.from(text) };
 }
 
-let browser: Browser;
-let superSession: Awaited<ReturnType<typeof signedInState>>;
-let superContext: BrowserContext;
-let superAdmin: Page;
+const superAdmin = useSignedInPage(SUPER_ADMIN, { height: 900 });
 
 async function commitFixtureWeek(context: BrowserContext, token: string): Promise<void> {
   const headers = { Authorization: `Bearer ${token}` };
@@ -88,14 +81,7 @@ async function commitFixtureWeek(context: BrowserContext, token: string): Promis
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser();
-  superSession = await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home);
-  superContext = await newContext(browser, { storageState: superSession, height: 900 });
-  superAdmin = await superContext.newPage();
-  await commitFixtureWeek(superContext, tokenOf(superSession));
-});
-afterAll(async () => {
-  await browser?.close();
+  await commitFixtureWeek(superAdmin.context, superAdmin.token);
 });
 
 /** Chooses the three dated sample files in the upload panel. */
@@ -111,10 +97,8 @@ const flagTable = (page: Page): Locator => page.getByRole("table", { name: "Calc
 
 describe("the flag uploader", () => {
   test("an admin opening /admin/flag-uploader is refused with the spec's text", async () => {
-    const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-    const context = await newContext(browser, { storageState: session });
+    const { context, page } = await openSignedIn(superAdmin.browser(), ADMIN);
     try {
-      const page = await context.newPage();
       await page.goto("/admin/flag-uploader");
       await expectTitle(page, FLAG_UPLOAD_MESSAGES.accessDeniedTitle);
       await visible(page.getByText(FLAG_UPLOAD_MESSAGES.accessDenied, { exact: true }));
@@ -126,20 +110,22 @@ describe("the flag uploader", () => {
   });
 
   test("a super admin chooses the cohort; the week defaults to the cohort's current week", async () => {
-    await superAdmin.goto("/admin/flag-uploader");
-    await expectTitle(superAdmin, "Flag Uploader");
-    await visible(superAdmin.getByText(FLAG_UPLOAD_MESSAGES.selectCohort, { exact: true }));
-    await superAdmin.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
-    const week = superAdmin.getByLabel("Week Number");
+    const { page } = superAdmin;
+    await page.goto("/admin/flag-uploader");
+    await expectTitle(page, "Flag Uploader");
+    await visible(page.getByText(FLAG_UPLOAD_MESSAGES.selectCohort, { exact: true }));
+    await page.getByLabel("Cohort", { exact: true }).selectOption({ label: COHORT });
+    const week = page.getByLabel("Week Number");
     await visible(week);
     expect(await week.locator("option").allTextContents()).toEqual(["Week 1", "Week 2", "Week 3", "Week 4", "Week 5", "Week 6"]);
     expect(await week.inputValue()).toBe(String(WEEK));
-    await visible(panel(superAdmin));
-    await expectNoSeriousA11yViolations(superAdmin, "the upload panel");
+    await visible(panel(page));
+    await expectNoSeriousA11yViolations(page, "the upload panel");
   });
 
   test("a file that is not a CSV is refused; Process asks for all three files", async () => {
-    const p = panel(superAdmin);
+    const { page } = superAdmin;
+    const p = panel(page);
     await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles({
       name: "progress.xlsx",
       mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -151,70 +137,74 @@ describe("the flag uploader", () => {
   });
 
   test("processing the sample week lists 40 students with their calculated flags", async () => {
-    const p = panel(superAdmin);
+    const { page } = superAdmin;
+    const p = panel(page);
     await attachSample(p);
     await p.getByRole("button", { name: "Process" }).click();
     await visible(p.getByRole("heading", { name: "Verify calculated flags" }));
-    await settled(superAdmin);
-    await visible(superAdmin.getByText("40 of 40 students checked for import", { exact: true }));
+    await settled(page);
+    await visible(page.getByText("40 of 40 students checked for import", { exact: true }));
 
-    const dmitri = flagTable(superAdmin).getByRole("row").filter({ hasText: "Dmitri Silva" });
+    const dmitri = flagTable(page).getByRole("row").filter({ hasText: "Dmitri Silva" });
     expect(await dmitri.count()).toBe(1);
     const cells = await dmitri.getByRole("cell").allTextContents();
     // No Benefit Assignment ID is stored on him yet (the import stores it): matched by e-mail.
     expect(cells.slice(1)).toEqual(["Dmitri Silva", "BA-100000", DMITRI_FLAGS.join("; "), "E-mail"]);
-    await expectNoSeriousA11yViolations(superAdmin, "the verification step");
+    await expectNoSeriousA11yViolations(page, "the verification step");
 
-    await superAdmin.evaluate(async () => {
+    await page.evaluate(async () => {
       await document.fonts.ready;
     });
-    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-verify.png`, fullPage: true, animations: "disabled" });
-    await superAdmin.screenshot({ path: README_SHOT, animations: "disabled" });
+    await page.screenshot({ path: `${SHOTS}flag-uploader-verify.png`, fullPage: true, animations: "disabled" });
+    await page.screenshot({ path: README_SHOT, animations: "disabled" });
   });
 
   test("sorting by flag count and 'Only flagged' reorder and narrow the table", async () => {
-    const table = flagTable(superAdmin);
+    const { page } = superAdmin;
+    const table = flagTable(page);
     await table.getByRole("button", { name: /Calculated flags/ }).click();
     const flagCounts = async () =>
       (await table.locator("tbody tr td:nth-child(4)").allTextContents()).map((t) => (t === "No flags" ? 0 : t.split("; ").length));
     const counts = await flagCounts();
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     const flagged = counts.filter((n) => n > 0).length;
-    await superAdmin.getByRole("switch", { name: "Only flagged" }).click({ force: true });
+    await page.getByRole("switch", { name: "Only flagged" }).click({ force: true });
     await expect.poll(async () => (await flagCounts()).length).toBe(flagged);
-    await superAdmin.getByRole("switch", { name: "Only flagged" }).click({ force: true });
+    await page.getByRole("switch", { name: "Only flagged" }).click({ force: true });
     await table.getByRole("button", { name: /Calculated flags/ }).click();
     await table.getByRole("button", { name: /Calculated flags/ }).click();
   });
 
   test("Import writes the flags: 'Flags imported successfully!'", async () => {
-    await superAdmin.getByRole("button", { name: "Import 40 students" }).click();
-    const success = await visible(superAdmin.getByTestId("flag-import-success"));
+    const { page } = superAdmin;
+    await page.getByRole("button", { name: "Import 40 students" }).click();
+    const success = await visible(page.getByTestId("flag-import-success"));
     expect(await success.textContent()).toContain(FLAG_UPLOAD_MESSAGES.imported);
     expect(await success.textContent()).toContain("Students imported: 40");
-    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-success.png`, fullPage: true, animations: "disabled" });
+    await page.screenshot({ path: `${SHOTS}flag-uploader-success.png`, fullPage: true, animations: "disabled" });
   });
 
   test("the dashboard shows Dmitri Silva's week 3 flags in the Flags tab", async () => {
-    await superAdmin.goto(SUPER_ADMIN.home);
-    await expectTitle(superAdmin, SUPER_ADMIN.title);
-    await settled(superAdmin);
-    await chooseOption(superAdmin, "Cohort", COHORT);
-    await eventually(() => studentsHeadingCount(superAdmin), 40, "Students (40) for the journey's cohort");
-    await superAdmin.getByRole("searchbox", { name: "Search" }).fill("Dmitri Silva");
-    await eventually(() => studentsHeadingCount(superAdmin), 1, "Students (1) for the search");
-    await superAdmin.getByRole("button", { name: "View Details for Dmitri Silva", exact: true }).click();
-    const dialog = superAdmin.getByRole("dialog", { name: "Dmitri Silva" });
+    const { page } = superAdmin;
+    await page.goto(SUPER_ADMIN.home);
+    await expectTitle(page, SUPER_ADMIN.title);
+    await settled(page);
+    await chooseOption(page, "Cohort", COHORT);
+    await eventually(() => studentsHeadingCount(page), 40, "Students (40) for the journey's cohort");
+    await page.getByRole("searchbox", { name: "Search" }).fill("Dmitri Silva");
+    await eventually(() => studentsHeadingCount(page), 1, "Students (1) for the search");
+    await page.getByRole("button", { name: "View Details for Dmitri Silva", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Dmitri Silva" });
     await visible(dialog);
     await dialog.getByRole("tab", { name: "Flags", exact: true }).click();
     const week = dialog.getByRole("tabpanel", { name: "Flags" }).getByRole("article", { name: `Week ${WEEK}` });
     await visible(week);
     await expect.poll(() => week.getByRole("listitem").allTextContents()).toEqual(DMITRI_FLAGS);
-    await superAdmin.screenshot({ path: `${SHOTS}flag-uploader-flags-tab.png`, animations: "disabled" });
+    await page.screenshot({ path: `${SHOTS}flag-uploader-flags-tab.png`, animations: "disabled" });
   });
 
   test("on a phone the verification step fits the width (the table scrolls in its own box)", async () => {
-    const context = await newContext(browser, { storageState: superSession, width: 390, height: 844 });
+    const context = await newContext(superAdmin.browser(), { storageState: superAdmin.session, width: 390, height: 844 });
     try {
       const page = await context.newPage();
       await page.goto("/admin/flag-uploader");

@@ -68,21 +68,12 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = snapshotBuild(root, join(dir, "app"));
-  const server: ChildProcess = spawn(process.execPath, ["apps/server/dist/server.js"], {
-    cwd: app,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: join(dir, "data"),
-      APP_URL: baseUrl,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      DEMO_SEED: "true",
-      DEMO_PASSWORD,
-      // Every request is logged, as in production, so journeys can check what the log keeps.
-      LOG_LEVEL: "info",
-      DATABASE_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = spawnDemoServer(app, port, join(dir, "data"), {
+    APP_URL: baseUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    DEMO_PASSWORD,
+    // Every request is logged, as in production, so journeys can check what the log keeps.
+    LOG_LEVEL: "info",
   });
   let output = "";
   const capture = (d: Buffer | string) => {
@@ -119,6 +110,18 @@ export default async function setup(project: TestProject) {
     if (server.exitCode !== null) console.error(`The server stopped during the run:\n${output}`);
     await stop();
   };
+}
+
+/**
+ * The built server of `cwd` on `port`, seeding the demo data into a fresh embedded database in
+ * `dataDir` (never the PostgreSQL a DATABASE_URL in the environment names); `env` adds the rest.
+ */
+export function spawnDemoServer(cwd: string, port: number, dataDir: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["apps/server/dist/server.js"], {
+    cwd,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO_SEED: "true", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 export async function waitUntilServing(baseUrl: string, server: ChildProcess, output: () => string): Promise<void> {

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../tools/free-port.mjs";
+import { spawnDemoServer, waitUntilServing } from "./global-setup";
 
 // A server killed (SIGKILL) while it writes an import leaves the embedded database as it was:
 // after a restart on the same data folder there is no batch, no cohort, no student of it.
@@ -20,25 +21,11 @@ async function startServer(): Promise<void> {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, ["apps/server/dist/server.js"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: join(dir, "data"), DEMO_SEED: "true", DEMO_PASSWORD: PASSWORD, DATABASE_URL: "", SMTP_URL: "", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnDemoServer(root, port, join(dir, "data"), { DEMO_PASSWORD: PASSWORD, SMTP_URL: "", LOG_LEVEL: "warn" });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   server = child;
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited during start-up:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health-check`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`The server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntilServing(baseUrl, child, () => output);
 }
 
 afterAll(() => {

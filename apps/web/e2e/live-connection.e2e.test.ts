@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { MESSAGES } from "@tally/contract";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { baseUrl, expectNoSeriousA11yViolations, expectTitle, launchBrowser, newContext, settled, signIn, visible, waitForPath } from "./browser";
+import { baseUrl, expectNoSeriousA11yViolations, expectTitle, newContext, settled, signIn, visible, waitForPath } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { ADMIN, DISTRICT } from "./demo-accounts";
 import { type StoppableServer, startStoppableServer } from "./stoppable-server";
 
@@ -13,17 +14,15 @@ const DOCS_DIR = new URL("../../../docs/", import.meta.url).pathname;
 /** The profile check (10 s) meets the stopped server after its retries (1 + 2 + 4 s); then the health check. */
 const NOTICE_OFFLINE_MS = 30_000;
 
-let browser: Browser;
+const browser = useBrowser();
 /** Stopped and restarted by these journeys, so they never take the shared server down. */
 let own: StoppableServer;
 
 beforeAll(async () => {
   mkdirSync(SCREENS_DIR, { recursive: true });
-  browser = await launchBrowser();
   own = await startStoppableServer();
 });
 afterAll(async () => {
-  await browser?.close();
   await own?.close();
 });
 
@@ -40,7 +39,7 @@ describe("the floating API status button", () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await newContext(browser);
+    context = await newContext(browser());
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -86,7 +85,7 @@ describe("the floating API status button", () => {
 
 describe("with the server stopped", () => {
   test("the Server Connection Error page shows the last sync time, and Try Again brings the app back after a restart", { timeout: 150_000 }, async () => {
-    const context = await newContext(browser, { baseUrl: own.baseUrl });
+    const context = await newContext(browser(), { baseUrl: own.baseUrl });
     try {
       const page = await context.newPage();
       await signIn(page, ADMIN.username);
@@ -131,7 +130,7 @@ describe("with the server stopped", () => {
 
 describe("the API Debug page", () => {
   test("tests the configured backend and its cross-origin endpoint, and notes the skipped ones", async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser());
     try {
       const page = await context.newPage();
       await page.goto("/debug");
@@ -157,8 +156,8 @@ describe("the API Debug page", () => {
 // profile check (every 10 s) is what ends the session, which misses the 5 s.
 describe("an admin deactivates a user who is signed in in another browser", () => {
   test("the user's page lands on /login with the notice within 5 s", async () => {
-    const userContext = await newContext(browser, { baseUrl: own.baseUrl });
-    const adminContext = await newContext(browser, { baseUrl: own.baseUrl });
+    const userContext = await newContext(browser(), { baseUrl: own.baseUrl });
+    const adminContext = await newContext(browser(), { baseUrl: own.baseUrl });
     try {
       const user = await userContext.newPage();
       await signIn(user, DISTRICT.username);

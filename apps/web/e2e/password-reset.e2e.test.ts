@@ -1,32 +1,19 @@
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import {
-  expectTitle,
-  launchBrowser,
-  newContext,
-  requestResetLink,
-  signIn,
-  visible,
-  waitForPath,
-} from "./browser";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, test } from "vitest";
+import { expectTitle, newContext, requestResetLink, signIn, visible, waitForPath } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { SCHOOL_2 } from "./demo-accounts";
 
 // school2 is this file's own account: its password changes here and nowhere else relies on it.
 const NEW_PASSWORD = "Riverbend-Lantern-42!";
 
-let browser: Browser;
-let context: BrowserContext;
+const browser = useBrowser();
 let page: Page;
 let resetLink: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
+  page = await (await newContext(browser())).newPage();
 });
 
 /** The rendered colour of the strength bar, as [r, g, b]. */
@@ -98,7 +85,7 @@ describe("forgot password", () => {
   });
 
   test("the same link a second time is refused", async () => {
-    const fresh = await (await newContext(browser)).newPage();
+    const fresh = await (await newContext(browser())).newPage();
     try {
       await fresh.goto(resetLink);
       await expectTitle(fresh, "Set New Password");

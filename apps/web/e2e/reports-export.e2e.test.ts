@@ -9,21 +9,11 @@ import {
   type SaveFeatureSettingsRequest,
   STUDENTS_CSV_COLUMNS,
 } from "@tally/contract";
-import type { Browser, Download, Locator, Page } from "playwright-core";
+import type { Download, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  animationsSettled,
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  nextMailTo,
-  sentMail,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
-import { type Summary, apiAs, chooseOption, horizontalOverflow, statValue, tokenOf } from "./dashboards-page";
+import { animationsSettled, expectNoSeriousA11yViolations, expectTitle, newContext, nextMailTo, sentMail, settled, visible } from "./browser";
+import { openSignedIn, useSignedInPage } from "./journey-setup";
+import { type Summary, apiAs, chooseOption, horizontalOverflow, statValue } from "./dashboards-page";
 import { ADMIN, SCHOOL } from "./demo-accounts";
 
 // The admin exports one school's report three ways (PDF, CSV, e-mail with the PDF attached),
@@ -36,32 +26,26 @@ const RECIPIENT = "funder@reports.example";
 /** Building a PDF may take a while on a slow machine; the app itself gives up after 30 s. */
 const DOWNLOAD_TIMEOUT_MS = 35_000;
 
-let browser: Browser;
-let page: Page;
+const admin = useSignedInPage(ADMIN);
 let api: ReturnType<typeof apiAs>;
-let adminToken: string;
 let savedFeatures: FeatureSettings | undefined;
 let downloads: string;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  adminToken = tokenOf(session);
-  const context = await newContext(browser, { storageState: session });
-  api = apiAs(context, adminToken);
-  page = await context.newPage();
+beforeAll(() => {
+  api = apiAs(admin.context, admin.token);
   downloads = mkdtempSync(join(tmpdir(), "tally-reports-"));
 });
 
+// Before the browser closes: the restore goes through the admin's page.
 afterAll(async () => {
   if (savedFeatures) await saveFeatures(restorable(savedFeatures)).catch(() => undefined);
-  await browser?.close();
   if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 
 async function saveFeatures(body: SaveFeatureSettingsRequest): Promise<void> {
+  const { page } = admin;
   const res = await page.context().request.post("/api/settings/features", {
-    headers: { Authorization: `Bearer ${adminToken}` },
+    headers: { Authorization: `Bearer ${admin.token}` },
     data: body,
   });
   expect(res.status(), await res.text()).toBe(200);
@@ -140,6 +124,7 @@ function csvCells(line: string): string[] {
 
 describe("Export menu on the admin dashboard", () => {
   test("the menu lists the three exports and is reachable with the keyboard", async () => {
+    const { page } = admin;
     await page.goto(ADMIN.home);
     await expectTitle(page, ADMIN.title);
     await settled(page);
@@ -164,6 +149,7 @@ describe("Export menu on the admin dashboard", () => {
   });
 
   test("Download PDF says Generating PDF..., then saves the report of the chosen school", async () => {
+    const { page } = admin;
     // The PDF's request waits until the generating state has been seen and photographed.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -189,6 +175,7 @@ describe("Export menu on the admin dashboard", () => {
   });
 
   test("Download CSV, chosen with the keyboard, saves every student of the chosen school, UTF-8 with a BOM", async () => {
+    const { page } = admin;
     const { download, path } = await downloadVia(page, "Download CSV", "keyboard");
     expect(download.suggestedFilename()).toBe(REPORT_FILES.csv);
     const bytes = readFileSync(path);
@@ -206,6 +193,7 @@ describe("Export menu on the admin dashboard", () => {
   });
 
   test("E-mail report sends the PDF as an attachment", async () => {
+    const { page } = admin;
     const before = sentMail().length;
     const menu = await openExportMenu(page);
     await menu.getByRole("menuitem", { name: "E-mail report", exact: true }).click();
@@ -232,7 +220,7 @@ describe("Export menu on the admin dashboard", () => {
 
 describe("at phone width", () => {
   test("the menu opens within the window and the page does not scroll sideways", async () => {
-    const context = await newContext(browser, { width: 390, height: 844, storageState: await page.context().storageState() });
+    const context = await newContext(admin.browser(), { width: 390, height: 844, storageState: await admin.context.storageState() });
     try {
       const phone = await context.newPage();
       await phone.goto(ADMIN.home);
@@ -264,10 +252,8 @@ describe("a school user whose school has export off", () => {
       },
     });
 
-    const session = await signedInState(browser, SCHOOL.username, SCHOOL.home);
-    const context = await newContext(browser, { storageState: session });
+    const { context, page: school, token } = await openSignedIn(admin.browser(), SCHOOL);
     try {
-      const school = await context.newPage();
       await school.goto(SCHOOL.home);
       await expectTitle(school, SCHOOL.title);
       await visible(school.getByRole("heading", { name: /^Students \(/ }));
@@ -275,7 +261,7 @@ describe("a school user whose school has export off", () => {
       expect(await exportButton(school).count()).toBe(0);
       // Hiding is a courtesy; the server is what refuses.
       const res = await context.request.get(`/api/pdf-reports/generate?schoolId=${SCHOOL_ID}`, {
-        headers: { Authorization: `Bearer ${tokenOf(session)}` },
+        headers: { Authorization: `Bearer ${token}` },
       });
       expect(res.status()).toBe(403);
       expect(((await res.json()) as { error: string }).error).toBe(REPORT_MESSAGES.exportOffSchool);

@@ -1,23 +1,20 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { expectTitle, launchBrowser, newContext, settled, signedInState, waitForPath } from "./browser";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectTitle, newContext, type SessionState, settled, signedInState, waitForPath } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { ADMIN } from "./demo-accounts";
 
 // Not committed: for a person to look at. The repository root's .tmp is git-ignored.
 const SCREENS_DIR = new URL("../../../.tmp/screens/", import.meta.url).pathname;
 const WIDTHS = [1280, 390] as const;
 
-let browser: Browser;
-let adminSession: Awaited<ReturnType<typeof signedInState>>;
+const browser = useBrowser();
+let adminSession: SessionState;
 
 beforeAll(async () => {
   mkdirSync(SCREENS_DIR, { recursive: true });
-  browser = await launchBrowser();
-  adminSession = await signedInState(browser, ADMIN.username, ADMIN.home);
-});
-afterAll(async () => {
-  await browser?.close();
+  adminSession = await signedInState(browser(), ADMIN.username, ADMIN.home);
 });
 
 /** How far the page is wider than the window: anything above 0 means sideways scrolling. */
@@ -37,7 +34,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 describe.each(WIDTHS)("at %i px wide", (width) => {
   test("the sign-in page fits and is captured", async () => {
-    const context = await newContext(browser, { width, height: 844 });
+    const context = await newContext(browser(), { width, height: 844 });
     try {
       const page = await context.newPage();
       await page.goto("/login");
@@ -50,7 +47,7 @@ describe.each(WIDTHS)("at %i px wide", (width) => {
   });
 
   test("the admin dashboard is captured", async () => {
-    const context = await newContext(browser, { width, height: 844, storageState: adminSession });
+    const context = await newContext(browser(), { width, height: 844, storageState: adminSession });
     try {
       const page = await context.newPage();
       await page.goto(ADMIN.home);

@@ -1,26 +1,14 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { baseUrl, expectTitle, launchBrowser, newContext, signedInState, waitForPath } from "./browser";
+import { describe, expect, test } from "vitest";
+import { baseUrl, expectTitle, waitForPath } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { SUPER_ADMIN } from "./demo-accounts";
 
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  context = await newContext(browser, {
-    storageState: await signedInState(browser, SUPER_ADMIN.username, SUPER_ADMIN.home),
-  });
-  page = await context.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const superAdmin = useSignedInPage(SUPER_ADMIN);
 
 // The tests run in order and share one signed-in tab: the last one ends the session.
 describe("a session", () => {
   test("survives a reload", async () => {
+    const { page } = superAdmin;
     await page.goto("/dashboard");
     await expectTitle(page, SUPER_ADMIN.title);
     await page.reload();
@@ -31,6 +19,7 @@ describe("a session", () => {
   });
 
   test("is carried to a new tab, and / leads home", async () => {
+    const { context } = superAdmin;
     const second = await context.newPage();
     try {
       await second.goto("/");
@@ -42,6 +31,7 @@ describe("a session", () => {
   });
 
   test("stays signed in when two tabs refresh their token at the same moment", async () => {
+    const { page, context } = superAdmin;
     await page.goto("/dashboard");
     await expectTitle(page, SUPER_ADMIN.title);
     const second = await context.newPage();
@@ -73,6 +63,7 @@ describe("a session", () => {
   });
 
   test("ends with Logout: back to /login, and /dashboard then asks to sign in", async () => {
+    const { page } = superAdmin;
     await page.goto("/dashboard");
     await expectTitle(page, SUPER_ADMIN.title);
     const refreshToken = await page.evaluate(() => localStorage.getItem("tally.refreshToken"));

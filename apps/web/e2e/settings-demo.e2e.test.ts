@@ -1,16 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  signIn,
-  visible,
-  waitForPath,
-} from "./browser";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, signIn, visible, waitForPath } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { ADMIN, SCHOOL } from "./demo-accounts";
 
 // The demo school's toggles, as an admin runs them: open the demo dashboard from Admin
@@ -20,20 +11,14 @@ import { ADMIN, SCHOOL } from "./demo-accounts";
 const DEMO_DASHBOARD = "/school/123/dashboard";
 const DEMO_TITLE = "Demo High School Dashboard";
 
-let browser: Browser;
-let admin: Page;
+const admin = useSignedInPage(ADMIN);
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  admin = await (await newContext(browser, { storageState: session })).newPage();
-});
+// Before the browser closes: the defaults go back through the admin's page.
 afterAll(async () => {
-  if (admin) await saveToggles({ visible: true, adminAccess: true, schoolAccess: false }).catch(() => undefined);
-  await browser?.close();
+  if (admin.page) await saveToggles({ visible: true, adminAccess: true, schoolAccess: false }).catch(() => undefined);
 });
 
-async function demoSection(page: Page = admin): Promise<Locator> {
+async function demoSection(page: Page = admin.page): Promise<Locator> {
   await page.goto("/admin/settings");
   await expectTitle(page, "Admin Settings");
   const section = await visible(page.getByRole("region", { name: "Demo school settings" }));
@@ -74,23 +59,23 @@ describe("Demo school settings", () => {
     expect(await switchOf(section, /School access/).isDisabled()).toBe(true);
     await switchOf(section, /Demo school visible/).click({ force: true });
     expect(await switchOf(section, /Admin access/).isDisabled()).toBe(false);
-    await expectNoSeriousA11yViolations(admin, "the demo settings section");
+    await expectNoSeriousA11yViolations(admin.page, "the demo settings section");
     await section.screenshot({ path: "/tmp/settings-demo.png" });
   });
 
   test("an admin opens the demo school's dashboard from the section", async () => {
     const section = await demoSection();
     await section.getByRole("link", { name: "Open the demo school dashboard" }).click();
-    await waitForPath(admin, DEMO_DASHBOARD);
-    await expectTitle(admin, DEMO_TITLE);
-    await visible(admin.getByRole("heading", { name: /Students \(/ }));
-    await settled(admin);
-    await admin.screenshot({ path: "/tmp/settings-demo-dashboard.png" });
+    await waitForPath(admin.page, DEMO_DASHBOARD);
+    await expectTitle(admin.page, DEMO_TITLE);
+    await visible(admin.page.getByRole("heading", { name: /Students \(/ }));
+    await settled(admin.page);
+    await admin.page.screenshot({ path: "/tmp/settings-demo-dashboard.png" });
   });
 
   test("school access gives a school user a read-only Demo school link; off, the page is refused", async () => {
     await saveToggles({ visible: true, adminAccess: true, schoolAccess: true });
-    const context = await newContext(browser, { width: 390, height: 844 });
+    const context = await newContext(admin.browser(), { width: 390, height: 844 });
     const school = await context.newPage();
     await signIn(school, SCHOOL.username);
     await waitForPath(school, SCHOOL.home);
@@ -119,7 +104,7 @@ describe("Demo school settings", () => {
   test("switched off, the demo school's own user cannot sign in", async () => {
     const section = await saveToggles({ visible: false, adminAccess: true, schoolAccess: false });
     expect(await switchOf(section, /Admin access/).isDisabled()).toBe(true);
-    const context = await newContext(browser);
+    const context = await newContext(admin.browser());
     const demo = await context.newPage();
     await signIn(demo, "demo");
     await visible(demo.getByText("The demo school is switched off."));
@@ -127,7 +112,7 @@ describe("Demo school settings", () => {
     await context.close();
 
     await saveToggles({ visible: true, adminAccess: true, schoolAccess: false });
-    const again = await newContext(browser);
+    const again = await newContext(admin.browser());
     const page = await again.newPage();
     await signIn(page, "demo");
     await waitForPath(page, DEMO_DASHBOARD);

@@ -1,14 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, type SessionState, settled, signedInState, visible } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { horizontalOverflow } from "./dashboards-page";
 import { ADMIN, SCHOOL } from "./demo-accounts";
 
@@ -18,19 +11,15 @@ import { ADMIN, SCHOOL } from "./demo-accounts";
 const SCHOOL_NAME = "Northgate High School";
 const SAVED = "Feature settings saved successfully.";
 
-let browser: Browser;
-let admin: Page;
-let schoolSession: Awaited<ReturnType<typeof signedInState>>;
+const admin = useSignedInPage(ADMIN);
+let schoolSession: SessionState;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  schoolSession = await signedInState(browser, SCHOOL.username, SCHOOL.home);
-  admin = await (await newContext(browser, { storageState: session })).newPage();
+  schoolSession = await signedInState(admin.browser(), SCHOOL.username, SCHOOL.home);
 });
 afterAll(async () => {
-  // Back to the defaults, through the API as the screen would.
-  await admin
+  // Back to the defaults, through the API as the screen would (before the browser closes).
+  await admin.page
     ?.evaluate(async () => {
       const token = localStorage.getItem("tally.token");
       await fetch("/api/settings/features", {
@@ -40,7 +29,6 @@ afterAll(async () => {
       });
     })
     .catch(() => undefined);
-  await browser?.close();
 });
 
 async function openFeatureSettings(page: Page): Promise<Locator> {
@@ -60,7 +48,7 @@ async function setSwitch(section: Locator, name: string, on: boolean): Promise<v
 }
 
 async function schoolUserSeesExport(): Promise<boolean> {
-  const context = await newContext(browser, { storageState: schoolSession });
+  const context = await newContext(admin.browser(), { storageState: schoolSession });
   try {
     const page = await context.newPage();
     await page.goto(SCHOOL.home);
@@ -79,7 +67,7 @@ describe("School Feature Settings", () => {
   });
 
   test("an admin turns export off for one school, with the keyboard", async () => {
-    const section = await openFeatureSettings(admin);
+    const section = await openFeatureSettings(admin.page);
     await setSwitch(section, "Apply to all schools", false);
     const table = await visible(section.getByRole("table", { name: "Feature settings per school" }));
     // The per-school table starts from the global values.
@@ -89,9 +77,9 @@ describe("School Feature Settings", () => {
     await setSwitch(section, `${SCHOOL_NAME} export`, false);
     await section.getByRole("button", { name: "Save", exact: true }).click();
     await visible(section.getByText(SAVED));
-    await expectNoSeriousA11yViolations(admin, "School Feature Settings");
+    await expectNoSeriousA11yViolations(admin.page, "School Feature Settings");
     // The saved state is what the screen shows after a reload.
-    const again = await openFeatureSettings(admin);
+    const again = await openFeatureSettings(admin.page);
     expect(await again.getByRole("switch", { name: "Apply to all schools" }).isChecked()).toBe(false);
     expect(await again.getByRole("switch", { name: `${SCHOOL_NAME} export` }).isChecked()).toBe(false);
     expect(await again.getByRole("switch", { name: `${SCHOOL_NAME} student editing` }).isChecked()).toBe(true);
@@ -100,13 +88,13 @@ describe("School Feature Settings", () => {
 
   test("that school's user no longer sees the Export button; the admin still does", async () => {
     expect(await schoolUserSeesExport()).toBe(false);
-    await admin.goto(ADMIN.home);
-    await expectTitle(admin, ADMIN.title);
-    await visible(admin.getByRole("button", { name: "Export", exact: true }));
+    await admin.page.goto(ADMIN.home);
+    await expectTitle(admin.page, ADMIN.title);
+    await visible(admin.page.getByRole("button", { name: "Export", exact: true }));
   });
 
   test("the section is usable at 390 px", async () => {
-    const context = await newContext(browser, { width: 390, height: 844, storageState: await admin.context().storageState() });
+    const context = await newContext(admin.browser(), { width: 390, height: 844, storageState: await admin.context.storageState() });
     try {
       const page = await context.newPage();
       const section = await openFeatureSettings(page);

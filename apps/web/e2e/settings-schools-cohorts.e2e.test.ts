@@ -1,14 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, visible } from "./browser";
+import { useSignedInPage } from "./journey-setup";
 import { ADMIN } from "./demo-accounts";
 
 // An admin keeps the programme's list of schools and cohorts right from Admin Settings: adds a
@@ -20,18 +13,7 @@ const COHORT = "Juniper Summer Internship";
 /** Where the screenshots go to be looked at (not compared). */
 const SHOTS = "/tmp/";
 
-let browser: Browser;
-let admin: Page;
-let session: Awaited<ReturnType<typeof signedInState>>;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  admin = await (await newContext(browser, { storageState: session })).newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const admin = useSignedInPage(ADMIN);
 
 const section = (page: Page, title: string): Locator =>
   page.getByRole("region", { name: title, exact: true });
@@ -49,10 +31,11 @@ const successText = async (where: Locator): Promise<string | undefined> =>
 
 describe("schools", () => {
   test("an admin adds a school and sees it listed with no students yet", async () => {
-    await openSettings(admin);
-    const system = section(admin, "System Settings");
+    const { page } = admin;
+    await openSettings(page);
+    const system = section(page, "System Settings");
     await system.getByRole("button", { name: "Add school" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Add School" }));
+    const dialog = await visible(page.getByRole("dialog", { name: "Add School" }));
     await dialog.getByLabel("School name").fill(SCHOOL);
     await dialog.getByLabel("District").fill("Westfield");
     await dialog.getByRole("button", { name: "Add School" }).click();
@@ -64,29 +47,31 @@ describe("schools", () => {
   });
 
   test("the same name in other letter case is refused at the name field", async () => {
-    const system = section(admin, "System Settings");
+    const { page } = admin;
+    const system = section(page, "System Settings");
     await system.getByRole("button", { name: "Add school" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Add School" }));
+    const dialog = await visible(page.getByRole("dialog", { name: "Add School" }));
     await dialog.getByLabel("School name").fill(SCHOOL.toUpperCase());
     await dialog.getByRole("button", { name: "Add School" }).click();
     await visible(dialog.getByText(`A school named "${SCHOOL.toUpperCase()}" already exists`));
-    await admin.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
   });
 
   test("an admin renames the school, by keyboard alone, and the dashboards' school list follows", async () => {
-    const system = section(admin, "System Settings");
+    const { page } = admin;
+    const system = section(page, "System Settings");
     await system.getByRole("button", { name: `Rename ${SCHOOL}` }).focus();
-    await admin.keyboard.press("Enter");
-    const dialog = await visible(admin.getByRole("dialog", { name: "Rename School" }));
+    await page.keyboard.press("Enter");
+    const dialog = await visible(page.getByRole("dialog", { name: "Rename School" }));
     const name = dialog.getByLabel("School name");
     await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true);
     await name.fill(RENAMED);
-    await admin.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
     await expect.poll(() => successText(system)).toBe(`School "${RENAMED}" updated successfully.`);
     await visible(system.getByRole("cell", { name: RENAMED, exact: true }));
     expect(await system.getByRole("cell", { name: SCHOOL, exact: true }).count()).toBe(0);
-    const names = await admin.evaluate(async () => {
+    const names = await page.evaluate(async () => {
       const token = localStorage.getItem("tally.token");
       const res = await fetch("/api/schools", { headers: { Authorization: `Bearer ${token}` } });
       return ((await res.json()) as { data: Array<{ name: string }> }).data.map((s) => s.name);
@@ -98,9 +83,10 @@ describe("schools", () => {
 
 describe("cohorts", () => {
   test("an admin adds a cohort and sees its dates, hours and weeks listed", async () => {
-    const cohorts = section(admin, "Cohort & Weekly Data Management");
+    const { page } = admin;
+    const cohorts = section(page, "Cohort & Weekly Data Management");
     await cohorts.getByRole("button", { name: "Add cohort" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Add Cohort" }));
+    const dialog = await visible(page.getByRole("dialog", { name: "Add Cohort" }));
     await dialog.getByLabel("Cohort name").fill(COHORT);
     await dialog.getByLabel("Program type").selectOption("Internship (6 week)");
     await dialog.getByLabel("Start date").fill("2027-06-07");
@@ -126,9 +112,10 @@ describe("cohorts", () => {
   });
 
   test("an admin edits the cohort's program type and hours", async () => {
-    const cohorts = section(admin, "Cohort & Weekly Data Management");
+    const { page } = admin;
+    const cohorts = section(page, "Cohort & Weekly Data Management");
     await cohorts.getByRole("button", { name: `Edit ${COHORT}` }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Edit Cohort" }));
+    const dialog = await visible(page.getByRole("dialog", { name: "Edit Cohort" }));
     await dialog.getByLabel("Program type").selectOption("Internship (8 week)");
     await dialog.getByLabel("End date").fill("2027-07-30");
     await dialog.getByLabel("Total expected hours").fill("160");
@@ -148,19 +135,20 @@ describe("cohorts", () => {
 
 describe("layout and accessibility", () => {
   test("both sections have no serious axe violation, with a dialog open too", async () => {
-    await openSettings(admin);
-    await expectNoSeriousA11yViolations(admin, "Admin Settings with the schools and cohorts");
-    await section(admin, "System Settings").screenshot({ path: `${SHOTS}v4-system-settings-1280.png`, animations: "disabled" });
-    await section(admin, "Cohort & Weekly Data Management").screenshot({ path: `${SHOTS}v4-cohorts-1280.png`, animations: "disabled" });
-    await section(admin, "Cohort & Weekly Data Management").getByRole("button", { name: "Add cohort" }).click();
-    await visible(admin.getByRole("dialog", { name: "Add Cohort" }));
-    await expectNoSeriousA11yViolations(admin, "the Add Cohort dialog");
-    await admin.screenshot({ path: `${SHOTS}v4-cohort-dialog-1280.png`, animations: "disabled" });
-    await admin.keyboard.press("Escape");
+    const { page } = admin;
+    await openSettings(page);
+    await expectNoSeriousA11yViolations(page, "Admin Settings with the schools and cohorts");
+    await section(page, "System Settings").screenshot({ path: `${SHOTS}v4-system-settings-1280.png`, animations: "disabled" });
+    await section(page, "Cohort & Weekly Data Management").screenshot({ path: `${SHOTS}v4-cohorts-1280.png`, animations: "disabled" });
+    await section(page, "Cohort & Weekly Data Management").getByRole("button", { name: "Add cohort" }).click();
+    await visible(page.getByRole("dialog", { name: "Add Cohort" }));
+    await expectNoSeriousA11yViolations(page, "the Add Cohort dialog");
+    await page.screenshot({ path: `${SHOTS}v4-cohort-dialog-1280.png`, animations: "disabled" });
+    await page.keyboard.press("Escape");
   });
 
   test("at 390 px the tables scroll sideways inside the page, which itself does not", async () => {
-    const page = await (await newContext(browser, { storageState: session, width: 390, height: 844 })).newPage();
+    const page = await (await newContext(admin.browser(), { storageState: admin.session, width: 390, height: 844 })).newPage();
     await openSettings(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -1,16 +1,8 @@
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  STEP_TIMEOUT_MS,
-  visible,
-} from "./browser";
-import { apiAs, cardLines, eventually, filterInput, optionLabels, studentCards, studentsHeadingCount, tokenOf } from "./dashboards-page";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, STEP_TIMEOUT_MS, visible } from "./browser";
+import { openSignedIn, type SignedIn, useSignedInPage } from "./journey-setup";
+import { apiAs, cardLines, eventually, filterInput, optionLabels, studentCards, studentsHeadingCount } from "./dashboards-page";
 import { ADMIN, SCHOOL } from "./demo-accounts";
 
 // An admin hides one cohort for one school in School Data Visibility; that school's user no
@@ -19,10 +11,8 @@ import { ADMIN, SCHOOL } from "./demo-accounts";
 const SCHOOL_ID = 1;
 const SCHOOL_NAME = SCHOOL.title.replace(/ Dashboard$/, "");
 
-let browser: Browser;
-let adminContext: BrowserContext;
-let adminToken: string;
-let schoolContext: BrowserContext;
+const admin = useSignedInPage(ADMIN);
+let schoolUser: SignedIn;
 let schoolApi: ReturnType<typeof apiAs>;
 let cohort: { id: number; name: string };
 
@@ -32,13 +22,8 @@ interface Cohort {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  const adminSession = await signedInState(browser, ADMIN.username, ADMIN.home);
-  adminContext = await newContext(browser, { storageState: adminSession });
-  adminToken = tokenOf(adminSession);
-  const schoolSession = await signedInState(browser, SCHOOL.username, SCHOOL.home);
-  schoolContext = await newContext(browser, { storageState: schoolSession });
-  schoolApi = apiAs(schoolContext, tokenOf(schoolSession));
+  schoolUser = await openSignedIn(admin.browser(), SCHOOL);
+  schoolApi = apiAs(schoolUser.context, schoolUser.token);
   // A cohort the school user sees today, with students of theirs in it.
   for (const c of (await schoolApi<{ data: Cohort[] }>("/cohorts")).body.data) {
     if ((await schoolApi<{ total: number }>("/students", { cohortId: c.id, limit: 1 })).body.total > 0) {
@@ -49,16 +34,16 @@ beforeAll(async () => {
   if (!cohort) throw new Error(`No cohort with students at ${SCHOOL_NAME} in the demo data`);
 });
 
+// Before the browser closes: the cohort is shown again.
 afterAll(async () => {
-  await adminContext?.request.post("/api/settings/cohort-visibility", {
-    headers: { Authorization: `Bearer ${adminToken}` },
+  await admin.context?.request.post("/api/settings/cohort-visibility", {
+    headers: { Authorization: `Bearer ${admin.token}` },
     data: { settings: [{ cohort_id: cohort.id, school_id: SCHOOL_ID, is_visible: true }] },
   });
-  await browser?.close();
 });
 
 async function openSchoolDashboard(): Promise<Page> {
-  const page = await schoolContext.newPage();
+  const page = await schoolUser.context.newPage();
   await page.goto(SCHOOL.home);
   await expectTitle(page, SCHOOL.title);
   await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
@@ -91,7 +76,7 @@ describe("School Data Visibility", () => {
   });
 
   test("an admin hides the cohort for one school with the keyboard and saves", async () => {
-    const page = await adminContext.newPage();
+    const page = await admin.context.newPage();
     const section = await openVisibilitySection(page);
     await showSettingsFor(page, section, SCHOOL_NAME);
     const toggle = section.getByRole("switch", { name: cohort.name, exact: true });
@@ -129,7 +114,7 @@ describe("School Data Visibility", () => {
   });
 
   test("works at 390 px wide", async () => {
-    const narrow = await newContext(browser, { width: 390, height: 844, storageState: await adminContext.storageState() });
+    const narrow = await newContext(admin.browser(), { width: 390, height: 844, storageState: await admin.context.storageState() });
     const page = await narrow.newPage();
     const section = await openVisibilitySection(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -1,21 +1,16 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { expectTitle, launchBrowser, newContext, signIn, visible, waitForPath } from "./browser";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { expectTitle, newContext, signIn, visible, waitForPath } from "./browser";
+import { useBrowser } from "./journey-setup";
 import { ADMIN, DISTRICT, INACTIVE, ROLE_ACCOUNTS, SCHOOL } from "./demo-accounts";
 
 // Signing in is what these journeys test, so each one signs in afresh in a clean context.
-let browser: Browser;
+const browser = useBrowser();
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await newContext(browser);
+  context = await newContext(browser());
   page = await context.newPage();
 });
 afterEach(async () => {

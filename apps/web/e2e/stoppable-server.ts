@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../../tools/free-port.mjs";
-import { DEMO_PASSWORD, snapshotBuild, waitUntilServing } from "./global-setup";
+import { DEMO_PASSWORD, snapshotBuild, spawnDemoServer, waitUntilServing } from "./global-setup";
 
 export interface StoppableServer {
   baseUrl: string;
@@ -33,21 +33,7 @@ export async function startStoppableServer(): Promise<StoppableServer> {
 
   const start = async () => {
     output = "";
-    const child = spawn(process.execPath, ["apps/server/dist/server.js"], {
-      cwd: app,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: join(dir, "data"),
-        APP_URL: baseUrl,
-        DEMO_SEED: "true",
-        DEMO_PASSWORD,
-        LOG_LEVEL: "warn",
-        DATABASE_URL: "",
-        SMTP_URL: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnDemoServer(app, port, join(dir, "data"), { APP_URL: baseUrl, DEMO_PASSWORD, LOG_LEVEL: "warn", SMTP_URL: "" });
     child.stdout?.on("data", (d) => (output += d));
     child.stderr?.on("data", (d) => (output += d));
     server = child;

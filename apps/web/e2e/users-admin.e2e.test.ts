@@ -1,24 +1,23 @@
 import { readFile } from "node:fs/promises";
 import { LIMITS } from "@tally/contract";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   baseUrl,
   expectNoSeriousA11yViolations,
   expectTitle,
-  launchBrowser,
   linkFromMail,
   newContext,
   nextMailTo,
   sentMail,
   settled,
-  signedInState,
   signIn,
   STEP_TIMEOUT_MS,
   visible,
   waitForPath,
 } from "./browser";
-import { apiAs, tokenOf } from "./dashboards-page";
+import { useSignedInPage } from "./journey-setup";
+import { apiAs } from "./dashboards-page";
 import { ADMIN } from "./demo-accounts";
 
 // One account's life, as an admin runs it: created, edited, given other schools, deactivated,
@@ -36,45 +35,37 @@ let SCHOOL_COUNT = 12;
 /** A user agent that a spreadsheet would run as a formula if the export let it through. */
 const HOSTILE_USER_AGENT = '=HYPERLINK("http://x")';
 
-let browser: Browser;
-let admin: Page;
+const admin = useSignedInPage(ADMIN);
 /** The new user's own browser, signed in with the password the admin handed over. */
 let districtPage: Page;
 let password = "";
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  const session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  const context = await newContext(browser, { storageState: session });
-  admin = await context.newPage();
-  SCHOOL_COUNT = (await apiAs(context, tokenOf(session))<{ data: unknown[] }>("/schools")).body.data.length;
-});
-afterAll(async () => {
-  await browser?.close();
+  SCHOOL_COUNT = (await apiAs(admin.context, admin.token)<{ data: unknown[] }>("/schools")).body.data.length;
 });
 
 async function openUsersPage(): Promise<void> {
-  await admin.goto("/users");
-  await expectTitle(admin, "User Management");
-  await visible(admin.getByRole("table", { name: "Users" }));
+  await admin.page.goto("/users");
+  await expectTitle(admin.page, "User Management");
+  await visible(admin.page.getByRole("table", { name: "Users" }));
 }
 
-const userRow = (): Locator => admin.getByTestId(`user-row-${USERNAME}`);
+const userRow = (): Locator => admin.page.getByTestId(`user-row-${USERNAME}`);
 const cell = (row: Locator, index: number): Locator => row.getByRole("cell").nth(index);
 /** The page's success banner text; a banner clears itself after 3 s, so an earlier one may still show. */
 const bannerText = async (): Promise<string | undefined> =>
-  (await admin.getByTestId("success-banner").allTextContents())[0]?.trim();
+  (await admin.page.getByTestId("success-banner").allTextContents())[0]?.trim();
 
 /** Opens Admin Settings with the user list expanded and narrowed to this file's account. */
 async function openSettingsList(): Promise<Locator> {
-  await admin.goto("/admin/settings");
-  await expectTitle(admin, "Admin Settings");
-  const toggle = await visible(admin.getByRole("button", { name: "User Management", exact: true }));
+  await admin.page.goto("/admin/settings");
+  await expectTitle(admin.page, "Admin Settings");
+  const toggle = await visible(admin.page.getByRole("button", { name: "User Management", exact: true }));
   await toggle.click();
   await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-  await admin.getByLabel("Search users").fill(USERNAME);
-  const item = await visible(admin.getByTestId(`user-item-${USERNAME}`));
-  await settled(admin);
+  await admin.page.getByLabel("Search users").fill(USERNAME);
+  const item = await visible(admin.page.getByTestId(`user-item-${USERNAME}`));
+  await settled(admin.page);
   return item;
 }
 
@@ -85,9 +76,9 @@ async function settingsAction(action: string, dialogName: string): Promise<Locat
   await header.click();
   await expect.poll(() => header.getAttribute("aria-expanded")).toBe("true");
   // The row slides open; a click during the slide can land beside the moving button.
-  await settled(admin);
+  await settled(admin.page);
   await item.getByRole("group", { name: `Actions for ${USERNAME}` }).getByRole("button", { name: action }).click();
-  return visible(admin.getByRole("dialog", { name: dialogName }));
+  return visible(admin.page.getByRole("dialog", { name: dialogName }));
 }
 
 /**
@@ -95,8 +86,8 @@ async function settingsAction(action: string, dialogName: string): Promise<Locat
  * the last click, so a hover colour does not stand in for the real one.
  */
 async function scan(what: string): Promise<void> {
-  await admin.mouse.move(0, 0);
-  await expectNoSeriousA11yViolations(admin, what);
+  await admin.page.mouse.move(0, 0);
+  await expectNoSeriousA11yViolations(admin.page, what);
 }
 
 async function signInFails(page: Page, withPassword: string): Promise<void> {
@@ -111,7 +102,7 @@ async function pickSchool(dialog: Locator, name: string): Promise<void> {
   const input = dialog.getByLabel(/^Schools/);
   await input.click();
   await input.fill(name.split(" ")[0] ?? name);
-  await admin.getByRole("option", { name, exact: true }).click();
+  await admin.page.getByRole("option", { name, exact: true }).click();
 }
 
 /** Parses RFC 4180 text strictly: CRLF after every record, quotes doubled inside quoted fields. */
@@ -168,8 +159,8 @@ describe("an admin creates a district user", () => {
   test("Add User: fill in the form, keep the generated password, see it once on the success panel", async () => {
     await openUsersPage();
     await scan("the User Management page");
-    await admin.getByRole("button", { name: "Add User" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Create New User" }));
+    await admin.page.getByRole("button", { name: "Add User" }).click();
+    const dialog = await visible(admin.page.getByRole("dialog", { name: "Create New User" }));
     await dialog.getByLabel(/^Username/).fill(USERNAME);
     await dialog.getByLabel(/^Email/).fill(FIRST_EMAIL);
     await dialog.getByLabel(/^Role/).selectOption({ label: "District User" });
@@ -212,7 +203,7 @@ describe("an admin creates a district user", () => {
   });
 
   test("the new user signs in with that password and sees a district dashboard of three schools", async () => {
-    districtPage = await (await newContext(browser)).newPage();
+    districtPage = await (await newContext(admin.browser())).newPage();
     // No notification stream for this tab: its FORCE_LOGOUT would end the session before the
     // profile check that this file follows (live-connection.e2e.test.ts covers the stream).
     await districtPage.route((url) => url.pathname.startsWith("/api/notifications"), (route) => route.abort());
@@ -234,7 +225,7 @@ describe("editing the account", () => {
     await visible(dialog.getByText("User updated successfully!", { exact: true }));
     // It closes by itself shortly after, and the list shows the new address.
     await dialog.waitFor({ state: "hidden" });
-    await visible(admin.getByTestId(`user-item-${USERNAME}`).getByText(NEW_EMAIL).first());
+    await visible(admin.page.getByTestId(`user-item-${USERNAME}`).getByText(NEW_EMAIL).first());
   });
 
   test("Admin Settings with the list and a row expanded, and the Reset Password dialog, pass axe", async () => {
@@ -253,7 +244,7 @@ describe("school access", () => {
   test("the panel removes schools, offers at most ten unselected others, adds schools found by search, and saves", async () => {
     await openUsersPage();
     await cell(userRow(), 3).getByRole("button", { name: "Manage Schools" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "School Access Management" }));
+    const dialog = await visible(admin.page.getByRole("dialog", { name: "School Access Management" }));
     await visible(dialog.getByRole("heading", { name: `Manage School Access for ${USERNAME}` }));
     const assigned = dialog.getByTestId("schools-assigned");
     const selected = dialog.getByTestId("selected-schools").getByRole("listitem");
@@ -320,7 +311,7 @@ describe("school access", () => {
 
   test("more than five schools show the first five and a +N more... toggle", async () => {
     await cell(userRow(), 3).getByRole("button", { name: "Manage Schools" }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "School Access Management" }));
+    const dialog = await visible(admin.page.getByRole("dialog", { name: "School Access Management" }));
     const search = dialog.getByPlaceholder("Search schools...");
     for (const name of ["Jefferson Academy", "Pinecrest High School"]) {
       await search.fill(name);
@@ -345,7 +336,7 @@ describe("deactivation and reactivation", () => {
   test("Deactivate asks first, then marks the account Inactive", async () => {
     await openUsersPage();
     await userRow().getByRole("button", { name: `Deactivate ${USERNAME}` }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Confirm Deactivation" }));
+    const dialog = await visible(admin.page.getByRole("dialog", { name: "Confirm Deactivation" }));
     expect(await dialog.getByTestId("confirm-text").textContent()).toBe(
       `Are you sure you want to deactivate user "${USERNAME}"? They will no longer be able to log in.`,
     );
@@ -357,7 +348,7 @@ describe("deactivation and reactivation", () => {
   });
 
   test("the deactivated user can no longer sign in", async () => {
-    const page = await (await newContext(browser)).newPage();
+    const page = await (await newContext(admin.browser())).newPage();
     try {
       await signInFails(page, password);
     } finally {
@@ -367,7 +358,7 @@ describe("deactivation and reactivation", () => {
 
   test("Reactivate asks first, reactivates, and e-mails a reset link to the new address", async () => {
     await userRow().getByRole("button", { name: `Reactivate ${USERNAME}` }).click();
-    const dialog = await visible(admin.getByRole("dialog", { name: "Confirm Reactivation" }));
+    const dialog = await visible(admin.page.getByRole("dialog", { name: "Confirm Reactivation" }));
     expect(await dialog.getByTestId("confirm-text").textContent()).toBe(
       `Are you sure you want to reactivate user "${USERNAME}"? A password reset will be sent and they will be able to log in again.`,
     );
@@ -384,7 +375,7 @@ describe("deactivation and reactivation", () => {
   });
 
   test("a wrong password from a browser with a formula for a user agent is refused", async () => {
-    const context: BrowserContext = await browser.newContext({ baseURL: baseUrl(), userAgent: HOSTILE_USER_AGENT });
+    const context: BrowserContext = await admin.browser().newContext({ baseURL: baseUrl(), userAgent: HOSTILE_USER_AGENT });
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     try {
       const page = await context.newPage();
@@ -422,9 +413,9 @@ describe("login history", () => {
   });
 
   test("Export CSV downloads the filtered rows as RFC 4180 text, with the formula neutralised", async () => {
-    await settled(admin);
+    await settled(admin.page);
     const [download] = await Promise.all([
-      admin.waitForEvent("download"),
+      admin.page.waitForEvent("download"),
       dialog.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`login_history_${USERNAME}_${today()}.csv`);
@@ -458,6 +449,6 @@ describe("login history", () => {
     expect(text).toContain(`"'=HYPERLINK(""http://x"")"`);
     // A real browser's user agent holds commas and parentheses; it comes back whole.
     expect(inactive[7]).toBe("inactive");
-    expect(inactive[5]).toBe(await admin.evaluate(() => navigator.userAgent));
+    expect(inactive[5]).toBe(await admin.page.evaluate(() => navigator.userAgent));
   });
 });

@@ -1,28 +1,20 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  expectNoSeriousA11yViolations,
-  expectTitle,
-  launchBrowser,
-  newContext,
-  settled,
-  signedInState,
-  visible,
-} from "./browser";
-import { chooseOption, eventually, horizontalOverflow, studentsHeadingCount, tokenOf } from "./dashboards-page";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, visible } from "./browser";
+import { useSignedInPage, WEEK3_FIXTURES } from "./journey-setup";
+import { chooseOption, eventually, horizontalOverflow, studentsHeadingCount } from "./dashboards-page";
 import { ADMIN } from "./demo-accounts";
 
 // An admin imports a week of the three reports as a new cohort, sees it on the dashboard,
 // imports the same files again (nothing changes), and undoes both imports, newest first.
 // The tests run in order and share the admin's tab; the cohort name is this file's own.
 const COHORT = "Summer Week 3 Test";
-const FIXTURES = new URL("./fixtures/week3/", import.meta.url).pathname;
 const FILES = {
-  "Meeting attendance report": `${FIXTURES}meeting-attendance.csv`,
-  "Progress report": `${FIXTURES}progress.csv`,
-  "Reflection report": `${FIXTURES}reflections.csv`,
+  "Meeting attendance report": `${WEEK3_FIXTURES}meeting-attendance.csv`,
+  "Progress report": `${WEEK3_FIXTURES}progress.csv`,
+  "Reflection report": `${WEEK3_FIXTURES}reflections.csv`,
 };
 /** The schools the sample files name; the demo data has none of them. */
 const SCHOOLS = ["Riverside Academy", "Eastwood Secondary", "Northside High School"];
@@ -30,26 +22,17 @@ const SCHOOLS = ["Riverside Academy", "Eastwood Secondary", "Northside High Scho
 const SHOTS = "/tmp/";
 const README_SHOT = new URL("../../../docs/weekly-import-preview.png", import.meta.url).pathname;
 
-let browser: Browser;
-let admin: Page;
-let session: Awaited<ReturnType<typeof signedInState>>;
+const admin = useSignedInPage(ADMIN, { height: 900 });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  session = await signedInState(browser, ADMIN.username, ADMIN.home);
-  const context = await newContext(browser, { storageState: session, height: 900 });
-  admin = await context.newPage();
   for (const name of SCHOOLS) {
-    const res = await context.request.post("/api/schools", {
-      headers: { Authorization: `Bearer ${tokenOf(session)}` },
+    const res = await admin.context.request.post("/api/schools", {
+      headers: { Authorization: `Bearer ${admin.token}` },
       data: { name, district: "Harbour" },
     });
     // 409: another run against the same database made it already.
     expect([201, 409], `creating ${name}`).toContain(res.status());
   }
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const section = (page: Page): Locator => page.getByRole("region", { name: "Cohort & Weekly Data Management", exact: true });
@@ -111,8 +94,9 @@ const recentImports = (page: Page) => section(page).getByRole("table", { name: "
 
 describe("weekly import", () => {
   test("an admin imports the sample week as a new cohort: preview of 40 students, then commit", async () => {
-    await openSettings(admin);
-    const dialog = await openImport(admin);
+    const { page } = admin;
+    await openSettings(page);
+    const dialog = await openImport(page);
     await dialog.getByLabel("Cohort name").fill(COHORT);
     await dialog.getByLabel("Program type").selectOption("Internship (6 week)");
     await dialog.getByLabel("Start date").fill("2026-06-29");
@@ -120,12 +104,12 @@ describe("weekly import", () => {
     await dialog.getByLabel("Total expected hours").fill("120");
     await visible(dialog.getByText("Week 1 to 6 of this cohort"));
     await dialog.getByLabel("Week number").fill("3");
-    await chooseFiles(admin, dialog);
-    await settled(admin);
+    await chooseFiles(page, dialog);
+    await settled(page);
     await dialog.screenshot({ path: `${SHOTS}import-form.png`, animations: "disabled" });
-    await expectNoSeriousA11yViolations(admin, "the import form");
+    await expectNoSeriousA11yViolations(page, "the import form");
 
-    await preview(admin, dialog);
+    await preview(page, dialog);
     expect(await stat(dialog, "Students in files")).toBe(40);
     expect(await stat(dialog, "New students")).toBe(40);
     expect(await stat(dialog, "Attendance created")).toBe(80);
@@ -138,13 +122,13 @@ describe("weekly import", () => {
     await dialog.screenshot({ path: `${SHOTS}import-preview.png`, animations: "disabled" });
     mkdirSync(new URL("../../../docs/", import.meta.url).pathname, { recursive: true });
     copyFileSync(`${SHOTS}import-preview.png`, README_SHOT);
-    await expectNoSeriousA11yViolations(admin, "the import preview");
+    await expectNoSeriousA11yViolations(page, "the import preview");
 
-    const text = await commit(admin, dialog);
+    const text = await commit(page, dialog);
     expect(text).toContain("Students in files: 40");
     expect(text).toContain("Attendance created: 80");
     expect(text).toContain("Weekly data created: 40");
-    const row = await visible(cohortRow(admin));
+    const row = await visible(cohortRow(page));
     expect((await row.getByRole("cell").allTextContents()).slice(0, 7)).toEqual([
       COHORT,
       "Internship (6 week)",
@@ -157,23 +141,25 @@ describe("weekly import", () => {
   });
 
   test("the dashboard shows the new cohort's students", async () => {
-    await admin.goto("/dashboard");
-    await expectTitle(admin, "Admin Dashboard");
-    await settled(admin);
-    await chooseOption(admin, "Cohort", COHORT);
-    await eventually(() => studentsHeadingCount(admin), 40, "Students (40) for the imported cohort");
-    await visible(admin.getByRole("table", { name: "Attendance by Week" }));
+    const { page } = admin;
+    await page.goto("/dashboard");
+    await expectTitle(page, "Admin Dashboard");
+    await settled(page);
+    await chooseOption(page, "Cohort", COHORT);
+    await eventually(() => studentsHeadingCount(page), 40, "Students (40) for the imported cohort");
+    await visible(page.getByRole("table", { name: "Attendance by Week" }));
   });
 
   test("importing the same files into the existing cohort changes nothing", async () => {
-    await openSettings(admin);
-    const dialog = await openImport(admin);
+    const { page } = admin;
+    await openSettings(page);
+    const dialog = await openImport(page);
     await dialog.getByLabel("Existing cohort").check();
     await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
-    await chooseFiles(admin, dialog, true);
+    await chooseFiles(page, dialog, true);
     // A slow line (16 KB/s up) so the upload lasts a second or so: long enough to be seen.
-    const cdp = await admin.context().newCDPSession(admin);
+    const cdp = await page.context().newCDPSession(page);
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
     await dialog.getByRole("button", { name: "Preview Import" }).click();
     await visible(dialog.getByRole("button", { name: "Processing..." }));
@@ -182,20 +168,21 @@ describe("weekly import", () => {
     await visible(dialog.getByRole("heading", { name: "Preview Upload Summary" }));
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await cdp.detach();
-    await settled(admin);
+    await settled(page);
     expect(await stat(dialog, "Students in files")).toBe(40);
     for (const label of ["New students", "Attendance created", "Attendance updated", "Weekly data created", "Weekly data updated"]) {
       expect(await stat(dialog, label), label).toBe(0);
     }
     await dialog.getByLabel("Only changes").check();
     await visible(dialog.getByText("No students match these filters."));
-    const text = await commit(admin, dialog);
+    const text = await commit(page, dialog);
     expect(text).toContain("Attendance created: 0");
     expect(text).toContain("Attendance updated: 0");
   });
 
   test("a report in the wrong slot is refused with the server's message, and nothing is written", async () => {
-    const dialog = await openImport(admin);
+    const { page } = admin;
+    const dialog = await openImport(page);
     await dialog.getByLabel("Existing cohort").check();
     await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
@@ -208,11 +195,12 @@ describe("weekly import", () => {
     expect(await alert.textContent()).toMatch(/^Preview generation failed: progress\.csv: .*"Meeting Date"/);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    await expect.poll(() => recentImports(admin).getByRole("row").filter({ hasText: COHORT }).count()).toBe(2);
+    await expect.poll(() => recentImports(page).getByRole("row").filter({ hasText: COHORT }).count()).toBe(2);
   });
 
   test("both imports are undone from Recent imports, newest first, and the cohort is gone", async () => {
-    const table = await visible(recentImports(admin));
+    const { page } = admin;
+    const table = await visible(recentImports(page));
     const rows = table.getByRole("row").filter({ hasText: COHORT });
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(0).textContent()).toContain("40 studentsAttendance: 0 created, 0 updatedWeekly data: 0 created, 0 updated");
@@ -222,30 +210,30 @@ describe("weekly import", () => {
     expect(await rows.nth(0).getByRole("button", { name: /^Undo import/ }).count()).toBe(1);
     expect(await rows.nth(1).getByRole("button", { name: /^Undo import/ }).count()).toBe(0);
     await table.scrollIntoViewIfNeeded();
-    await expectNoSeriousA11yViolations(admin, "Admin Settings with recent imports");
-    await section(admin).screenshot({ path: `${SHOTS}import-recent.png`, animations: "disabled" });
+    await expectNoSeriousA11yViolations(page, "Admin Settings with recent imports");
+    await section(page).screenshot({ path: `${SHOTS}import-recent.png`, animations: "disabled" });
 
     await rows.nth(0).getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();
-    let dialog = await visible(admin.getByRole("dialog", { name: "Undo import" }));
+    let dialog = await visible(page.getByRole("dialog", { name: "Undo import" }));
     expect(await dialog.textContent()).toContain(`${COHORT}, week 3`);
     expect(await dialog.textContent()).not.toContain("the cohort itself");
     await dialog.getByRole("button", { name: "Undo import" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    await visible(recentImports(admin).getByText("Undone").first());
+    await visible(recentImports(page).getByText("Undone").first());
 
     const first = rows.filter({ hasText: "Attendance: 80 created" });
     await first.getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();
-    dialog = await visible(admin.getByRole("dialog", { name: "Undo import" }));
+    dialog = await visible(page.getByRole("dialog", { name: "Undo import" }));
     expect(await dialog.textContent()).toContain(`the cohort itself (${COHORT})`);
     await dialog.screenshot({ path: `${SHOTS}import-undo-dialog.png`, animations: "disabled" });
     await dialog.getByRole("button", { name: "Undo import" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    await expect.poll(() => cohortRow(admin).count()).toBe(0);
+    await expect.poll(() => cohortRow(page).count()).toBe(0);
   });
 });
 
 test("on a 390 px phone the import form fills the screen and nothing scrolls sideways", async () => {
-  const phone = await (await newContext(browser, { storageState: session, width: 390, height: 844 })).newPage();
+  const phone = await (await newContext(admin.browser(), { storageState: admin.session, width: 390, height: 844 })).newPage();
   await openSettings(phone);
   const dialog = await openImport(phone);
   await settled(phone);

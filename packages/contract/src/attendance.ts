@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbIdSchema } from "./common.js";
+import { dbIdSchema, isCalendarDay } from "./common.js";
 import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
 
 // GET /attendance/student/:id and GET /attendance/cohort-trends. Dates travel as YYYY-MM-DD strings.
@@ -7,9 +7,7 @@ import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
 const dateOnly = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-    message: "must be a real calendar date",
-  });
+  .refine(isCalendarDay, { message: "must be a real calendar date" });
 
 export const MEETING_TYPES = ["mentor", "advisor"] as const;
 export const ATTENDANCE_STATUSES = ["present", "late", "absent"] as const;

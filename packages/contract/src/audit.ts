@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbIdSchema, MAX_DB_ID } from "./common.js";
+import { DATES_OUT_OF_ORDER, dbIdSchema, isoDaySchema, pageLimitSchema, pageOffsetSchema } from "./common.js";
 
 // Issue 15 "Audit log": GET /api/audit and GET /api/audit/export.csv, super admins only.
 
@@ -9,15 +9,6 @@ export const AUDIT_LIMITS = {
   /** The longest action or entity name a filter may ask for (names are short dotted words). */
   maxNameLength: 100,
 } as const;
-
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Dates must look like YYYY-MM-DD")
-  // Zod runs this even after the regex failed, so it must not throw on any string.
-  .refine((s) => {
-    const day = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
-  }, "Dates must be real calendar days");
 
 const name = (field: string) =>
   z
@@ -30,33 +21,21 @@ const filterFields = {
   actorId: dbIdSchema.optional(),
   action: name("action").optional(),
   entity: name("entity").optional(),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
+  from: isoDaySchema.optional(),
+  to: isoDaySchema.optional(),
 };
 const datesInOrder = (q: { from?: string | undefined; to?: string | undefined }) => !q.from || !q.to || q.from <= q.to;
-const datesOutOfOrder = { path: ["to"], message: "The end date must not be before the start date" };
+const datesOutOfOrder = { path: ["to"], message: DATES_OUT_OF_ORDER };
 
 /** The filters of the CSV export (the list takes the same, plus paging). Dates are whole UTC days, both ends included. */
 export const auditFilterSchema = z.object(filterFields).refine(datesInOrder, datesOutOfOrder);
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
-const pageLimitError = `limit must be a whole number from 1 to ${AUDIT_LIMITS.maxPageSize}`;
-
 export const auditListQuerySchema = z
   .object({
     ...filterFields,
-    limit: z.coerce
-      .number({ error: pageLimitError })
-      .int(pageLimitError)
-      .min(1, pageLimitError)
-      .max(AUDIT_LIMITS.maxPageSize, pageLimitError)
-      .default(AUDIT_LIMITS.pageSize),
-    offset: z.coerce
-      .number({ error: "offset must be a whole number of 0 or more" })
-      .int("offset must be a whole number of 0 or more")
-      .min(0, "offset must be a whole number of 0 or more")
-      .max(MAX_DB_ID, "offset is too large")
-      .default(0),
+    limit: pageLimitSchema(AUDIT_LIMITS.maxPageSize, AUDIT_LIMITS.pageSize),
+    offset: pageOffsetSchema,
   })
   .refine(datesInOrder, datesOutOfOrder);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { dbIdSchema } from "./common.js";
+import { dbIdSchema, MAX_DB_ID } from "./common.js";
 
 /** One cohort visibility setting: school_id null = every school; a school's own row overrides it. */
 export const cohortVisibilitySettingSchema = z.object({
-  cohort_id: z.number().int().positive().max(2_147_483_647),
-  school_id: z.number().int().positive().max(2_147_483_647).nullable(),
+  cohort_id: z.number().int().positive().max(MAX_DB_ID),
+  school_id: z.number().int().positive().max(MAX_DB_ID).nullable(),
   is_visible: z.boolean(),
 });
 export type CohortVisibilitySetting = z.infer<typeof cohortVisibilitySettingSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAdminRole, type Role } from "./roles.js";
 import { DEMO_DEFAULTS, demoIdsSchema } from "./settings.js";
 
 /** The three demo toggles (spec: demo settings; issue 10 gives their meaning). */
@@ -27,3 +28,13 @@ export type SaveDemoSettingsRequest = z.infer<typeof saveDemoSettingsRequestSche
 /** GET and POST /settings/demo. */
 export const demoSettingsResponseSchema = z.object({ data: demoSettingsSchema });
 export type DemoSettingsResponse = z.infer<typeof demoSettingsResponseSchema>;
+
+/**
+ * Whether a role may open the demo school's dashboard by naming it: never while the demo is
+ * off; admins with adminAccess, school and district users with schoolAccess (read-only). The
+ * server enforces it; the web applies it only to show the link and let the route through.
+ */
+export function demoOpenTo(role: Role, demo: DemoToggles): boolean {
+  if (!demo.isDemoVisible) return false;
+  return isAdminRole(role) ? demo.adminAccess : demo.schoolAccess;
+}

@@ -1,6 +1,7 @@
 export * from "./auth.js";
 export * from "./common.js";
 export * from "./csv.js";
+export * from "./csv-file.js";
 export * from "./limits.js";
 export * from "./mail.js";
 export * from "./messages.js";

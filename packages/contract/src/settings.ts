@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dbIdSchema } from "./common.js";
 import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "./limits.js";
+import { isAdminRole, type Role } from "./roles.js";
 
 /** The two toggles a school can have (spec: feature settings). */
 export const featureTogglesSchema = z.object({
@@ -23,6 +24,38 @@ export const FEATURE_DEFAULTS: FeatureSettings = {
   applyToAllSchools: true,
   schoolSettings: {},
 };
+
+/**
+ * A school's own toggles: its row in schoolSettings, each toggle it leaves out taken from the
+ * global values. What the school gets once the global values no longer apply to all.
+ */
+export function schoolToggles(features: FeatureSettings, schoolId: number): FeatureToggles {
+  const own = features.schoolSettings[String(schoolId)] ?? {};
+  return {
+    enableExport: own.enableExport ?? features.enableExport,
+    enableStudentEditing: own.enableStudentEditing ?? features.enableStudentEditing,
+  };
+}
+
+/**
+ * The toggles in force at one school: the global values when applyToAllSchools is on (or no
+ * school is named), else the school's own (schoolToggles).
+ */
+export function togglesAt(features: FeatureSettings, schoolId: number | null): FeatureToggles {
+  if (features.applyToAllSchools || schoolId === null) {
+    return { enableExport: features.enableExport, enableStudentEditing: features.enableStudentEditing };
+  }
+  return schoolToggles(features, schoolId);
+}
+
+/**
+ * Whether a caller may export a report: admins and super admins always; everyone else per the
+ * toggles in force at their school (togglesAt). The spec's "allowed if the check fails" is the
+ * caller's to apply (pass the defaults).
+ */
+export function canExport(caller: { role: Role }, toggles: FeatureToggles): boolean {
+  return isAdminRole(caller.role) || toggles.enableExport;
+}
 
 /** GET /settings/features: school_id names the school to resolve the toggles for (spec: "optional school id on fetch"). */
 export const featureSettingsQuerySchema = z.object({ school_id: dbIdSchema.optional() });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
-import { MAX_DB_ID, schoolRefSchema } from "./common.js";
+import { DATES_OUT_OF_ORDER, isoDaySchema, MAX_DB_ID, pageLimitSchema, pageOffsetSchema, schoolRefSchema } from "./common.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 import { ROLES, roleSchema } from "./roles.js";
@@ -135,40 +135,21 @@ export type SetUserSchoolsRequest = z.infer<typeof setUserSchoolsRequestSchema>;
 export const setUserSchoolsResponseSchema = z.object({ message: z.string(), data: z.array(schoolRefSchema) });
 export type SetUserSchoolsResponse = z.infer<typeof setUserSchoolsResponseSchema>;
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Dates must look like YYYY-MM-DD")
-  // Zod runs this even after the regex failed, so it must not throw on any string.
-  .refine((s) => {
-    const day = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
-  }, "Dates must be real calendar days");
-
 /** GET /users/:id/login-logs. Dates are whole days (UTC), both ends included. */
 export const loginLogsQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ error: "limit must be a whole number from 1 to 100" })
-      .int("limit must be a whole number from 1 to 100")
-      .min(1, "limit must be a whole number from 1 to 100")
-      .max(100, "limit must be a whole number from 1 to 100")
-      .default(LIMITS.loginHistoryPageSize),
-    offset: z.coerce
-      .number({ error: "offset must be a whole number of 0 or more" })
-      .int("offset must be a whole number of 0 or more")
-      .min(0, "offset must be a whole number of 0 or more")
-      .max(MAX_DB_ID, "offset is too large")
-      .default(0),
+    limit: pageLimitSchema(100, LIMITS.loginHistoryPageSize),
+    offset: pageOffsetSchema,
     successful: z
       .enum(["true", "false"], { error: "successful must be true or false" })
       .transform((s) => s === "true")
       .optional(),
-    start_date: isoDay.optional(),
-    end_date: isoDay.optional(),
+    start_date: isoDaySchema.optional(),
+    end_date: isoDaySchema.optional(),
   })
   .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
     path: ["end_date"],
-    message: "The end date must not be before the start date",
+    message: DATES_OUT_OF_ORDER,
   });
 export type LoginLogsQuery = z.infer<typeof loginLogsQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isCsvFile } from "@tally/contract";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError, badRequest, unsupportedMediaType } from "./errors.js";
@@ -110,9 +111,6 @@ export function reportUploadForm<F extends string>(rules: ReportUploadRules<F, z
   return rules.fieldsSchema.extend(files);
 }
 
-/** A .csv name; a name without an extension counts when the browser called it text/csv. */
-const looksLikeCsv = (name: string, mimetype: string) => /\.csv$/i.test(name) || (!/\.[a-z0-9]+$/i.test(name) && mimetype === "text/csv");
-
 /** Fastify's multipart refusals, said for people. */
 function uploadError(error: unknown, currentFile: string | null, tooLarge: (name: string) => AppError, count: number): unknown {
   const code = (error as { code?: string }).code;
@@ -174,7 +172,7 @@ export async function readReportUpload<F extends string, S extends z.ZodType>(
         );
       }
       const label = `${labels[field]} (${currentFile})`;
-      if (!looksLikeCsv(currentFile, part.mimetype)) {
+      if (!isCsvFile(currentFile, part.mimetype)) {
         await part.toBuffer().catch(() => undefined);
         throw badRequest(`${label}: Invalid file type. Please upload a CSV file.`);
       }

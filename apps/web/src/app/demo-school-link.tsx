@@ -1,7 +1,7 @@
 import { Button } from "@mantine/core";
-import { isAdminRole } from "@tally/contract";
+import { demoOpenTo, isAdminRole } from "@tally/contract";
 import { Link, useLocation } from "react-router";
-import { canOpenDemo, demoDashboardPath, useDemoSettings } from "../lib/api/get-demo-settings";
+import { demoDashboardPath, useDemoSettings } from "../lib/api/get-demo-settings";
 import { useCurrentUser } from "../lib/auth-store";
 
 /**
@@ -13,7 +13,7 @@ export function DemoSchoolLink() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const demo = useDemoSettings(user !== null && !isAdminRole(user.role));
-  if (!user || !demo.data || !canOpenDemo(user.role, demo.data)) return null;
+  if (!user || !demo.data || !demoOpenTo(user.role, demo.data)) return null;
   if (user.school_id === demo.data.schoolId) return null;
   const to = demoDashboardPath(demo.data);
   if (pathname === to) return null;

@@ -3,10 +3,11 @@ import { act, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { authStore } from "../lib/auth-store";
 import { healthStore } from "../lib/health";
-import { hardNavigation } from "../lib/navigation";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
-import { FakeEventSource } from "../test/fake-event-source";
-import { renderApp } from "../test/render-app";
+import { hardNavigation } from "../lib/hard-navigation";
+import { jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { buildUser, signIn } from "../testing/signed-in-user";
+import { FakeEventSource } from "../testing/fake-event-source";
+import { renderApp } from "../testing/render-app";
 
 let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { Text } from "@mantine/core";
 import type { RouteObject } from "react-router";
 import { DEMO_SETTINGS_DEFAULTS } from "@tally/contract";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
-import { renderApp } from "../test/render-app";
+import { jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { buildUser, signIn } from "../testing/signed-in-user";
+import { renderApp } from "../testing/render-app";
 import { RouteGuard } from "./route-guard";
 
 const demo = (over: object) => mockFetch(() => jsonResponse(200, { data: { ...DEMO_SETTINGS_DEFAULTS, ...over } }));

@@ -1,6 +1,7 @@
+import { demoOpenTo } from "@tally/contract";
 import { Navigate, Outlet, useParams } from "react-router";
 import { PageLoader } from "../components/page-loader";
-import { canOpenDemo, useDemoSettings } from "../lib/api/get-demo-settings";
+import { useDemoSettings } from "../lib/api/get-demo-settings";
 import { ACCESS, decideAccess } from "../lib/access";
 import { useCurrentUser } from "../lib/auth-store";
 import { RouteGuard } from "./route-guard";
@@ -18,6 +19,6 @@ export function SchoolDashboardGuard() {
   if (!user || ownSchool) return <RouteGuard rule={ACCESS.schoolDashboard} />;
   if (demo.isPending && demo.fetchStatus !== "idle") return <PageLoader />;
   const isDemo = demo.data !== undefined && params.schoolId === String(demo.data.schoolId);
-  if (isDemo && canOpenDemo(user.role, demo.data)) return <Outlet />;
+  if (isDemo && demoOpenTo(user.role, demo.data)) return <Outlet />;
   return <Navigate to="/unauthorized" replace />;
 }

@@ -2,9 +2,10 @@ import { MESSAGES } from "@tally/contract";
 import { act, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { authStore } from "../lib/auth-store";
-import { hardNavigation } from "../lib/navigation";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
-import { renderApp } from "../test/render-app";
+import { hardNavigation } from "../lib/hard-navigation";
+import { jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { buildUser, signIn } from "../testing/signed-in-user";
+import { renderApp } from "../testing/render-app";
 
 let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
 

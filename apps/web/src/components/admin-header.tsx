@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
 import { Logo } from "./logo";
-import { UserBadge } from "./user-badge";
+import { CurrentUserBadge } from "./current-user-badge";
 
 /** Header of /users and /admin/* (spec section 2, "Admin header and navigation"). */
 export function AdminHeader() {
@@ -28,7 +28,7 @@ export function AdminHeader() {
         </Anchor>
       </Group>
       <Group gap="sm">
-        <UserBadge user={user} />
+        <CurrentUserBadge user={user} />
         <Button variant="outline" onClick={() => void logout()}>
           Logout
         </Button>

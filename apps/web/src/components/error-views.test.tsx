@@ -1,9 +1,7 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { RouteObject } from "react-router";
-import { AppProviders } from "../app/providers";
-import { createQueryClient } from "../lib/query-client";
-import { renderApp } from "../test/render-app";
+import { renderApp, renderWithProviders } from "../testing/render-app";
 import { ErrorBoundary } from "./error-boundary";
 import { RouteErrorView } from "./route-error-view";
 
@@ -23,12 +21,10 @@ describe("404 page", () => {
 describe("error fallback", () => {
   it("replaces a crashing tree with the spec texts and a Refresh Page button", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <ErrorBoundary>
-          <Broken />
-        </ErrorBoundary>
-      </AppProviders>,
+    renderWithProviders(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
     );
     expect(screen.getByRole("heading", { name: "Oops! Something went wrong" })).toBeTruthy();
     expect(screen.getByText("Please try refreshing the page.")).toBeTruthy();
@@ -44,12 +40,10 @@ describe("error fallback", () => {
   });
 
   it("renders children when nothing fails", () => {
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <ErrorBoundary>
-          <p>all good</p>
-        </ErrorBoundary>
-      </AppProviders>,
+    renderWithProviders(
+      <ErrorBoundary>
+        <p>all good</p>
+      </ErrorBoundary>,
     );
     expect(screen.getByText("all good")).toBeTruthy();
     expect(screen.queryByText("Oops! Something went wrong")).toBeNull();

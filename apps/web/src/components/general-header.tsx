@@ -41,7 +41,7 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
       />
       <div className={classes.actions}>
         {actions}
-        {/* The same e-mail and role label as UserBadge, with the e-mail able to shrink. */}
+        {/* The same e-mail and role label as CurrentUserBadge, with the e-mail able to shrink. */}
         <Group gap="xs" wrap="nowrap" miw={0}>
           <Text size="sm" truncate className={classes.email} data-testid="header-user-email" title={user.email}>
             {user.email}

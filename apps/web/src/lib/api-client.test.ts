@@ -1,10 +1,12 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../test/fixtures";
-import { ApiError, apiRequest, SESSION_EXPIRED_PATH } from "./api-client";
+import { headerOf, jsonResponse, mockFetch } from "../testing/mock-fetch";
+import { describeSessionRefresh } from "../testing/session-refresh-cases";
+import { buildUser, signIn } from "../testing/signed-in-user";
+import { ApiError, apiRequest, SESSION_EXPIRED_PATH, withSessionRefresh } from "./api-client";
 import { authStore } from "./auth-store";
 import { healthStore } from "./health";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 
 let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
 
@@ -217,5 +219,39 @@ describe("apiRequest", () => {
       apiRequest("/auth/login", { method: "POST", body: { login: "a", password: "b" }, auth: false }),
     ).rejects.toMatchObject({ message: "Invalid credentials", code: "INVALID_CREDENTIALS" });
     expect(assign).not.toHaveBeenCalled();
+  });
+});
+
+describeSessionRefresh(() => apiRequest("/things"));
+
+const refused = (status: number, code: string) => ({ ok: false as const, error: new ApiError(status, code, "refused", true) });
+
+describe("withSessionRefresh", () => {
+  it("sends once with no token and never refreshes when the call is public (auth: false)", async () => {
+    signIn(buildUser(), "tok", "refresh-1");
+    const tokens: Array<string | null> = [];
+    const call = withSessionRefresh(async (token) => {
+      tokens.push(token);
+      return refused(401, "INVALID_CREDENTIALS");
+    }, { auth: false });
+    await expect(call).rejects.toMatchObject({ status: 401, code: "INVALID_CREDENTIALS" });
+    expect(tokens).toEqual([null]);
+    expect(authStore.get().token).toBe("tok");
+  });
+
+  it("passes a 401 through untouched when refresh is off (logout)", async () => {
+    signIn(buildUser(), "tok", "refresh-1");
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    await expect(withSessionRefresh(async () => refused(401, "TOKEN_EXPIRED"), { refresh: false })).rejects.toMatchObject({ status: 401 });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(authStore.get().token).toBe("tok");
+  });
+
+  it("leaves an error the send throws itself (no reply, a stream's error line) to the caller", async () => {
+    signIn(buildUser(), "tok", "refresh-1");
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    const thrown = new ApiError(401, "STREAM_ERROR", "from a stream", true);
+    await expect(withSessionRefresh(async () => Promise.reject(thrown))).rejects.toBe(thrown);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,7 @@ import { LIMITS, MESSAGES, type RefreshResponse } from "@tally/contract";
 import { ApiError, NETWORK_ERROR, TIMEOUT, apiErrorFrom, readBody } from "./api-error";
 import { authStore } from "./auth-store";
 import { API_BASE, healthStore } from "./health";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 import { storeSessionMessage } from "./session-message";
 
 export { ApiError } from "./api-error";
@@ -157,29 +157,27 @@ export function refreshSession(staleToken: string | null = authStore.get().token
   return refreshInFlight;
 }
 
-/** Calls the API under /api and returns the parsed reply; throws ApiError on any failure. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", body, query, signal, auth = true } = options;
-  const refreshOnUnauthorized = options.refreshOnUnauthorized ?? auth;
-  const url = apiUrl(path, query);
-  let refreshed = false;
-  for (;;) {
-    const token = auth ? authStore.get().token : null;
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    const init: RequestInit = { method, headers, body: payload, credentials: "include" };
-    const response = await fetchWithRetry(url, init, options.timeoutMs ?? currentTimeout(), signal);
-    const parsed = await readBody(response);
-    if (response.ok) return parsed as T;
+/** One request's outcome: the value, or the server's refusal (an HTTP error status) as an ApiError. */
+export type Attempt<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
-    const error = apiErrorFrom(response, parsed);
-    if (response.status !== 401 || !token || !refreshOnUnauthorized) throw error;
+/**
+ * The refresh-once-on-401 rule of every authenticated call (JSON, uploads, file downloads):
+ * `send` makes the request with the access token it is given. When the server refuses a sent
+ * token with 401, the session is refreshed once (shared with every other caller and tab) and
+ * the request sent again with the new token; a second 401 ends the session with the expiry
+ * notice, SESSION_VERSION_MISMATCH ends it at once. Errors `send` throws itself pass through.
+ * `auth: false` sends no token (public calls); `refresh: false` throws a 401 as it is (logout).
+ */
+export async function withSessionRefresh<T>(
+  send: (token: string | null) => Promise<Attempt<T>>,
+  { auth = true, refresh = auth }: { auth?: boolean; refresh?: boolean } = {},
+): Promise<T> {
+  for (let refreshed = false; ; refreshed = true) {
+    const token = auth ? authStore.get().token : null;
+    const attempt = await send(token);
+    if (attempt.ok) return attempt.value;
+    const { error } = attempt;
+    if (error.status !== 401 || !token || !refresh) throw error;
     if (error.code === "SESSION_VERSION_MISMATCH") {
       endSession(MESSAGES.sessionVersionMismatch);
       throw error;
@@ -189,6 +187,28 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       throw error;
     }
     await refreshSession(token);
-    refreshed = true;
   }
+}
+
+/** Calls the API under /api and returns the parsed reply; throws ApiError on any failure. */
+export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = "GET", body, query, signal, auth = true } = options;
+  const url = apiUrl(path, query);
+  return withSessionRefresh<T>(
+    async (token) => {
+      const headers: Record<string, string> = { Accept: "application/json" };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      let payload: BodyInit | undefined;
+      if (body instanceof FormData) payload = body;
+      else if (body !== undefined) {
+        headers["Content-Type"] = "application/json";
+        payload = JSON.stringify(body);
+      }
+      const init: RequestInit = { method, headers, body: payload, credentials: "include" };
+      const response = await fetchWithRetry(url, init, options.timeoutMs ?? currentTimeout(), signal);
+      const parsed = await readBody(response);
+      return response.ok ? { ok: true, value: parsed as T } : { ok: false, error: apiErrorFrom(response, parsed) };
+    },
+    { auth, refresh: options.refreshOnUnauthorized ?? auth },
+  );
 }

@@ -40,12 +40,16 @@ export async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
-export function apiErrorFrom(response: Response, body: unknown): ApiError {
+/** A refusal as an ApiError: the server's `error` text and `code` when the body has them, else the status. */
+export function apiErrorOf(status: number, statusText: string, body: unknown): ApiError {
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const code = typeof record.code === "string" ? record.code : `HTTP_${response.status}`;
+  const code = typeof record.code === "string" ? record.code : `HTTP_${status}`;
   if (typeof record.error === "string" && record.error) {
-    return new ApiError(response.status, code, record.error, true, body);
+    return new ApiError(status, code, record.error, true, body);
   }
-  const fallback = response.statusText || `Request failed with status ${response.status}`;
-  return new ApiError(response.status, code, fallback, false);
+  return new ApiError(status, code, statusText || `Request failed with status ${status}`, false);
+}
+
+export function apiErrorFrom(response: Response, body: unknown): ApiError {
+  return apiErrorOf(response.status, response.statusText, body);
 }

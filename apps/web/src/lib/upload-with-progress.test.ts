@@ -1,83 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../test/fixtures";
+import { FakeXhr, installFakeXhr } from "../testing/fake-xhr";
+import { describeSessionRefresh } from "../testing/session-refresh-cases";
+import { buildUser, signIn } from "../testing/signed-in-user";
 import { ApiError } from "./api-error";
-import { SESSION_EXPIRED_PATH } from "./api-client";
-import { authStore } from "./auth-store";
-import { hardNavigation } from "./navigation";
+import { hardNavigation } from "./hard-navigation";
 import { type UploadProgress, uploadWithProgress } from "./upload-with-progress";
-
-function add(map: Map<string, Array<(e?: unknown) => void>>, type: string, fn: (e?: unknown) => void) {
-  map.set(type, [...(map.get(type) ?? []), fn]);
-}
-
-/** A scripted stand-in for XMLHttpRequest: each test says what the server sends and when. */
-class FakeXhr {
-  static sent: FakeXhr[] = [];
-  static script: (xhr: FakeXhr) => void = () => {};
-  method = "";
-  url = "";
-  headers: Record<string, string> = {};
-  body: unknown;
-  withCredentials = false;
-  status = 0;
-  statusText = "";
-  responseText = "";
-  responseHeaders: Record<string, string> = {};
-  aborted = false;
-  private listeners = new Map<string, Array<(e?: unknown) => void>>();
-  private uploadListeners = new Map<string, Array<(e?: unknown) => void>>();
-  upload = { addEventListener: (type: string, fn: (e?: unknown) => void) => add(this.uploadListeners, type, fn) };
-
-  addEventListener(type: string, fn: (e?: unknown) => void) {
-    add(this.listeners, type, fn);
-  }
-  emit(type: string, event?: unknown) {
-    for (const fn of this.listeners.get(type) ?? []) fn(event);
-  }
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  getResponseHeader(name: string) {
-    return this.responseHeaders[name.toLowerCase()] ?? null;
-  }
-  send(body: unknown) {
-    this.body = body;
-    FakeXhr.sent.push(this);
-    FakeXhr.script(this);
-  }
-  abort() {
-    this.aborted = true;
-    this.emit("abort");
-  }
-  // Helpers for the scripts.
-  uploaded(loaded: number, total: number) {
-    for (const fn of this.uploadListeners.get("progress") ?? []) fn({ lengthComputable: true, loaded, total });
-    if (loaded === total) for (const fn of this.uploadListeners.get("load") ?? []) fn();
-  }
-  respond(status: number, type: string) {
-    this.status = status;
-    this.responseHeaders["content-type"] = type;
-  }
-  stream(text: string) {
-    this.responseText += text;
-    this.emit("progress");
-  }
-  finish() {
-    this.emit("load");
-  }
-}
 
 const NDJSON = "application/x-ndjson; charset=utf-8";
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 beforeEach(() => {
-  FakeXhr.sent = [];
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
+  installFakeXhr();
   vi.spyOn(hardNavigation, "assign").mockImplementation(() => {});
 });
 
@@ -151,39 +84,6 @@ describe("uploadWithProgress", () => {
     await expect(uploadWithProgress("/x", form())).rejects.toMatchObject({ status: 413, code: "FILE_TOO_LARGE", message: "Each file may be at most 10 MB" });
   });
 
-  it("refreshes the session once on a 401 and sends again with the new token", async () => {
-    signIn(buildUser(), "old-token", "refresh-1");
-    const fetch = mockFetch(() => jsonResponse(200, { token: "new-token", refreshToken: "refresh-2" }));
-    FakeXhr.script = (xhr) => {
-      if (xhr.headers.Authorization === "Bearer old-token") {
-        xhr.respond(401, "application/json");
-        xhr.responseText = JSON.stringify({ error: "Token expired", code: "TOKEN_EXPIRED" });
-      } else {
-        xhr.respond(200, NDJSON);
-        xhr.stream(line({ type: "result", data: 7 }));
-      }
-      xhr.finish();
-    };
-    await expect(uploadWithProgress<number>("/x", form())).resolves.toBe(7);
-    expect(FakeXhr.sent.map((x) => x.headers.Authorization)).toEqual(["Bearer old-token", "Bearer new-token"]);
-    expect(fetch.mock.calls[0]?.[0]).toBe("/api/auth/refresh");
-    expect(authStore.get().token).toBe("new-token");
-  });
-
-  it("ends the session when the retried upload is refused again", async () => {
-    signIn(buildUser(), "old-token", "refresh-1");
-    mockFetch(() => jsonResponse(200, { token: "new-token", refreshToken: "refresh-2" }));
-    FakeXhr.script = (xhr) => {
-      xhr.respond(401, "application/json");
-      xhr.responseText = JSON.stringify({ error: "Nope", code: "UNAUTHENTICATED" });
-      xhr.finish();
-    };
-    await expect(uploadWithProgress("/x", form())).rejects.toMatchObject({ status: 401 });
-    expect(FakeXhr.sent).toHaveLength(2);
-    expect(authStore.get().token).toBeNull();
-    expect(hardNavigation.assign).toHaveBeenCalledWith(SESSION_EXPIRED_PATH);
-  });
-
   it("stops when the caller aborts, and reports a lost connection as a network error", async () => {
     signIn(buildUser());
     FakeXhr.script = () => {}; // never answers
@@ -207,3 +107,5 @@ describe("uploadWithProgress", () => {
     await expect(uploadWithProgress("/x", form())).rejects.toMatchObject({ code: "INCOMPLETE_REPLY" });
   });
 });
+
+describeSessionRefresh(() => uploadWithProgress("/x", form()));

@@ -1,7 +1,6 @@
-import { IMPORT_PROGRESS_TYPE, type ImportProgressLine, type ImportStage, MESSAGES } from "@tally/contract";
-import { ApiError, NETWORK_ERROR } from "./api-error";
-import { apiUrl, endSession, refreshSession } from "./api-client";
-import { authStore } from "./auth-store";
+import { IMPORT_PROGRESS_TYPE, type ImportProgressLine, type ImportStage } from "@tally/contract";
+import { ApiError, NETWORK_ERROR, apiErrorOf } from "./api-error";
+import { apiUrl, withSessionRefresh } from "./api-client";
 
 /** What a person can be shown while an upload runs: the bytes sent, then the server's stage. */
 export type UploadProgress = { kind: "upload"; percent: number } | { kind: "stage"; stage: ImportStage };
@@ -20,16 +19,13 @@ interface Reply {
 
 /** Turns an ordinary JSON error reply into an ApiError, as apiErrorFrom does for fetch. */
 function errorFromReply(reply: Reply): ApiError {
-  let record: Record<string, unknown> = {};
+  let body: unknown;
   try {
-    const body = JSON.parse(reply.text) as unknown;
-    if (typeof body === "object" && body !== null) record = body as Record<string, unknown>;
+    body = JSON.parse(reply.text) as unknown;
   } catch {
-    // not JSON: fall back to the status text
+    // not JSON: the status text stands in
   }
-  const code = typeof record.code === "string" ? record.code : `HTTP_${reply.status}`;
-  if (typeof record.error === "string" && record.error) return new ApiError(reply.status, code, record.error, true);
-  return new ApiError(reply.status, code, reply.statusText || `Request failed with status ${reply.status}`);
+  return apiErrorOf(reply.status, reply.statusText, body);
 }
 
 /** Reads complete NDJSON lines as they arrive; the last, unterminated piece waits for more. */
@@ -121,32 +117,19 @@ function sendOnce<T>(url: string, body: FormData, token: string | null, options:
  * the server's stages, and resolves with the result line's data. Throws ApiError with the
  * server's text on any refusal; a 401 refreshes the session once and sends again.
  */
-export async function uploadWithProgress<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+export function uploadWithProgress<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
   const url = apiUrl(path);
-  let refreshed = false;
-  for (;;) {
-    const token = authStore.get().token;
+  return withSessionRefresh<T>(async (token) => {
     const { reply, reader } = await sendOnce<T>(url, body, token, options);
     if (reader.error) throw reader.error;
-    if (reader.result) return reader.result.data;
+    if (reader.result) return { ok: true, value: reader.result.data };
     if (reply.status >= 200 && reply.status < 300) {
       // A server that ignored the Accept header answers plain JSON.
       if (reply.contentType.includes("json") && !reply.contentType.includes(IMPORT_PROGRESS_TYPE)) {
-        return JSON.parse(reply.text) as T;
+        return { ok: true, value: JSON.parse(reply.text) as T };
       }
       throw new ApiError(reply.status, "INCOMPLETE_REPLY", "The server ended the reply without a result.");
     }
-    const error = errorFromReply(reply);
-    if (reply.status !== 401 || !token) throw error;
-    if (error.code === "SESSION_VERSION_MISMATCH") {
-      endSession(MESSAGES.sessionVersionMismatch);
-      throw error;
-    }
-    if (refreshed) {
-      endSession(MESSAGES.sessionExpired);
-      throw error;
-    }
-    await refreshSession(token);
-    refreshed = true;
-  }
+    return { ok: false, error: errorFromReply(reply) };
+  });
 }

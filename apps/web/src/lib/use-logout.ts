@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { logout } from "./session";
+import { logout } from "./logout";
 
 /** Logs out on the server, clears the session and shows the sign-in page. */
 export function useLogout(): () => Promise<void> {

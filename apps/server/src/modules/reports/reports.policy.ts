@@ -1,7 +1,5 @@
-import { type FeatureSettings, isAdminRole, REPORT_MESSAGES, type Role } from "@tally/contract";
+import { canExport, type FeatureSettings, isAdminRole, REPORT_MESSAGES, type Role, togglesAt } from "@tally/contract";
 import { forbidden } from "../../lib/errors.js";
-import { canExport } from "../settings/settings.policy.js";
-import { togglesAt } from "../settings/settings.service.js";
 
 /**
  * Whether the caller may export (PDF, e-mail, CSV) a report covering `reportSchoolIds`:

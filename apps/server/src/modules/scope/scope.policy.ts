@@ -1,4 +1,4 @@
-import { type DemoToggles, isAdminRole, type Role } from "@tally/contract";
+import { isAdminRole, type Role } from "@tally/contract";
 
 /**
  * The schools a user may see: admins see every school; a school user their own school;
@@ -8,16 +8,6 @@ export function schoolScope(role: Role, schoolId: number | null, assignedSchoolI
   if (isAdminRole(role)) return "all";
   if (role === "school_user") return schoolId === null ? [] : [schoolId];
   return assignedSchoolIds;
-}
-
-/**
- * Whether a role may open the demo school's dashboard by naming it: never while the demo is
- * off; admins with adminAccess, school and district users with schoolAccess (read-only: the
- * unfiltered scope that edits check never includes it).
- */
-export function demoOpenTo(role: Role, demo: DemoToggles): boolean {
-  if (!demo.isDemoVisible) return false;
-  return isAdminRole(role) ? demo.adminAccess : demo.schoolAccess;
 }
 
 /** Whether a demo school account is refused sign-in: its school is the demo and the demo is off. */

@@ -5,6 +5,7 @@ import {
   isAdminRole,
   type SaveFeatureSettingsRequest,
   type SaveFeatureSettingsResponse,
+  togglesAt,
 } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
@@ -13,7 +14,7 @@ import { recordChange } from "../audit/audit.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import type { SettingsReader } from "./settings.policy.js";
 import * as repo from "./settings.repository.js";
-import { parseFeatureSettings, readFeatureSettings, SETTING_KEYS, togglesAt } from "./settings.service.js";
+import { parseFeatureSettings, readFeatureSettings, SETTING_KEYS } from "./settings.service.js";
 
 // The admin screen's feature settings. Kept apart from settings.service, which the scope
 // module reads on every request, so that reading settings never depends on the schools module.

@@ -1,6 +1,6 @@
-import type { FeatureSettings } from "@tally/contract";
+import { type FeatureSettings, togglesAt } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { parseDemoSettings, parseFeatureSettings, togglesAt } from "./settings.service.js";
+import { parseDemoSettings, parseFeatureSettings } from "./settings.service.js";
 
 const isStudentEditingEnabled = (features: FeatureSettings, schoolId: number | null) =>
   togglesAt(features, schoolId).enableStudentEditing;

@@ -4,7 +4,6 @@ import {
   type DemoSettings,
   FEATURE_DEFAULTS,
   type FeatureSettings,
-  type FeatureToggles,
 } from "@tally/contract";
 import { z } from "zod";
 import type { DbExecutor } from "../../db/executor.js";
@@ -35,20 +34,6 @@ const storedDemo = z.object({
 export function parseFeatureSettings(value: unknown): FeatureSettings {
   const parsed = storedFeatures.safeParse(value ?? {});
   return parsed.success ? parsed.data : { ...FEATURE_DEFAULTS };
-}
-
-/**
- * The toggles in force at one school: the global values when applyToAllSchools is on (or no
- * school is named), else the school's own, each falling back to the global value.
- */
-export function togglesAt(features: FeatureSettings, schoolId: number | null): FeatureToggles {
-  const global = { enableExport: features.enableExport, enableStudentEditing: features.enableStudentEditing };
-  if (features.applyToAllSchools || schoolId === null) return global;
-  const own = features.schoolSettings[String(schoolId)] ?? {};
-  return {
-    enableExport: own.enableExport ?? global.enableExport,
-    enableStudentEditing: own.enableStudentEditing ?? global.enableStudentEditing,
-  };
 }
 
 export async function readFeatureSettings(db: DbExecutor): Promise<FeatureSettings> {

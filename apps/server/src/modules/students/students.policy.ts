@@ -1,5 +1,4 @@
-import { type FeatureSettings, isAdminRole, type Role } from "@tally/contract";
-import { togglesAt } from "../settings/settings.service.js";
+import { type FeatureSettings, isAdminRole, type Role, togglesAt } from "@tally/contract";
 
 /**
  * The e-mail is the import's identity of a student, and a 409 for a taken address would tell

@@ -2,6 +2,7 @@ import { type CohortItem, type CohortsResponse, dashboardFilterParams } from "@t
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../api-client";
 import { listData } from "./list-data";
+import { queryKeys } from "../query-keys";
 
 /** GET /cohorts: the cohorts the caller may see, narrowed to one school when given. */
 export async function getCohorts(schoolId: number | null, signal?: AbortSignal): Promise<CohortItem[]> {
@@ -11,7 +12,7 @@ export async function getCohorts(schoolId: number | null, signal?: AbortSignal):
 
 export function cohortsQuery(schoolId: number | null = null) {
   return queryOptions({
-    queryKey: ["cohorts", { schoolId }],
+    queryKey: queryKeys.cohorts.visible(schoolId),
     queryFn: ({ signal }) => getCohorts(schoolId, signal),
   });
 }

@@ -1,18 +1,16 @@
-import { type DemoSettings, type DemoSettingsResponse, isAdminRole, type Role } from "@tally/contract";
+import type { DemoSettings, DemoSettingsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../api-client";
+import { queryKeys } from "../query-keys";
 
 export type { DemoSettings } from "@tally/contract";
-
-/** Every query about the demo setting starts with this key; a save invalidates it. */
-export const DEMO_SETTINGS_KEY = ["settings", "demo"] as const;
 
 export async function getDemoSettings(signal?: AbortSignal): Promise<DemoSettings> {
   return (await apiRequest<DemoSettingsResponse>("/settings/demo", { signal })).data;
 }
 
 export const demoSettingsQuery = queryOptions({
-  queryKey: DEMO_SETTINGS_KEY,
+  queryKey: queryKeys.settings.demo,
   queryFn: ({ signal }) => getDemoSettings(signal),
   // The API client already retries what is worth retrying; a guard waiting on more retries
   // would only hold the page.
@@ -21,15 +19,6 @@ export const demoSettingsQuery = queryOptions({
 
 export function useDemoSettings(enabled = true) {
   return useQuery({ ...demoSettingsQuery, enabled });
-}
-
-/**
- * Whether this role may open the demo school's dashboard (the server's rule, mirrored only to
- * show the link and let the route through): admins with adminAccess, others with schoolAccess.
- */
-export function canOpenDemo(role: Role, demo: DemoSettings | undefined): boolean {
-  if (!demo?.isDemoVisible) return false;
-  return isAdminRole(role) ? demo.adminAccess : demo.schoolAccess;
 }
 
 /** The demo school's dashboard path. */

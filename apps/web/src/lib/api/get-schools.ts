@@ -2,6 +2,7 @@ import type { SchoolItem, SchoolsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../api-client";
 import { listData } from "./list-data";
+import { queryKeys } from "../query-keys";
 
 /** GET /schools: the schools the caller may see, for every screen that lists or picks them. */
 export async function getSchools(signal?: AbortSignal): Promise<SchoolItem[]> {
@@ -9,7 +10,7 @@ export async function getSchools(signal?: AbortSignal): Promise<SchoolItem[]> {
 }
 
 export const schoolsQuery = queryOptions({
-  queryKey: ["schools"],
+  queryKey: queryKeys.schools.all,
   queryFn: ({ signal }) => getSchools(signal),
 });
 

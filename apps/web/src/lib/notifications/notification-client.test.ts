@@ -1,10 +1,11 @@
 import { MESSAGES, type Notification } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../test/fixtures";
-import { FakeEventSource } from "../../test/fake-event-source";
+import { jsonResponse, mockFetch } from "../../testing/mock-fetch";
+import { buildUser, signIn } from "../../testing/signed-in-user";
+import { FakeEventSource } from "../../testing/fake-event-source";
 import { ApiError } from "../api-client";
 import { authStore } from "../auth-store";
-import { hardNavigation } from "../navigation";
+import { hardNavigation } from "../hard-navigation";
 import { forceLogoutMessage, handleNotification } from "./force-logout";
 import { createNotificationClient, type NotificationConnectionState } from "./notification-client";
 

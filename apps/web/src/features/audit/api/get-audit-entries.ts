@@ -1,8 +1,7 @@
 import { AUDIT_LIMITS, type AuditFilter, type AuditListQuery, type AuditListResponse } from "@tally/contract";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-
-export const AUDIT_KEY = ["audit"] as const;
+import { queryKeys } from "../../../lib/query-keys";
 
 /** The page's filter fields: empty text means "any". Dates are YYYY-MM-DD, both ends included. */
 export interface AuditFilterFields {
@@ -34,7 +33,7 @@ export function getAuditEntries(fields: AuditFilterFields, page: number, signal?
 
 export function auditEntriesQuery(fields: AuditFilterFields, page: number) {
   return queryOptions({
-    queryKey: [...AUDIT_KEY, fields, page],
+    queryKey: queryKeys.audit.page(fields, page),
     queryFn: ({ signal }) => getAuditEntries(fields, page, signal),
     placeholderData: keepPreviousData,
     // The log grows with every admin action: always read it afresh.

@@ -1,11 +1,11 @@
-import { Button, Group, NativeSelect, TextInput } from "@mantine/core";
+import { Button, Group, NativeSelect } from "@mantine/core";
 import type { AuditListResponse } from "@tally/contract";
+import { DateRangeInputs } from "../../../components/date-range-inputs";
 import type { AuditFilterFields } from "../api/get-audit-entries";
 
 interface Props {
   fields: AuditFilterFields;
   choices: AuditListResponse["choices"] | undefined;
-  invalidRange: boolean;
   onChange: (patch: Partial<AuditFilterFields>) => void;
   onExport: () => void;
   exporting: boolean;
@@ -15,7 +15,7 @@ interface Props {
 const any = (label: string) => ({ value: "", label });
 
 /** Who, what (action, entity) and the date range of the audit page, and its CSV export. */
-export function AuditFilters({ fields, choices, invalidRange, onChange, onExport, exporting, canExport }: Props) {
+export function AuditFilters({ fields, choices, onChange, onExport, exporting, canExport }: Props) {
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
       <NativeSelect
@@ -36,14 +36,7 @@ export function AuditFilters({ fields, choices, invalidRange, onChange, onExport
         value={fields.entity}
         onChange={(e) => onChange({ entity: e.currentTarget.value })}
       />
-      <TextInput label="From" type="date" value={fields.from} onChange={(e) => onChange({ from: e.currentTarget.value })} />
-      <TextInput
-        label="To"
-        type="date"
-        value={fields.to}
-        onChange={(e) => onChange({ to: e.currentTarget.value })}
-        error={invalidRange ? "The end date must not be before the start date" : undefined}
-      />
+      <DateRangeInputs from={fields.from} to={fields.to} onChange={onChange} />
       <Button variant="light" onClick={onExport} loading={exporting} disabled={!canExport}>
         Export CSV
       </Button>

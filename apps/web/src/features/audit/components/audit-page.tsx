@@ -1,10 +1,8 @@
-import { Alert, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Stack, Text, Title } from "@mantine/core";
 import { AUDIT_LIMITS } from "@tally/contract";
 import { useState } from "react";
-import { EmptyState } from "../../../components/empty-state";
-import { PageButtons } from "../../../components/page-buttons";
-import { SectionLoader } from "../../../components/section-loader";
-import { pageBounds } from "../../../lib/paging";
+import { datesOutOfOrder } from "../../../components/date-range-inputs";
+import { PagedList } from "../../../components/paged-list";
 import { useExportAuditCsv } from "../api/export-audit-csv";
 import { type AuditFilterFields, NO_AUDIT_FILTERS, useAuditEntries } from "../api/get-audit-entries";
 import { AuditFilters } from "./audit-filters";
@@ -17,7 +15,7 @@ const EXPORT_FAILED = "Failed to export the audit log. Please try again.";
 export function AuditPage() {
   const [fields, setFields] = useState<AuditFilterFields>(NO_AUDIT_FILTERS);
   const [page, setPage] = useState(1);
-  const invalidRange = fields.from !== "" && fields.to !== "" && fields.from > fields.to;
+  const invalidRange = datesOutOfOrder(fields.from, fields.to);
   const entries = useAuditEntries(fields, page, !invalidRange);
   const exportCsv = useExportAuditCsv();
 
@@ -28,7 +26,6 @@ export function AuditPage() {
 
   const count = entries.data?.count ?? 0;
   const rows = entries.data?.rows ?? [];
-  const { pageCount, from, to } = pageBounds(page, AUDIT_LIMITS.pageSize, count);
 
   return (
     <Stack gap="lg">
@@ -37,7 +34,6 @@ export function AuditPage() {
       <AuditFilters
         fields={fields}
         choices={entries.data?.choices}
-        invalidRange={invalidRange}
         onChange={setFilter}
         onExport={() => exportCsv.mutate(fields)}
         exporting={exportCsv.isPending}
@@ -53,21 +49,21 @@ export function AuditPage() {
           {EXPORT_FAILED}
         </Alert>
       ) : null}
-      {invalidRange ? null : entries.isPending ? (
-        <SectionLoader label="Loading the audit log" />
-      ) : rows.length === 0 && !entries.isError ? (
-        <EmptyState message="No audit entries match these filters" />
-      ) : rows.length > 0 ? (
+      <PagedList
+        hidden={invalidRange}
+        pending={entries.isPending}
+        failed={entries.isError}
+        rowCount={rows.length}
+        total={count}
+        page={page}
+        pageSize={AUDIT_LIMITS.pageSize}
+        onPageChange={setPage}
+        loadingLabel="Loading the audit log"
+        emptyMessage="No audit entries match these filters"
+        pagesLabel="audit entries"
+      >
         <AuditTable rows={rows} />
-      ) : null}
-      {count > 0 && !invalidRange ? (
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Text size="sm">
-            Showing {from}-{to} of {count}
-          </Text>
-          <PageButtons page={page} pageCount={pageCount} onChange={setPage} label="audit entries" />
-        </Group>
-      ) : null}
+      </PagedList>
     </Stack>
   );
 }

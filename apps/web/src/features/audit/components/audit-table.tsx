@@ -1,5 +1,6 @@
 import { Code, Table } from "@mantine/core";
 import type { AuditEntryView } from "@tally/contract";
+import { DataTable } from "../../../components/data-table";
 
 const formatTime = (iso: string) => {
   const date = new Date(iso);
@@ -16,45 +17,32 @@ function Values({ value }: { value: unknown }) {
   );
 }
 
+const COLUMNS = ["When", "Who", "Address", "Action", "Entity", "Before", "After"];
+
 /** One page of audit entries, newest first. */
 export function AuditTable({ rows }: { rows: readonly AuditEntryView[] }) {
   return (
-    <Table.ScrollContainer minWidth={960}>
-      <Table striped verticalSpacing="xs" fz="sm" aria-label="Audit log">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">When</Table.Th>
-            <Table.Th scope="col">Who</Table.Th>
-            <Table.Th scope="col">Address</Table.Th>
-            <Table.Th scope="col">Action</Table.Th>
-            <Table.Th scope="col">Entity</Table.Th>
-            <Table.Th scope="col">Before</Table.Th>
-            <Table.Th scope="col">After</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.id}>
-              <Table.Td>
-                <time dateTime={r.at}>{formatTime(r.at)}</time>
-              </Table.Td>
-              <Table.Td>{r.actorName ?? (r.actorId === null ? "System" : `Deleted user #${r.actorId}`)}</Table.Td>
-              <Table.Td ff="monospace">{r.clientAddress ?? "-"}</Table.Td>
-              <Table.Td ff="monospace">{r.action}</Table.Td>
-              <Table.Td>
-                {r.entity}
-                {r.entityId === null ? "" : ` #${r.entityId}`}
-              </Table.Td>
-              <Table.Td>
-                <Values value={r.before} />
-              </Table.Td>
-              <Table.Td>
-                <Values value={r.after} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable columns={COLUMNS} minWidth={960} striped verticalSpacing="xs" fz="sm" aria-label="Audit log">
+      {rows.map((r) => (
+        <Table.Tr key={r.id}>
+          <Table.Td>
+            <time dateTime={r.at}>{formatTime(r.at)}</time>
+          </Table.Td>
+          <Table.Td>{r.actorName ?? (r.actorId === null ? "System" : `Deleted user #${r.actorId}`)}</Table.Td>
+          <Table.Td ff="monospace">{r.clientAddress ?? "-"}</Table.Td>
+          <Table.Td ff="monospace">{r.action}</Table.Td>
+          <Table.Td>
+            {r.entity}
+            {r.entityId === null ? "" : ` #${r.entityId}`}
+          </Table.Td>
+          <Table.Td>
+            <Values value={r.before} />
+          </Table.Td>
+          <Table.Td>
+            <Values value={r.after} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,13 +1,14 @@
 import type { ProfileResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function getProfile(signal?: AbortSignal): Promise<ProfileResponse> {
   return apiRequest<ProfileResponse>("/auth/profile", { signal });
 }
 
 export const profileQuery = queryOptions({
-  queryKey: ["auth", "profile"],
+  queryKey: queryKeys.auth.profile,
   queryFn: ({ signal }) => getProfile(signal),
 });
 

@@ -1,6 +1,7 @@
 import type { VerifyEmailRequest, VerifyEmailResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 // POST, so the token travels in the body and stays out of request logs.
 export function verifyEmail(token: string, signal?: AbortSignal): Promise<VerifyEmailResponse> {
@@ -10,7 +11,7 @@ export function verifyEmail(token: string, signal?: AbortSignal): Promise<Verify
 
 export function verifyEmailQuery(token: string) {
   return queryOptions({
-    queryKey: ["auth", "verify", token],
+    queryKey: queryKeys.auth.emailToken(token),
     queryFn: ({ signal }) => verifyEmail(token, signal),
     staleTime: Infinity,
   });

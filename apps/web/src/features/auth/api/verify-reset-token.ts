@@ -1,6 +1,7 @@
 import type { VerifyResetTokenRequest, VerifyResetTokenResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 // POST, so the token travels in the body and stays out of request logs.
 export function verifyResetToken(token: string, signal?: AbortSignal): Promise<VerifyResetTokenResponse> {
@@ -10,7 +11,7 @@ export function verifyResetToken(token: string, signal?: AbortSignal): Promise<V
 
 export function verifyResetTokenQuery(token: string) {
   return queryOptions({
-    queryKey: ["auth", "verify-reset-token", token],
+    queryKey: queryKeys.auth.resetToken(token),
     queryFn: ({ signal }) => verifyResetToken(token, signal),
     staleTime: Infinity,
   });

@@ -2,8 +2,9 @@ import { MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { authStore } from "../../../lib/auth-store";
-import { buildUser, jsonResponse, mockFetch } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
 
 async function submitLogin(login: string, password: string) {
   fireEvent.change(await screen.findByLabelText("Username or Email"), { target: { value: login } });

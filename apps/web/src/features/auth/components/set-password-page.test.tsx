@@ -1,8 +1,8 @@
 import { MESSAGES } from "@tally/contract";
 import { act, fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { jsonResponse, mockFetch } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { renderApp } from "../../../testing/render-app";
 
 function validTokenServer(setPasswordReply: () => Response = () => jsonResponse(200, { message: "ok" })) {
   return mockFetch((url) => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { jsonResponse, mockFetch } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { renderApp } from "../../../testing/render-app";
 
 describe("e-mail verification page", () => {
   it("explains a missing token", async () => {

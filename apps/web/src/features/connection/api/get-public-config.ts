@@ -1,6 +1,7 @@
 import { type PublicConfig, publicConfigSchema } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 const SUPPORT_EMAIL_KEY = "tally.supportEmail";
 
@@ -26,7 +27,7 @@ export async function getPublicConfig(signal?: AbortSignal): Promise<PublicConfi
 
 export const publicConfigQuery = () =>
   queryOptions({
-    queryKey: ["public-config"],
+    queryKey: queryKeys.publicConfig,
     queryFn: ({ signal }) => getPublicConfig(signal),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

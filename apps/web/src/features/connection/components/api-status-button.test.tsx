@@ -1,16 +1,11 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { AppProviders } from "../../../app/providers";
 import { healthStore } from "../../../lib/health";
-import { createQueryClient } from "../../../lib/query-client";
 import { ApiStatusButton } from "./api-status-button";
+import { renderWithProviders } from "../../../testing/render-app";
 
 function renderButton() {
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
-      <ApiStatusButton />
-    </AppProviders>,
-  );
+  return renderWithProviders(<ApiStatusButton />);
 }
 
 describe("floating API status button", () => {

@@ -2,8 +2,8 @@ import { Alert, Anchor, Button, Group, List, Paper, Stack, Text, Title } from "@
 import { useNavigate } from "react-router";
 import { SlimPage } from "../../../components/slim-page";
 import { lastSyncTime, useHealth } from "../../../lib/health";
-import { hardNavigation } from "../../../lib/navigation";
-import { logoutNow } from "../../../lib/session";
+import { hardNavigation } from "../../../lib/hard-navigation";
+import { logoutNow } from "../../../lib/logout";
 import { useSupportEmail } from "../api/get-public-config";
 
 function formatSyncTime(iso: string | null): string | null {

@@ -1,9 +1,10 @@
 import { REPORT_LIMITS } from "@tally/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { ApiError } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
-import { hardNavigation } from "../../../lib/navigation";
+import { hardNavigation } from "../../../lib/hard-navigation";
 import { fetchFile, fileNameFrom } from "./fetch-file";
 
 const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0xe2, 0xe3]);
@@ -37,22 +38,6 @@ describe("fetchFile", () => {
     expect(headerOf(init, "Authorization")).toBe("Bearer tok-1");
     expect(file.fileName).toBe("from-server.pdf");
     expect(new Uint8Array(await file.blob.arrayBuffer())).toEqual(PDF_BYTES);
-  });
-
-  it("refreshes the session once on a 401 and retries with the new token", async () => {
-    signIn(buildUser(), "old", "refresh-1");
-    const tokens: Array<string | undefined> = [];
-    mockFetch((url, init) => {
-      if (url.startsWith("/api/auth/refresh")) return jsonResponse(200, { token: "new", refreshToken: "refresh-2" });
-      tokens.push(headerOf(init, "Authorization"));
-      return headerOf(init, "Authorization") === "Bearer new"
-        ? pdfResponse()
-        : jsonResponse(401, { error: "Token expired", code: "UNAUTHENTICATED" });
-    });
-    const file = await fetchFile("/pdf-reports/generate", {}, { fallbackName: "f.pdf", timeoutMs: 1000 });
-    expect(file.fileName).toBe("from-server.pdf");
-    expect(tokens).toEqual(["Bearer old", "Bearer new"]);
-    expect(authStore.get().token).toBe("new");
   });
 
   it("throws the server's 403 and 429 texts as ApiErrors", async () => {
@@ -93,3 +78,5 @@ describe("fetchFile", () => {
     expect((error as ApiError).fromServer).toBe(false);
   });
 });
+
+describeSessionRefresh(() => fetchFile("/pdf-reports/generate", {}, { fallbackName: "f.pdf", timeoutMs: 1000 }));

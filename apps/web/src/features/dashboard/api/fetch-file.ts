@@ -1,7 +1,5 @@
-import { MESSAGES } from "@tally/contract";
-import { ApiError, apiUrl, endSession, refreshSession } from "../../../lib/api-client";
+import { ApiError, apiUrl, withSessionRefresh } from "../../../lib/api-client";
 import { NETWORK_ERROR, TIMEOUT, apiErrorFrom, readBody } from "../../../lib/api-error";
-import { authStore } from "../../../lib/auth-store";
 
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -50,29 +48,14 @@ export async function fetchFile(
   if (options.signal?.aborted) controller.abort(options.signal.reason);
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
   try {
-    let refreshed = false;
-    for (;;) {
-      const token = authStore.get().token;
+    return await withSessionRefresh<FetchedFile>(async (token) => {
       const headers: Record<string, string> = {};
       if (token) headers.Authorization = `Bearer ${token}`;
       const response = await fetch(apiUrl(path, query), { headers, credentials: "include", signal: controller.signal });
-      if (response.ok) {
-        const blob = await response.blob();
-        return { blob, fileName: fileNameFrom(response.headers.get("content-disposition"), options.fallbackName) };
-      }
-      const error = apiErrorFrom(response, await readBody(response));
-      if (response.status !== 401 || !token) throw error;
-      if (error.code === "SESSION_VERSION_MISMATCH") {
-        endSession(MESSAGES.sessionVersionMismatch);
-        throw error;
-      }
-      if (refreshed) {
-        endSession(MESSAGES.sessionExpired);
-        throw error;
-      }
-      await refreshSession(token);
-      refreshed = true;
-    }
+      if (!response.ok) return { ok: false, error: apiErrorFrom(response, await readBody(response)) };
+      const blob = await response.blob();
+      return { ok: true, value: { blob, fileName: fileNameFrom(response.headers.get("content-disposition"), options.fallbackName) } };
+    });
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (timedOut) throw new ApiError(0, TIMEOUT, "The request took too long");

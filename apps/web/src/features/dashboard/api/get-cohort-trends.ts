@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { listData } from "../../../lib/api/list-data";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
+import { queryKeys } from "../../../lib/query-keys";
 
 export async function getCohortTrends(
   filters: DashboardFilters,
@@ -19,7 +20,7 @@ export async function getCohortTrends(
 /** Weekly present and late percentages per meeting type for the chart and the table. */
 export function cohortTrendsQuery(filters: DashboardFilters, meetingType: MeetingTypeFilter) {
   return queryOptions({
-    queryKey: ["attendance", "cohort-trends", { ...filters, meetingType }],
+    queryKey: queryKeys.attendance.trends.list({ ...filters, meetingType }),
     queryFn: ({ signal }) => getCohortTrends(filters, meetingType, signal),
   });
 }

@@ -1,6 +1,7 @@
 import { FEATURE_DEFAULTS, type FeatureSettingsResponse, type FeatureToggles } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 export type { FeatureToggles } from "@tally/contract";
 
@@ -27,7 +28,7 @@ export async function getFeatureSettings(schoolId: number | null, signal?: Abort
 
 export function featureSettingsQuery(schoolId: number | null, enabled = true) {
   return queryOptions({
-    queryKey: ["settings", "features", { schoolId }],
+    queryKey: queryKeys.settings.features.atSchool(schoolId),
     queryFn: ({ signal }) => getFeatureSettings(schoolId, signal),
     enabled,
   });

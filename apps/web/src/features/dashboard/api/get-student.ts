@@ -1,6 +1,7 @@
 import type { StudentDetail } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function getStudent(id: number, signal?: AbortSignal) {
   return apiRequest<StudentDetail>(`/students/${id}`, { signal });
@@ -8,7 +9,7 @@ export function getStudent(id: number, signal?: AbortSignal) {
 
 export function studentQuery(id: number) {
   return queryOptions({
-    queryKey: ["students", "detail", id],
+    queryKey: queryKeys.students.detail(id),
     queryFn: ({ signal }) => getStudent(id, signal),
   });
 }

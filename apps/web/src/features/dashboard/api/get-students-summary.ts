@@ -2,6 +2,7 @@ import type { StudentsSummary } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function getStudentsSummary(filters: DashboardFilters, q: string, signal?: AbortSignal) {
   return apiRequest<StudentsSummary>("/students/summary", { signal, query: filterQuery(filters, q) });
@@ -10,7 +11,7 @@ export function getStudentsSummary(filters: DashboardFilters, q: string, signal?
 /** Exact counts for the stat cards, with the same filters as the student grid. */
 export function studentsSummaryQuery(filters: DashboardFilters, q: string) {
   return queryOptions({
-    queryKey: ["students", "summary", { ...filters, q }],
+    queryKey: queryKeys.students.summary({ ...filters, q }),
     queryFn: ({ signal }) => getStudentsSummary(filters, q, signal),
   });
 }

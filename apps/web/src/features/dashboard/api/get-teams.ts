@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { listData } from "../../../lib/api/list-data";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
+import { queryKeys } from "../../../lib/query-keys";
 
 export type TeamsFilter = Pick<DashboardFilters, "schoolId" | "cohortId">;
 
@@ -13,7 +14,7 @@ export async function getTeams(filter: TeamsFilter, signal?: AbortSignal): Promi
 /** Teams the caller may see, narrowed by school and cohort when chosen. */
 export function teamsQuery(filter: TeamsFilter, enabled = true) {
   return queryOptions({
-    queryKey: ["teams", filter],
+    queryKey: queryKeys.teams.list(filter),
     queryFn: ({ signal }) => getTeams(filter, signal),
     enabled,
   });

@@ -1,6 +1,7 @@
 import type { StudentDetail, UpdateStudentRequest } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function updateStudent(id: number, body: UpdateStudentRequest) {
   return apiRequest<StudentDetail>(`/students/${id}`, { method: "PUT", body });
@@ -12,11 +13,11 @@ export function useUpdateStudent(id: number) {
   return useMutation({
     mutationFn: (body: UpdateStudentRequest) => updateStudent(id, body),
     onSuccess: async (detail) => {
-      queryClient.setQueryData(["students", "detail", id], detail);
+      queryClient.setQueryData(queryKeys.students.detail(id), detail);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["students"] }),
-        queryClient.invalidateQueries({ queryKey: ["teams"] }),
-        queryClient.invalidateQueries({ queryKey: ["attendance", "cohort-trends"] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.students.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.teams.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.attendance.trends.all }),
       ]);
     },
   });

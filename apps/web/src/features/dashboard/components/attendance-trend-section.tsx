@@ -7,7 +7,7 @@ import { lazyComponent } from "../../../lib/lazy-component";
 import type { TrendSeries } from "../../../components/trend-chart";
 import { useCohortTrends } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
-import { toTrendRows, trendSummary } from "./trend-data";
+import { toTrendRows, trendSummary } from "./trend-rows";
 
 // The charting library is the biggest part of the page: its own chunk, fetched as soon as this
 // module loads so it arrives alongside the numbers instead of after them.

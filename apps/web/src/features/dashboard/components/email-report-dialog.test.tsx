@@ -1,8 +1,9 @@
 import { REPORT_MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
 import type { ReportFilters } from "../api/report-filters";
 import { EmailReportDialog } from "./email-report-dialog";
 

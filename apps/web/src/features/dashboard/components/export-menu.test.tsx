@@ -1,10 +1,11 @@
 import { REPORT_MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, headerOf, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
 import type { ReportFilters } from "../api/report-filters";
-import { callsTo, mockDashboardApi } from "./dashboard-api.test-helpers";
+import { callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
 import { ExportMenu } from "./export-menu";
 
 // The first render loads the lazy page and several queries.

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Group, Loader, Menu, Stack, Text } from "@mantine/core";
-import { isAdminRole, REPORT_MESSAGES, type SessionUser } from "@tally/contract";
+import { canExport, isAdminRole, REPORT_MESSAGES, type SessionUser } from "@tally/contract";
 import { useState } from "react";
 import { useDownloadCsv } from "../api/download-csv";
 import { useDownloadPdf } from "../api/download-pdf";
@@ -25,8 +25,8 @@ interface Props {
 }
 
 /**
- * The dashboard's Export menu: Download PDF, E-mail report, Download CSV. Mirrors the server's
- * export rights only to hide it: admins always see it; school users per their school's
+ * The dashboard's Export menu: Download PDF, E-mail report, Download CSV. Applies the server's
+ * rule (canExport) only to hide it: admins always see it; school users per their school's
  * enableExport, district users per the school they filter on (else the global value). While
  * the toggles load it stays hidden, so it never flashes up and away; if their check fails the
  * fetcher answers "on" (spec: export allowed then) and the server decides.
@@ -38,7 +38,7 @@ export function ExportMenu({ user, report }: Props) {
   const pdf = useDownloadPdf();
   const csv = useDownloadCsv();
   const [emailOpen, setEmailOpen] = useState(false);
-  if (!admin && !features.data?.enableExport) return null;
+  if (!(features.data ? canExport(user, features.data) : admin)) return null;
 
   // One message at a time: starting one export clears the other's error.
   const startPdf = () => {

@@ -1,7 +1,8 @@
 import { Text } from "@mantine/core";
+import { demoOpenTo } from "@tally/contract";
 import { useParams } from "react-router";
 import { useCurrentUser } from "../../../lib/auth-store";
-import { canOpenDemo, useDemoSettings } from "../../../lib/api/get-demo-settings";
+import { useDemoSettings } from "../../../lib/api/get-demo-settings";
 import { useSchools } from "../../../lib/api/get-schools";
 import { DashboardLoading, StudentDashboard } from "./student-dashboard";
 
@@ -21,7 +22,7 @@ export function SchoolDashboardPage() {
   const demo = useDemoSettings(!!user && !own);
   if (!own && demo.isPending && demo.fetchStatus !== "idle") return <DashboardLoading />;
   const demoId = demo.data && String(demo.data.schoolId) === schoolId ? demo.data.schoolId : undefined;
-  if (!user || (!own && (demoId === undefined || !canOpenDemo(user.role, demo.data)))) {
+  if (!user || (!own && (demoId === undefined || !demo.data || !demoOpenTo(user.role, demo.data)))) {
     return <Text>You do not have permission to view this school&apos;s data</Text>;
   }
   if (!own) {

@@ -5,7 +5,7 @@ import { SectionLoader } from "../../../components/section-loader";
 import { useStudentAttendance } from "../api/get-student-attendance";
 import { displayDate } from "./display-date";
 import { latestCohort } from "./latest-cohort";
-import { attendanceShares, validRecords } from "./student-attendance";
+import { attendanceShares, validRecords } from "./attendance-shares";
 
 const STATUS_COLOR = { present: "green", late: "yellow", absent: "red" } as const;
 

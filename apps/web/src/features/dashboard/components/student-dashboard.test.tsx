@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { buildUser, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildStudents, callsTo, mockDashboardApi } from "./dashboard-api.test-helpers";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { buildStudents, callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
 
 /** Options of a Mantine Select (kept in the DOM; happy-dom never finishes the open transition). */
 async function optionsOf(label: string): Promise<string[]> {

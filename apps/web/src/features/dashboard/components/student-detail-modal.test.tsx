@@ -1,9 +1,10 @@
 import { type AttendanceRecordItem, MESSAGES, type StudentDetail, type WeeklyDataItem } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { type DashboardWorld, buildStudents, callsTo, mockDashboardApi } from "./dashboard-api.test-helpers";
+import { jsonResponse } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { type DashboardWorld, buildStudents, callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
 
 const SLOW = { timeout: 4000 };
 

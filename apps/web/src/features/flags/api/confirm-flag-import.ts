@@ -1,6 +1,7 @@
 import type { ConfirmFlagImportRequest, ConfirmFlagImportResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** A week of 5,000 students is written in one transaction: far beyond the 15 s default. */
 export const CONFIRM_TIMEOUT_MS = 5 * 60_000;
@@ -24,9 +25,9 @@ export function useConfirmFlagImport() {
     // add a batch to Recent imports.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["weekly-data"] }),
-        queryClient.invalidateQueries({ queryKey: ["imports"] }),
-        queryClient.invalidateQueries({ queryKey: ["students"] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.weeklyData.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.imports.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.students.all }),
       ]),
   });
 }

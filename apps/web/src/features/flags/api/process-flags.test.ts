@@ -1,54 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { authStore } from "../../../lib/auth-store";
+import { FakeXhr, installFakeXhr } from "../../../testing/fake-xhr";
+import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { ApiError } from "../../../lib/api-error";
 import { FlagValidationError, processFlags } from "./process-flags";
-
-/** A stand-in XMLHttpRequest: records what was sent; the test answers, fails or watches aborts. */
-class FakeXhr {
-  static sent: FakeXhr[] = [];
-  headers: Record<string, string> = {};
-  method = "";
-  url = "";
-  body: FormData | null = null;
-  status = 0;
-  statusText = "";
-  responseText = "";
-  withCredentials = false;
-  aborted = false;
-  private listeners: Record<string, Array<() => void>> = {};
-  private uploadListeners: Record<string, Array<() => void>> = {};
-  upload = { addEventListener: (type: string, fn: () => void) => (this.uploadListeners[type] ??= []).push(fn) };
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  addEventListener(type: string, fn: () => void) {
-    (this.listeners[type] ??= []).push(fn);
-  }
-  send(body: FormData) {
-    this.body = body;
-    FakeXhr.sent.push(this);
-  }
-  abort() {
-    this.aborted = true;
-    this.emit("abort");
-  }
-  uploaded() {
-    for (const fn of this.uploadListeners.load ?? []) fn();
-  }
-  reply(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.emit("load");
-  }
-  emit(type: string) {
-    for (const fn of this.listeners[type] ?? []) fn();
-  }
-}
 
 const file = (name: string) => new File(["a\n"], name, { type: "text/csv" });
 const input = {
@@ -58,12 +13,8 @@ const input = {
 };
 const ok = { status: "success", message: "ok", validationErrors: [], runId: "run-1", data: [], unmatched: [] };
 
-/** Lets the promise chain reach the next send. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 beforeEach(() => {
-  FakeXhr.sent = [];
-  vi.stubGlobal("XMLHttpRequest", FakeXhr);
+  installFakeXhr();
   signIn(buildUser({ role: "super_admin" }), "access-1", "refresh-1");
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -74,9 +25,9 @@ describe("processFlags", () => {
     const reply = processFlags(input, { onStage: (s) => stages.push(s) });
     const xhr = FakeXhr.sent[0]!;
     expect([xhr.method, xhr.url, xhr.headers.Authorization]).toEqual(["POST", "/api/flag-upload/process-flags", "Bearer access-1"]);
-    expect(xhr.body!.get("cohortId")).toBe("7");
-    expect(xhr.body!.get("currentWeek")).toBe("3");
-    expect((xhr.body!.get("attendanceReport") as File).name).toBe("c.csv");
+    expect((xhr.body as FormData).get("cohortId")).toBe("7");
+    expect((xhr.body as FormData).get("currentWeek")).toBe("3");
+    expect(((xhr.body as FormData).get("attendanceReport") as File).name).toBe("c.csv");
     expect(stages).toEqual(["uploading"]);
     xhr.uploaded();
     expect(stages).toEqual(["uploading", "processing"]);
@@ -114,17 +65,6 @@ describe("processFlags", () => {
     expect(FakeXhr.sent[0]!.aborted).toBe(true);
     await expect(reply).rejects.toMatchObject({ name: "AbortError" });
   });
-
-  it("refreshes the session once on a 401 and sends again with the new token", async () => {
-    const fetch = mockFetch(() => jsonResponse(200, { token: "access-2", refreshToken: "refresh-2" }));
-    const reply = processFlags(input);
-    FakeXhr.sent[0]!.reply(401, { error: "Token expired", code: "TOKEN_EXPIRED" });
-    await vi.waitFor(() => expect(FakeXhr.sent).toHaveLength(2));
-    expect(fetch.mock.calls[0]![0]).toContain("/api/auth/refresh");
-    expect(FakeXhr.sent[1]!.headers.Authorization).toBe("Bearer access-2");
-    FakeXhr.sent[1]!.reply(200, ok);
-    expect(await reply).toEqual(ok);
-    expect(authStore.get().token).toBe("access-2");
-    await tick();
-  });
 });
+
+describeSessionRefresh(() => processFlags(input));

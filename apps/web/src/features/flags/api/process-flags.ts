@@ -1,7 +1,6 @@
-import { type FlagFileField, MESSAGES, type ProcessFlagsResponse } from "@tally/contract";
-import { ApiError, NETWORK_ERROR } from "../../../lib/api-error";
-import { apiUrl, endSession, refreshSession } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
+import type { FlagFileField, ProcessFlagsResponse } from "@tally/contract";
+import { ApiError, NETWORK_ERROR, apiErrorOf } from "../../../lib/api-error";
+import { apiUrl, withSessionRefresh } from "../../../lib/api-client";
 
 export type ProcessStage = "uploading" | "processing";
 
@@ -42,13 +41,10 @@ function parse(text: string): unknown {
 
 /** The refusal as an error; a 400 with validation errors keeps them (apiRequest would drop them). */
 export function errorFromReply({ status, statusText, body }: Reply): ApiError {
+  const error = apiErrorOf(status, statusText, body);
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const code = typeof record.code === "string" ? record.code : `HTTP_${status}`;
   const errors = Array.isArray(record.validationErrors) ? record.validationErrors.map(String) : [];
-  const text = typeof record.error === "string" && record.error ? record.error : "";
-  if (errors.length > 0) return new FlagValidationError(status, code, text, errors);
-  if (text) return new ApiError(status, code, text, true);
-  return new ApiError(status, code, statusText || `Request failed with status ${status}`);
+  return errors.length > 0 ? new FlagValidationError(status, error.code, error.fromServer ? error.message : "", errors) : error;
 }
 
 /** One multipart POST through XHR: only XHR tells when the upload has finished. No timeout. */
@@ -88,25 +84,14 @@ function sendOnce(form: FormData, token: string | null, { signal, onStage }: Pro
  * POST /flag-upload/process-flags: the three reports for a cohort and week, answered with the
  * calculated flags to verify. Nothing is written. A 401 refreshes the session once, as apiRequest does.
  */
-export async function processFlags(input: ProcessFlagsInput, options: ProcessFlagsOptions = {}): Promise<ProcessFlagsResponse> {
+export function processFlags(input: ProcessFlagsInput, options: ProcessFlagsOptions = {}): Promise<ProcessFlagsResponse> {
   const form = new FormData();
   form.append("cohortId", String(input.cohortId));
   form.append("currentWeek", String(input.currentWeek));
   for (const [field, file] of Object.entries(input.files)) form.append(field, file, file.name);
-  for (let refreshed = false; ; refreshed = true) {
-    const token = authStore.get().token;
+  return withSessionRefresh(async (token) => {
     const reply = await sendOnce(form, token, options);
-    if (reply.status >= 200 && reply.status < 300) return reply.body as ProcessFlagsResponse;
-    const error = errorFromReply(reply);
-    if (reply.status !== 401 || !token) throw error;
-    if (error.code === "SESSION_VERSION_MISMATCH") {
-      endSession(MESSAGES.sessionVersionMismatch);
-      throw error;
-    }
-    if (refreshed) {
-      endSession(MESSAGES.sessionExpired);
-      throw error;
-    }
-    await refreshSession(token);
-  }
+    if (reply.status >= 200 && reply.status < 300) return { ok: true, value: reply.body as ProcessFlagsResponse };
+    return { ok: false, error: errorFromReply(reply) };
+  });
 }

@@ -5,6 +5,7 @@ import {
   FLAG_UPLOAD_MESSAGES,
   type FlagFileField,
   type FlagVerificationRow,
+  isCsvFile,
 } from "@tally/contract";
 import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
@@ -12,7 +13,6 @@ import { FileDropField } from "../../../components/file-drop-field";
 import { errorText } from "../../../lib/api-error";
 import { useConfirmFlagImport } from "../api/confirm-flag-import";
 import { FlagValidationError, processFlags } from "../api/process-flags";
-import { isCsvFile } from "../lib/csv-file";
 import { IDLE, isBusy, statusText, uploadReducer } from "../lib/upload-state";
 import { ImportResult } from "./import-result";
 import { VerificationStep } from "./verification-step";
@@ -66,7 +66,7 @@ export function FlagUploadPanel({ cohort, currentWeek }: Props) {
   }, [state.status]);
 
   const choose = (field: FlagFileField, file: File) => {
-    if (!isCsvFile(file)) {
+    if (!isCsvFile(file.name, file.type)) {
       setFileErrors((e) => ({ ...e, [field]: FLAG_UPLOAD_MESSAGES.invalidFileType }));
       setFiles((f) => ({ ...f, [field]: undefined }));
       return;

@@ -1,10 +1,11 @@
 import { FLAG_FILE_LABELS, FLAG_UPLOAD_MESSAGES, type ProcessFlagsResponse } from "@tally/contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
 import { FlagValidationError, type ProcessFlagsOptions, processFlags } from "../api/process-flags";
-import { buildResult, buildRow, confirmed, csv, flagsCohort, rowErrorsOf } from "./flag-test-data";
+import { buildResult, buildRow, confirmed, csv, flagsCohort, rowErrorsOf } from "../../../testing/flag-upload-data";
 
 vi.mock("../api/process-flags", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../api/process-flags")>()),
@@ -124,6 +125,9 @@ describe("Flag Uploader page", () => {
     const panel = await chooseCohort();
     attach(panel, { [FLAG_FILE_LABELS.progressReport]: new File(["x"], "progress.xlsx", { type: "application/vnd.ms-excel" }) });
     expect(within(panel).getByText(FLAG_UPLOAD_MESSAGES.invalidFileType)).toBeTruthy();
+    // The contract's rule, as the server applies it: another extension is refused whatever the type says.
+    attach(panel, { [FLAG_FILE_LABELS.reflectionReport]: new File(["x"], "reflections.txt", { type: "text/csv" }) });
+    expect(within(panel).getAllByText(FLAG_UPLOAD_MESSAGES.invalidFileType)).toHaveLength(2);
     attach(panel, { [FLAG_FILE_LABELS.reflectionReport]: csv("reflections.csv") });
     fireEvent.click(within(panel).getByRole("button", { name: "Process" }));
     expect(within(panel).getByRole("alert").textContent).toBe(FLAG_UPLOAD_MESSAGES.allFilesRequired);

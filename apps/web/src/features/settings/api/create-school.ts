@@ -1,6 +1,7 @@
 import type { CreateSchoolRequest, SchoolMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function createSchool(body: CreateSchoolRequest) {
   return apiRequest<SchoolMutationResponse>("/schools", { method: "POST", body });
@@ -11,6 +12,6 @@ export function useCreateSchool() {
   return useMutation({
     mutationFn: createSchool,
     // Every school list (pickers, filters, this admin list) sits under ["schools"].
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["schools"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.schools.all }),
   });
 }

@@ -1,12 +1,7 @@
 import type { FeatureSettings, FeatureSettingsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-
-/**
- * Every feature-settings query (the dashboard's per-school toggles too) starts with this key,
- * so a save refreshes them all.
- */
-export const FEATURE_SETTINGS_KEY = ["settings", "features"] as const;
+import { queryKeys } from "../../../lib/query-keys";
 
 /**
  * The whole stored setting, as an admin edits it. Unlike the dashboard's read, a failure is
@@ -17,7 +12,7 @@ export async function getAdminFeatureSettings(signal?: AbortSignal): Promise<Fea
 }
 
 export const adminFeatureSettingsQuery = queryOptions({
-  queryKey: [...FEATURE_SETTINGS_KEY, "admin"],
+  queryKey: queryKeys.settings.features.admin,
   queryFn: ({ signal }) => getAdminFeatureSettings(signal),
 });
 

@@ -2,8 +2,7 @@ import type { CohortVisibilityResponse, CohortVisibilitySetting } from "@tally/c
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { listData } from "../../../lib/api/list-data";
-
-export const COHORT_VISIBILITY_KEY = ["settings", "cohort-visibility"] as const;
+import { queryKeys } from "../../../lib/query-keys";
 
 /** GET /settings/cohort-visibility: every stored row (all schools and per school). */
 export async function getCohortVisibility(signal?: AbortSignal): Promise<CohortVisibilitySetting[]> {
@@ -11,7 +10,7 @@ export async function getCohortVisibility(signal?: AbortSignal): Promise<CohortV
 }
 
 export const cohortVisibilityQuery = queryOptions({
-  queryKey: COHORT_VISIBILITY_KEY,
+  queryKey: queryKeys.settings.cohortVisibility,
   queryFn: ({ signal }) => getCohortVisibility(signal),
   // The screen edits on top of these rows: start from what the server holds now.
   staleTime: 0,

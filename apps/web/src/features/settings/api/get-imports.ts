@@ -2,8 +2,7 @@ import type { ImportBatch, ImportsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { listData } from "../../../lib/api/list-data";
-
-export const IMPORTS_KEY = ["imports"] as const;
+import { queryKeys } from "../../../lib/query-keys";
 
 /** GET /imports: the import batches, newest first (admins). */
 export async function getImports(limit: number, cohortId?: number, signal?: AbortSignal): Promise<ImportBatch[]> {
@@ -12,7 +11,7 @@ export async function getImports(limit: number, cohortId?: number, signal?: Abor
 
 export function importsQuery(limit = 20, cohortId?: number) {
   return queryOptions({
-    queryKey: [...IMPORTS_KEY, { limit, cohortId: cohortId ?? null }],
+    queryKey: queryKeys.imports.list(limit, cohortId ?? null),
     queryFn: ({ signal }) => getImports(limit, cohortId, signal),
   });
 }

@@ -1,7 +1,7 @@
 import type { CohortVisibilitySetting, SaveCohortVisibilityRequest, SaveCohortVisibilityResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { COHORT_VISIBILITY_KEY } from "./get-cohort-visibility";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** POST /settings/cohort-visibility: writes the rows given (all or nothing); others stay. */
 export function saveCohortVisibility(settings: CohortVisibilitySetting[]) {
@@ -14,6 +14,6 @@ export function useSaveCohortVisibility() {
   return useMutation({
     mutationFn: saveCohortVisibility,
     // The reply holds every stored row: no need to fetch them again.
-    onSuccess: (reply) => queryClient.setQueryData(COHORT_VISIBILITY_KEY, reply.data),
+    onSuccess: (reply) => queryClient.setQueryData(queryKeys.settings.cohortVisibility, reply.data),
   });
 }

@@ -1,7 +1,7 @@
 import type { DemoSettingsResponse, SaveDemoSettingsRequest } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { DEMO_SETTINGS_KEY } from "../../../lib/api/get-demo-settings";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function saveDemoSettings(body: SaveDemoSettingsRequest) {
   return apiRequest<DemoSettingsResponse>("/settings/demo", { method: "POST", body });
@@ -12,7 +12,7 @@ export function useSaveDemoSettings() {
   return useMutation({
     mutationFn: saveDemoSettings,
     onSuccess: (reply) => {
-      queryClient.setQueryData(DEMO_SETTINGS_KEY, reply.data);
+      queryClient.setQueryData(queryKeys.settings.demo, reply.data);
       // Lists and counts follow the demo toggles: everything cached may be stale.
       return queryClient.invalidateQueries();
     },

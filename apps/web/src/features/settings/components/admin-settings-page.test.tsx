@@ -1,9 +1,8 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers";
-import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp, renderWithProviders } from "../../../testing/render-app";
 import { AdminSettingsPage } from "./admin-settings-page";
 
 describe("Admin Settings page", () => {
@@ -49,11 +48,7 @@ describe("Admin Settings page", () => {
   it("refuses other roles", () => {
     signIn(buildUser({ role: "district_user" }));
     mockFetch(() => jsonResponse(200, { data: [] }));
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <AdminSettingsPage />
-      </AppProviders>,
-    );
+    renderWithProviders(<AdminSettingsPage />);
     expect(screen.getByText("You do not have permission to access admin settings")).toBeTruthy();
   });
 });

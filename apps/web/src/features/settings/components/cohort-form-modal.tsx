@@ -1,20 +1,14 @@
-import { Alert, Group, NativeSelect, TextInput } from "@mantine/core";
-import {
-  type AdminCohortItem,
-  COHORT_HOURS_MAX,
-  COHORT_NAME_MAX,
-  cohortWeekCount,
-  createCohortRequestSchema,
-  PROGRAM_TYPES,
-} from "@tally/contract";
+import { Alert, Group, TextInput } from "@mantine/core";
+import type { AdminCohortItem } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { ModalForm } from "../../../components/modal-form";
 import { errorText } from "../../../lib/api-error";
-import { fieldErrors } from "../../../lib/form-errors";
 import { bindText } from "../../../lib/text-binding";
 import { useCreateCohort } from "../api/create-cohort";
 import { useUpdateCohort } from "../api/update-cohort";
+import { checkCohortDraft, draftWeekCount } from "../lib/cohort-draft";
+import { CohortNameInput, ExpectedHoursInput, ProgramTypeSelect } from "./cohort-fields";
 
 interface Props {
   /** The cohort to edit; none: add a new one. */
@@ -38,24 +32,10 @@ export function CohortFormModal({ cohort, onClose, onSaved }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = createCohortRequestSchema.safeParse({
-      name,
-      program_type: programType,
-      start_date: startDate,
-      end_date: endDate,
-      // An empty box is "missing", not 0; anything else goes as typed so the rule names it.
-      total_expected_hours: hours.trim() === "" ? undefined : Number(hours),
-    });
-    const found = parsed.success ? {} : fieldErrors(parsed.error);
-    if (!parsed.success) {
-      if (programType === "") found.program_type = "Select a program type";
-      if (hours.trim() === "") found.total_expected_hours = "Total expected hours is required";
-      if (startDate === "") found.start_date = "Start date is required";
-      if (endDate === "") found.end_date = "End date is required";
-    }
+    const { request, errors: found } = checkCohortDraft({ name, programType, startDate, endDate, totalExpectedHours: hours });
     setErrors(found);
-    if (!parsed.success) return;
-    save.mutate(parsed.data, {
+    if (!request) return;
+    save.mutate(request, {
       onSuccess: (reply) => {
         onSaved(cohort ? `Cohort "${reply.data.name}" updated successfully.` : `Cohort "${reply.data.name}" added successfully.`);
         onClose();
@@ -63,9 +43,7 @@ export function CohortFormModal({ cohort, onClose, onSaved }: Props) {
     });
   };
 
-  const weeks = /^\d{4}-\d{2}-\d{2}$/.test(startDate) && /^\d{4}-\d{2}-\d{2}$/.test(endDate) && endDate > startDate
-    ? cohortWeekCount(startDate, endDate)
-    : null;
+  const weeks = draftWeekCount(startDate, endDate);
 
   return (
     <ModalForm title={cohort ? "Edit Cohort" : "Add Cohort"} onClose={onClose} onSubmit={submit}>
@@ -74,37 +52,17 @@ export function CohortFormModal({ cohort, onClose, onSaved }: Props) {
           {errorText(save.error, "Failed to save the cohort. Please try again.")}
         </Alert>
       ) : null}
-      <TextInput
-        label="Cohort name"
-        required
-        maxLength={COHORT_NAME_MAX}
-        error={errors.name}
-        data-autofocus
-        {...bindText(name, setName)}
-      />
-      <NativeSelect
-        label="Program type"
-        required
-        error={errors.program_type}
-        value={programType}
-        onChange={(event) => setProgramType(event.currentTarget.value)}
-        data={[{ value: "", label: "-- Select program type --", disabled: true }, ...PROGRAM_TYPES]}
-      />
+      <CohortNameInput value={name} onChange={setName} error={errors.name} />
+      <ProgramTypeSelect value={programType} onChange={setProgramType} error={errors.program_type} />
       <Group grow align="flex-start" wrap="wrap">
         <TextInput label="Start date" type="date" required error={errors.start_date} miw={150} {...bindText(startDate, setStartDate)} />
         <TextInput label="End date" type="date" required error={errors.end_date} miw={150} {...bindText(endDate, setEndDate)} />
       </Group>
-      <TextInput
-        label="Total expected hours"
-        required
-        type="number"
-        inputMode="decimal"
-        min={0}
-        max={COHORT_HOURS_MAX}
-        step="any"
+      <ExpectedHoursInput
+        value={hours}
+        onChange={setHours}
         error={errors.total_expected_hours}
         description={weeks === null ? undefined : `${weeks} ${weeks === 1 ? "week" : "weeks"} from these dates`}
-        {...bindText(hours, setHours)}
       />
       <FormActions label={cohort ? "Save Changes" : "Add Cohort"} onCancel={onClose} pending={save.isPending} />
     </ModalForm>

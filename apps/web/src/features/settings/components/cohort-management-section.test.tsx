@@ -1,10 +1,10 @@
 import type { AdminCohortItem } from "@tally/contract";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers";
-import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { CohortManagementSection } from "./cohort-management-section";
+import { renderWithProviders } from "../../../testing/render-app";
 
 const spring: AdminCohortItem = {
   id: 4,
@@ -19,11 +19,7 @@ const spring: AdminCohortItem = {
 
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
-      <CohortManagementSection />
-    </AppProviders>,
-  );
+  return renderWithProviders(<CohortManagementSection />);
 }
 
 function field(dialog: HTMLElement, label: string) {

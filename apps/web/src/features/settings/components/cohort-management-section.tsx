@@ -2,6 +2,7 @@ import { Button, Group, Table } from "@mantine/core";
 import type { AdminCohortItem } from "@tally/contract";
 import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
+import { DataTable, type DataColumn } from "../../../components/data-table";
 import { useBanner } from "../../../lib/use-banner";
 import { useAdminCohorts } from "../api/get-admin-cohorts";
 import { CohortFormModal } from "./cohort-form-modal";
@@ -11,6 +12,17 @@ import { ImportModal } from "./weekly-import/import-modal";
 import { RecentImports } from "./weekly-import/recent-imports";
 
 type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | { kind: "import" } | null;
+
+const COLUMNS: readonly DataColumn[] = [
+  "Name",
+  "Program type",
+  "Start",
+  "End",
+  { label: "Expected hours", align: "right" },
+  { label: "Students", align: "right" },
+  { label: "Weeks", align: "right" },
+  "Actions",
+];
 
 const hoursText = (hours: number | null) => (hours === null ? "—" : hours.toLocaleString("en-US"));
 
@@ -34,51 +46,36 @@ export function CohortManagementSection() {
       </Group>
       <ListState query={cohorts} noun="cohorts">
         {(rows) => (
-        <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} role="region" aria-label="Cohorts table, scrolls sideways">
-          <Table striped verticalSpacing="xs" aria-label="Cohorts">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Program type</Table.Th>
-                <Table.Th scope="col">Start</Table.Th>
-                <Table.Th scope="col">End</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Expected hours
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Students
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Weeks
-                </Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
+          <DataTable
+            columns={COLUMNS}
+            minWidth={760}
+            scrollLabel="Cohorts table, scrolls sideways"
+            striped
+            verticalSpacing="xs"
+            aria-label="Cohorts"
+          >
+            {rows.map((cohort) => (
+              <Table.Tr key={cohort.id} data-testid={`cohort-row-${cohort.id}`}>
+                <Table.Td fw={600}>{cohort.name}</Table.Td>
+                <Table.Td>{cohort.program_type}</Table.Td>
+                <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.start_date}</Table.Td>
+                <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.end_date}</Table.Td>
+                <Table.Td ta="right">{hoursText(cohort.total_expected_hours)}</Table.Td>
+                <Table.Td ta="right">{cohort.student_count}</Table.Td>
+                <Table.Td ta="right">{cohort.week_count}</Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => setDialog({ kind: "edit", cohort })}
+                    aria-label={`Edit ${cohort.name}`}
+                  >
+                    Edit
+                  </Button>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((cohort) => (
-                <Table.Tr key={cohort.id} data-testid={`cohort-row-${cohort.id}`}>
-                  <Table.Td fw={600}>{cohort.name}</Table.Td>
-                  <Table.Td>{cohort.program_type}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.start_date}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{cohort.end_date}</Table.Td>
-                  <Table.Td ta="right">{hoursText(cohort.total_expected_hours)}</Table.Td>
-                  <Table.Td ta="right">{cohort.student_count}</Table.Td>
-                  <Table.Td ta="right">{cohort.week_count}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => setDialog({ kind: "edit", cohort })}
-                      aria-label={`Edit ${cohort.name}`}
-                    >
-                      Edit
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </DataTable>
         )}
       </ListState>
       <RecentImports />

@@ -1,8 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { DEMO_SETTINGS_DEFAULTS } from "@tally/contract";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
 
 // The first render of the whole page pays for loading its code.
 const SLOW = { timeout: 5_000 };

@@ -1,10 +1,10 @@
 import type { FeatureSettings, SchoolItem } from "@tally/contract";
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AppProviders } from "../../../app/providers";
-import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { FEATURE_TEXTS, FeatureSettingsSection } from "./feature-settings-section";
+import { renderWithProviders } from "../../../testing/render-app";
 
 const SCHOOLS: SchoolItem[] = Array.from({ length: 42 }, (_, i) => ({
   id: i + 1,
@@ -39,11 +39,7 @@ function mockApi(world: World = {}) {
 
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
-      <FeatureSettingsSection />
-    </AppProviders>,
-  );
+  return renderWithProviders(<FeatureSettingsSection />);
 }
 
 const sw = (name: string) => screen.getByRole("switch", { name }) as HTMLInputElement;

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, ScrollArea, Stack, Switch, Table, Text, TextInput } from "@mantine/core";
-import type { FeatureSettings, FeatureToggles, SaveFeatureSettingsRequest, SchoolItem } from "@tally/contract";
+import { type FeatureSettings, type FeatureToggles, type SaveFeatureSettingsRequest, type SchoolItem, schoolToggles } from "@tally/contract";
 import { useId, useMemo, useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
 import { useSchoolOptions } from "../../../lib/api/get-schools";
@@ -52,15 +52,6 @@ export function FeatureSettingsSection() {
   );
 }
 
-/** The toggles in force at a school in the draft: its own row, else the global values. */
-function togglesOf(draft: FeatureSettings, schoolId: number): FeatureToggles {
-  const own = draft.schoolSettings[String(schoolId)] ?? {};
-  return {
-    enableExport: own.enableExport ?? draft.enableExport,
-    enableStudentEditing: own.enableStudentEditing ?? draft.enableStudentEditing,
-  };
-}
-
 interface FormProps {
   saved: FeatureSettings;
   saving: boolean;
@@ -75,7 +66,7 @@ function FeatureSettingsForm({ saved, saving, onSave }: FormProps) {
   const setGlobal = (patch: Partial<FeatureSettings>) => setDraft((d) => ({ ...d, ...patch }));
   // Changing one switch of a school gives it a full row, so it no longer follows the global values.
   const setSchool = (schoolId: number, patch: Partial<FeatureToggles>) =>
-    setDraft((d) => ({ ...d, schoolSettings: { ...d.schoolSettings, [String(schoolId)]: { ...togglesOf(d, schoolId), ...patch } } }));
+    setDraft((d) => ({ ...d, schoolSettings: { ...d.schoolSettings, [String(schoolId)]: { ...schoolToggles(d, schoolId), ...patch } } }));
 
   // Stored rows may leave a toggle out (then it follows the global value); the save sends both.
   const submit = () =>
@@ -83,7 +74,7 @@ function FeatureSettingsForm({ saved, saving, onSave }: FormProps) {
       enableExport: draft.enableExport,
       enableStudentEditing: draft.enableStudentEditing,
       applyToAllSchools: draft.applyToAllSchools,
-      schoolSettings: Object.fromEntries(Object.keys(draft.schoolSettings).map((id) => [id, togglesOf(draft, Number(id))])),
+      schoolSettings: Object.fromEntries(Object.keys(draft.schoolSettings).map((id) => [id, schoolToggles(draft, Number(id))])),
     });
 
   return (
@@ -185,7 +176,7 @@ function SchoolTogglesTable({
           </Table.Thead>
           <Table.Tbody>
             {shown.map((school) => {
-              const toggles = togglesOf(draft, school.id);
+              const toggles = schoolToggles(draft, school.id);
               return (
                 <Table.Tr key={school.id}>
                   <Table.Td style={{ overflowWrap: "anywhere" }}>{school.name}</Table.Td>

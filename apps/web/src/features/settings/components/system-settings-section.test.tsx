@@ -1,20 +1,16 @@
 import type { AdminSchoolItem } from "@tally/contract";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers";
-import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { SystemSettingsSection } from "./system-settings-section";
+import { renderWithProviders } from "../../../testing/render-app";
 
 const alder: AdminSchoolItem = { id: 1, name: "Alder High", district: "North", student_count: 12 };
 
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
-      <SystemSettingsSection />
-    </AppProviders>,
-  );
+  return renderWithProviders(<SystemSettingsSection />);
 }
 
 describe("System Settings section", () => {

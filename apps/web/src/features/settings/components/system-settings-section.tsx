@@ -2,11 +2,14 @@ import { Button, Group, Table, Text } from "@mantine/core";
 import type { AdminSchoolItem } from "@tally/contract";
 import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
+import { DataTable, type DataColumn } from "../../../components/data-table";
 import { useBanner } from "../../../lib/use-banner";
 import { useAdminSchools } from "../api/get-admin-schools";
 import { SchoolFormModal } from "./school-form-modal";
 import { ListState } from "./list-state";
 import { SettingsSection } from "./settings-section";
+
+const COLUMNS: readonly DataColumn[] = ["Name", "District", { label: "Students", align: "right" }, "Actions"];
 
 type Dialog = { kind: "add" } | { kind: "rename"; school: AdminSchoolItem } | null;
 
@@ -28,39 +31,32 @@ export function SystemSettingsSection() {
       </Group>
       <ListState query={schools} noun="schools">
         {(rows) => (
-        <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} role="region" aria-label="Schools table, scrolls sideways">
-          <Table striped verticalSpacing="xs" aria-label="Schools">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">District</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Students
-                </Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
+          <DataTable
+            columns={COLUMNS}
+            minWidth={480}
+            scrollLabel="Schools table, scrolls sideways"
+            striped
+            verticalSpacing="xs"
+            aria-label="Schools"
+          >
+            {rows.map((school) => (
+              <Table.Tr key={school.id} data-testid={`school-row-${school.id}`}>
+                <Table.Td fw={600}>{school.name}</Table.Td>
+                <Table.Td>{school.district || "—"}</Table.Td>
+                <Table.Td ta="right">{school.student_count}</Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => setDialog({ kind: "rename", school })}
+                    aria-label={`Rename ${school.name}`}
+                  >
+                    Rename
+                  </Button>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((school) => (
-                <Table.Tr key={school.id} data-testid={`school-row-${school.id}`}>
-                  <Table.Td fw={600}>{school.name}</Table.Td>
-                  <Table.Td>{school.district || "—"}</Table.Td>
-                  <Table.Td ta="right">{school.student_count}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => setDialog({ kind: "rename", school })}
-                      aria-label={`Rename ${school.name}`}
-                    >
-                      Rename
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </DataTable>
         )}
       </ListState>
       {dialog ? (

@@ -1,10 +1,11 @@
 import type { CohortItem, CohortVisibilitySetting, SchoolItem } from "@tally/contract";
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers";
-import { createQueryClient } from "../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { VisibilitySection } from "./visibility-section";
+import { pickComboboxOption } from "../../../testing/combobox";
+import { renderWithProviders } from "../../../testing/render-app";
 
 const year = new Date().getFullYear();
 const cohort = (id: number, name: string, startYear: number): CohortItem => ({
@@ -48,25 +49,14 @@ function mockApi(api: Api) {
 
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <VisibilitySection />
-    </AppProviders>,
-  );
+  renderWithProviders(<VisibilitySection />);
 }
 
 const switchFor = (name: string) => screen.getByRole("switch", { name }) as HTMLInputElement;
 
 async function pickSchool(name: string) {
   const input = screen.getAllByLabelText("Show settings for").find((e) => e.tagName === "INPUT") as HTMLInputElement;
-  if (input.getAttribute("aria-expanded") !== "true") fireEvent.click(input);
-  const listbox = await waitFor(() => {
-    const id = input.getAttribute("aria-controls");
-    const element = id ? document.getElementById(id) : null;
-    if (!element) throw new Error("no listbox");
-    return element;
-  });
-  fireEvent.click(await within(listbox).findByRole("option", { name, hidden: true }));
+  await pickComboboxOption(input, name);
 }
 
 describe("School Data Visibility", () => {

@@ -1,7 +1,7 @@
 import type { RegisterRequest, RegisterResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** Spec section 2: the list reloads 500 ms after a user is created (a refetch, not a page reload). */
 export const CREATED_REFRESH_DELAY_MS = 500;
@@ -15,7 +15,7 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: createUser,
     onSuccess: () => {
-      setTimeout(() => void queryClient.invalidateQueries({ queryKey: USERS_KEY }), CREATED_REFRESH_DELAY_MS);
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: queryKeys.users.all }), CREATED_REFRESH_DELAY_MS);
     },
   });
 }

@@ -1,8 +1,8 @@
 import type { UserListItem, UserMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
 import { restoreActiveState, setActiveOptimistically } from "./users-cache";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function deactivateUser(id: number) {
   return apiRequest<UserMutationResponse>(`/users/${id}/deactivate`, { method: "POST" });
@@ -15,6 +15,6 @@ export function useDeactivateUser() {
     mutationFn: (user: UserListItem) => deactivateUser(user.id),
     onMutate: (user) => setActiveOptimistically(queryClient, user.id, false),
     onError: (_error, _user, snapshot) => restoreActiveState(queryClient, snapshot),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { LIMITS, type LoginLogRow, type LoginLogsQuery, type LoginLogsResponse } from "@tally/contract";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 export type LoginStatusFilter = "all" | "successful" | "failed";
 
@@ -46,7 +46,7 @@ export async function getAllLoginLogs(id: number, filters: LoginLogFilters): Pro
 export function loginLogsQuery(id: number, filters: LoginLogFilters, page: number) {
   const limit = LIMITS.loginHistoryPageSize;
   return queryOptions({
-    queryKey: [...USERS_KEY, id, "login-logs", filters, page],
+    queryKey: queryKeys.users.loginLogs(id, filters, page),
     queryFn: ({ signal }) => getLoginLogs(id, filters, { limit, offset: (page - 1) * limit }, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,

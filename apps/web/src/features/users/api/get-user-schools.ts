@@ -2,7 +2,7 @@ import type { SchoolRef, UserSchoolsResponse } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { listData } from "../../../lib/api/list-data";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 export async function getUserSchools(id: number, signal?: AbortSignal): Promise<SchoolRef[]> {
   return listData(await apiRequest<UserSchoolsResponse>(`/users/${id}/schools`, { signal }));
@@ -10,7 +10,7 @@ export async function getUserSchools(id: number, signal?: AbortSignal): Promise<
 
 export function userSchoolsQuery(id: number) {
   return queryOptions({
-    queryKey: [...USERS_KEY, id, "schools"],
+    queryKey: queryKeys.users.schools(id),
     queryFn: ({ signal }) => getUserSchools(id, signal),
     // The panel edits a copy of this list: start from what the server holds now.
     staleTime: 0,

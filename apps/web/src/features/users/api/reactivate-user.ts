@@ -1,8 +1,8 @@
 import type { UserListItem, UserMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
 import { restoreActiveState, setActiveOptimistically } from "./users-cache";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** The server also e-mails the owner a password-reset link. */
 export function reactivateUser(id: number) {
@@ -16,6 +16,6 @@ export function useReactivateUser() {
     mutationFn: (user: UserListItem) => reactivateUser(user.id),
     onMutate: (user) => setActiveOptimistically(queryClient, user.id, true),
     onError: (_error, _user, snapshot) => restoreActiveState(queryClient, snapshot),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }

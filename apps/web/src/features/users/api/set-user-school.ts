@@ -1,7 +1,7 @@
 import type { SetUserSchoolRequest, UserMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** A school user's one school. */
 export function setUserSchool(id: number, schoolId: number) {
@@ -13,6 +13,6 @@ export function useSetUserSchool(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (schoolId: number) => setUserSchool(id, schoolId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }

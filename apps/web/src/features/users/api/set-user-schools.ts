@@ -1,7 +1,7 @@
 import type { SetUserSchoolsRequest, SetUserSchoolsResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 /** Replaces a district user's school access (at least one school). */
 export function setUserSchools(id: number, schoolIds: number[]) {
@@ -13,6 +13,6 @@ export function useSetUserSchools(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (schoolIds: number[]) => setUserSchools(id, schoolIds),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }

@@ -1,7 +1,7 @@
 import type { UpdateUserRequest, UserMutationResponse } from "@tally/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 export function updateUser(id: number, body: UpdateUserRequest) {
   return apiRequest<UserMutationResponse>(`/users/${id}`, { method: "PUT", body });
@@ -11,6 +11,6 @@ export function useUpdateUser(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateUserRequest) => updateUser(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
 }

@@ -1,6 +1,6 @@
 import type { UserListItem } from "@tally/contract";
 import type { QueryClient } from "@tanstack/react-query";
-import { USERS_KEY } from "./get-users";
+import { queryKeys } from "../../../lib/query-keys";
 
 export interface ActiveStateSnapshot {
   previous: UserListItem[] | undefined;
@@ -16,14 +16,14 @@ export async function setActiveOptimistically(
   isActive: boolean,
 ): Promise<ActiveStateSnapshot> {
   // A refetch already under way would overwrite the optimistic value with the old one.
-  await queryClient.cancelQueries({ queryKey: USERS_KEY, exact: true });
-  const previous = queryClient.getQueryData<UserListItem[]>(USERS_KEY);
-  queryClient.setQueryData<UserListItem[]>(USERS_KEY, (list) =>
+  await queryClient.cancelQueries({ queryKey: queryKeys.users.all, exact: true });
+  const previous = queryClient.getQueryData<UserListItem[]>(queryKeys.users.all);
+  queryClient.setQueryData<UserListItem[]>(queryKeys.users.all, (list) =>
     list?.map((u) => (u.id === id ? { ...u, is_active: isActive } : u)),
   );
   return { previous };
 }
 
 export function restoreActiveState(queryClient: QueryClient, snapshot: ActiveStateSnapshot | undefined): void {
-  if (snapshot?.previous) queryClient.setQueryData(USERS_KEY, snapshot.previous);
+  if (snapshot?.previous) queryClient.setQueryData(queryKeys.users.all, snapshot.previous);
 }

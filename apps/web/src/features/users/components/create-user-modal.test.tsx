@@ -1,9 +1,11 @@
 import { GENERATED_PASSWORD_ALPHABET, MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildListUser, buildSchools, mockUsersApi } from "./users.test-helpers";
+import { jsonResponse } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { pickComboboxOption } from "../../../testing/combobox";
+import { renderApp } from "../../../testing/render-app";
+import { buildListUser, buildSchools, mockUsersApi } from "../../../testing/fake-users-api";
 
 const admin = buildUser({ id: 1, role: "admin", username: "admin" });
 
@@ -22,20 +24,9 @@ function field(dialog: HTMLElement, label: string) {
   return within(dialog).getByLabelText(new RegExp(`^${label}\\s*\\*?$`)) as HTMLInputElement;
 }
 
-/**
- * Opens the combobox (once the schools are there) and picks an option. Mantine keeps the
- * dropdown display:none in happy-dom (no layout to position it), hence `hidden: true`.
- */
+/** Opens the combobox (once the schools are there) and picks an option. */
 async function pickOption(dialog: HTMLElement, label: string, option: string) {
-  const input = field(dialog, label);
-  if (input.getAttribute("aria-expanded") !== "true") fireEvent.click(input);
-  const listbox = await waitFor(() => {
-    const id = input.getAttribute("aria-controls");
-    const element = id ? document.getElementById(id) : null;
-    if (!element) throw new Error("no listbox");
-    return element;
-  });
-  fireEvent.click(await within(listbox).findByRole("option", { name: option, hidden: true }));
+  await pickComboboxOption(field(dialog, label), option);
 }
 
 describe("Create New User dialog", () => {

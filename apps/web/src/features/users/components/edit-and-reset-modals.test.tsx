@@ -1,9 +1,10 @@
 import { MESSAGES } from "@tally/contract";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildListUser, mockUsersApi } from "./users.test-helpers";
+import { jsonResponse } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { buildListUser, mockUsersApi } from "../../../testing/fake-users-api";
 
 async function openAction(username: string, action: string) {
   fireEvent.click(await screen.findByRole("button", { name: /User Management/ }));

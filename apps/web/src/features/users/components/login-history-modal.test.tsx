@@ -1,9 +1,10 @@
 import type { LoginLogRow } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildListUser, mockUsersApi } from "./users.test-helpers";
+import { jsonResponse } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { buildListUser, mockUsersApi } from "../../../testing/fake-users-api";
 
 const CHROME_WIN =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";

@@ -1,8 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { buildUser, jsonResponse, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildListUser, buildSchools, mockUsersApi } from "./users.test-helpers";
+import { jsonResponse } from "../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { buildListUser, buildSchools, mockUsersApi } from "../../../testing/fake-users-api";
 
 const schools = buildSchools(25);
 

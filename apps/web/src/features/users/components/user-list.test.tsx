@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { buildUser, signIn } from "../../../test/fixtures";
-import { renderApp } from "../../../test/render-app";
-import { buildListUser, mockUsersApi } from "./users.test-helpers";
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { renderApp } from "../../../testing/render-app";
+import { buildListUser, mockUsersApi } from "../../../testing/fake-users-api";
 
 const admin = buildUser({ id: 1, role: "admin", username: "admin" });
 

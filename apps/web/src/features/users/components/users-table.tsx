@@ -1,5 +1,6 @@
 import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
 import type { SessionUser, UserListItem } from "@tally/contract";
+import { DataTable } from "../../../components/data-table";
 import { canChangeActive, canManage } from "../lib/user-rules";
 import { SchoolNamesToggle } from "./school-names-toggle";
 import { StatusButton } from "./status-button";
@@ -45,42 +46,30 @@ function RowActions({ user, viewer, onSendReset, onToggleActive }: Omit<Props, "
   );
 }
 
+const COLUMNS = ["Username", "Email", "Role", "School", "Status", "Actions"];
+
 /** The /users table: Username, Email, Role, School, Status, Actions. */
 export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManageSchools }: Props) {
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Username</Table.Th>
-            <Table.Th scope="col">Email</Table.Th>
-            <Table.Th scope="col">Role</Table.Th>
-            <Table.Th scope="col">School</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {users.map((user) => (
-            <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-              <Table.Td fw={600}>{user.username}</Table.Td>
-              <Table.Td style={{ wordBreak: "break-all" }}>{user.email}</Table.Td>
-              <Table.Td>
-                <RoleBadge role={user.role} />
-              </Table.Td>
-              <Table.Td maw={260}>
-                <SchoolCell user={user} onManage={() => onManageSchools(user)} />
-              </Table.Td>
-              <Table.Td>
-                <StatusBadge active={user.is_active} />
-              </Table.Td>
-              <Table.Td>
-                <RowActions user={user} viewer={viewer} onSendReset={onSendReset} onToggleActive={onToggleActive} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable columns={COLUMNS} minWidth={820} striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+      {users.map((user) => (
+        <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
+          <Table.Td fw={600}>{user.username}</Table.Td>
+          <Table.Td style={{ wordBreak: "break-all" }}>{user.email}</Table.Td>
+          <Table.Td>
+            <RoleBadge role={user.role} />
+          </Table.Td>
+          <Table.Td maw={260}>
+            <SchoolCell user={user} onManage={() => onManageSchools(user)} />
+          </Table.Td>
+          <Table.Td>
+            <StatusBadge active={user.is_active} />
+          </Table.Td>
+          <Table.Td>
+            <RowActions user={user} viewer={viewer} onSendReset={onSendReset} onToggleActive={onToggleActive} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
   );
 }

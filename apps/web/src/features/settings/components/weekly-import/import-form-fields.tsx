@@ -1,14 +1,8 @@
 import { Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import {
-  type AdminCohortItem,
-  COHORT_HOURS_MAX,
-  COHORT_NAME_MAX,
-  IMPORT_FILE_FIELDS,
-  IMPORT_FILE_LABELS,
-  PROGRAM_TYPES,
-} from "@tally/contract";
+import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS } from "@tally/contract";
 import { bindText } from "../../../../lib/text-binding";
 import { FileDropField } from "../../../../components/file-drop-field";
+import { CohortNameInput, ExpectedHoursInput, ProgramTypeSelect } from "../cohort-fields";
 import { type CohortMode, fileSizeText, type ImportFormValues } from "./import-form-values";
 
 interface Props {
@@ -39,36 +33,12 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
       </Radio.Group>
       {values.mode === "new" ? (
         <>
-          <TextInput
-            label="Cohort name"
-            required
-            maxLength={COHORT_NAME_MAX}
-            error={errors.cohortName}
-            data-autofocus
-            {...bindText(values.cohortName, set("cohortName"))}
-          />
-          <NativeSelect
-            label="Program type"
-            required
-            error={errors.programType}
-            value={values.programType}
-            onChange={(event) => onChange({ programType: event.currentTarget.value })}
-            data={[{ value: "", label: "-- Select program type --", disabled: true }, ...PROGRAM_TYPES]}
-          />
+          <CohortNameInput value={values.cohortName} onChange={set("cohortName")} error={errors.cohortName} />
+          <ProgramTypeSelect value={values.programType} onChange={set("programType")} error={errors.programType} />
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
             <TextInput label="Start date" type="date" required error={errors.startDate} {...bindText(values.startDate, set("startDate"))} />
             <TextInput label="End date" type="date" required error={errors.endDate} {...bindText(values.endDate, set("endDate"))} />
-            <TextInput
-              label="Total expected hours"
-              required
-              type="number"
-              inputMode="decimal"
-              min={0}
-              max={COHORT_HOURS_MAX}
-              step="any"
-              error={errors.totalExpectedHours}
-              {...bindText(values.totalExpectedHours, set("totalExpectedHours"))}
-            />
+            <ExpectedHoursInput value={values.totalExpectedHours} onChange={set("totalExpectedHours")} error={errors.totalExpectedHours} />
           </SimpleGrid>
         </>
       ) : (

@@ -1,13 +1,13 @@
 import {
   type AdminCohortItem,
   cohortWeekCount,
-  createCohortRequestSchema,
   IMPORT_FILE_FIELDS,
   IMPORT_FILE_LABELS,
   IMPORT_LIMITS,
   type ImportFileField,
+  isCsvFile,
 } from "@tally/contract";
-import { fieldErrors } from "../../../../lib/form-errors";
+import { checkCohortDraft, draftWeekCount } from "../../lib/cohort-draft";
 
 export type CohortMode = "new" | "existing";
 
@@ -67,13 +67,10 @@ export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem
   return week === null ? "" : String(week);
 }
 
-const CSV_NAME = /\.csv$/i;
-const CSV_TYPES = new Set(["", "text/csv", "application/csv", "application/vnd.ms-excel", "text/plain"]);
-
-/** Why a chosen file cannot be sent, or null: CSV only, not empty, at most 10 MB. */
+/** Why a chosen file cannot be sent, or null: CSV only (the contract's rule), not empty, at most 10 MB. */
 export function fileProblem(file: File | null, label: string): string | null {
   if (!file) return `${label} is required`;
-  if (!CSV_NAME.test(file.name) || !CSV_TYPES.has(file.type)) return `${label} must be a CSV file (.csv)`;
+  if (!isCsvFile(file.name, file.type)) return `${label} must be a CSV file (.csv)`;
   if (file.size === 0) return `${label} is empty`;
   if (file.size > IMPORT_LIMITS.maxFileBytes) return `${label} is larger than 10 MB`;
   return null;
@@ -83,14 +80,7 @@ export function fileProblem(file: File | null, label: string): string | null {
 export function validateImportForm(values: ImportFormValues, week: string, cohorts: AdminCohortItem[]): Record<string, string> {
   const errors: Record<string, string> = {};
   if (values.mode === "new") {
-    const parsed = createCohortRequestSchema.safeParse({
-      name: values.cohortName,
-      program_type: values.programType,
-      start_date: values.startDate,
-      end_date: values.endDate,
-      total_expected_hours: values.totalExpectedHours.trim() === "" ? undefined : Number(values.totalExpectedHours),
-    });
-    const found = parsed.success ? {} : fieldErrors(parsed.error);
+    const found = checkCohortDraft({ ...values, name: values.cohortName }).errors;
     const map: Record<string, string> = {
       name: "cohortName",
       program_type: "programType",
@@ -99,11 +89,6 @@ export function validateImportForm(values: ImportFormValues, week: string, cohor
       total_expected_hours: "totalExpectedHours",
     };
     for (const [from, to] of Object.entries(map)) if (found[from]) errors[to] = found[from];
-    if (values.cohortName.trim() === "") errors.cohortName = "Cohort name is required";
-    if (values.programType === "") errors.programType = "Select a program type";
-    if (values.startDate === "") errors.startDate = "Start date is required";
-    if (values.endDate === "") errors.endDate = "End date is required";
-    if (values.totalExpectedHours.trim() === "") errors.totalExpectedHours = "Total expected hours is required";
   } else if (!cohorts.some((c) => String(c.id) === values.cohortId)) {
     errors.cohortId = "Select a cohort";
   }
@@ -121,10 +106,8 @@ function weekNumberProblem(week: string, values: ImportFormValues, cohorts: Admi
   const n = Number(week);
   if (!Number.isInteger(n) || n < 1) return "Week number must be a whole number of 1 or more";
   const dates = cohortDates(values, cohorts);
-  if (dates && ISO_DATE.test(dates.startDate) && ISO_DATE.test(dates.endDate) && dates.endDate > dates.startDate) {
-    const weeks = cohortWeekCount(dates.startDate, dates.endDate);
-    if (n > weeks) return `Week number must be at most ${weeks}, the cohort's last week`;
-  }
+  const weeks = dates ? draftWeekCount(dates.startDate, dates.endDate) : null;
+  if (weeks !== null && n > weeks) return `Week number must be at most ${weeks}, the cohort's last week`;
   return null;
 }
 

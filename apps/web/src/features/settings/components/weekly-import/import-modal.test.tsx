@@ -1,12 +1,12 @@
 import { IMPORT_FILE_LABELS, type ImportPreview } from "@tally/contract";
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { AppProviders } from "../../../../app/providers";
-import { createQueryClient } from "../../../../lib/query-client";
 import { type UploadOptions, uploadWithProgress } from "../../../../lib/upload-with-progress";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../../test/fixtures";
+import { jsonResponse, mockFetch } from "../../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../../testing/signed-in-user";
 import { CohortManagementSection } from "../cohort-management-section";
-import { buildPreview, buildStudent, csvFile, summerCohort } from "./import-test-data";
+import { buildPreview, buildStudent, csvFile, summerCohort } from "../../../../testing/weekly-import-data";
+import { renderWithProviders } from "../../../../testing/render-app";
 
 vi.mock("../../../../lib/upload-with-progress", () => ({ uploadWithProgress: vi.fn() }));
 const upload = vi.mocked(uploadWithProgress);
@@ -31,11 +31,7 @@ beforeEach(() => {
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
   mockFetch((url) => jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [summerCohort] }));
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <CohortManagementSection />
-    </AppProviders>,
-  );
+  renderWithProviders(<CohortManagementSection />);
 }
 
 async function openModal() {

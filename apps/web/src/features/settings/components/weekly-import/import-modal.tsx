@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Stack } from "@mantine/core";
-import { IMPORT_MESSAGES, type ImportPreview as Preview, type ImportSummary, cohortWeekCount } from "@tally/contract";
+import { IMPORT_MESSAGES, type ImportPreview as Preview, type ImportSummary } from "@tally/contract";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ModalShell } from "../../../../components/modal-shell";
 import { useAdminCohorts } from "../../api/get-admin-cohorts";
 import { useCommitWeeklyData } from "../../api/commit-weekly-data";
 import { usePreviewWeeklyData } from "../../api/preview-weekly-data";
 import type { UploadProgress } from "../../../../lib/upload-with-progress";
+import { draftWeekCount } from "../../lib/cohort-draft";
 import { ImportFormFields } from "./import-form-fields";
 import {
   cohortDates,
@@ -71,10 +72,7 @@ export function ImportModal({ onClose, onCommitted }: Props) {
 
   const week = effectiveWeek(values, cohorts ?? []);
   const dates = cohortDates(values, cohorts ?? []);
-  const weekCount =
-    dates && /^\d{4}-\d{2}-\d{2}$/.test(dates.startDate) && dates.endDate > dates.startDate
-      ? cohortWeekCount(dates.startDate, dates.endDate)
-      : null;
+  const weekCount = dates ? draftWeekCount(dates.startDate, dates.endDate) : null;
   const busy = previewCall.isPending || commitCall.isPending;
 
   /**

@@ -1,11 +1,11 @@
 import { IMPORT_MESSAGES } from "@tally/contract";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../../app/providers";
-import { createQueryClient } from "../../../../lib/query-client";
-import { buildUser, jsonResponse, mockFetch, signIn } from "../../../../test/fixtures";
-import { buildBatch } from "./import-test-data";
+import { jsonResponse, mockFetch } from "../../../../testing/mock-fetch";
+import { buildUser, signIn } from "../../../../testing/signed-in-user";
+import { buildBatch } from "../../../../testing/weekly-import-data";
 import { RecentImports } from "./recent-imports";
+import { renderWithProviders } from "../../../../testing/render-app";
 
 const newest = buildBatch({ id: 6, createdCohort: false, summary: { ...buildBatch().summary, newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, weeklyDataCreated: 0 } });
 const older = buildBatch({ id: 5, canUndo: false });
@@ -13,11 +13,7 @@ const older = buildBatch({ id: 5, canUndo: false });
 function renderList(handler: Parameters<typeof mockFetch>[0]) {
   signIn(buildUser({ role: "admin" }));
   const fetch = mockFetch(handler);
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RecentImports />
-    </AppProviders>,
-  );
+  renderWithProviders(<RecentImports />);
   return fetch;
 }
 

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Loader, Table, Text, Title } from "@mantine/core"
 import type { ImportBatch } from "@tally/contract";
 import { useId, useState } from "react";
 import { BannerAlert } from "../../../../components/banner-alert";
+import { DataTable, type DataColumn } from "../../../../components/data-table";
 import { useBanner } from "../../../../lib/use-banner";
 import { useImports } from "../../api/get-imports";
 import { batchCountLines, batchDateText } from "./recent-imports-text";
@@ -9,6 +10,8 @@ import { UndoImportDialog } from "./undo-import-dialog";
 
 /** The weekly import, or the flag uploader's import of calculated flags (issue 12). */
 const IMPORT_KIND_LABELS: Record<ImportBatch["kind"], string> = { weekly: "Weekly data", flags: "Flags" };
+
+const COLUMNS: readonly DataColumn[] = ["Date", "By", "Type", "Cohort", { label: "Week", align: "right" }, "Files", "Counts", "Actions"];
 
 /** "Recent imports": who imported which week when, with Undo on the newest of each cohort. */
 export function RecentImports() {
@@ -40,64 +43,55 @@ export function RecentImports() {
       ) : imports.data.length === 0 ? (
         <Text size="sm">No imports yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} role="region" aria-label="Recent imports table, scrolls sideways">
-          <Table striped verticalSpacing="xs" aria-labelledby={titleId}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Date</Table.Th>
-                <Table.Th scope="col">By</Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
-                <Table.Th scope="col">Cohort</Table.Th>
-                <Table.Th scope="col" ta="right">Week</Table.Th>
-                <Table.Th scope="col">Files</Table.Th>
-                <Table.Th scope="col">Counts</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {imports.data.map((batch) => (
-                <Table.Tr key={batch.id} data-testid={`import-row-${batch.id}`}>
-                  <Table.Td miw={110}>{batchDateText(batch.createdAt)}</Table.Td>
-                  <Table.Td>{batch.userName ?? "—"}</Table.Td>
-                  <Table.Td style={{ whiteSpace: "nowrap" }}>{IMPORT_KIND_LABELS[batch.kind]}</Table.Td>
-                  <Table.Td miw={120}>{batch.cohortName ?? "(removed)"}</Table.Td>
-                  <Table.Td ta="right">{batch.weekNumber}</Table.Td>
-                  <Table.Td>
-                    {batch.files.map((file) => (
-                      <Text key={file.field} size="xs" style={{ whiteSpace: "nowrap" }}>
-                        {file.name}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  <Table.Td>
-                    {batchCountLines(batch.summary).map((line) => (
-                      <Text key={line} size="xs" style={{ whiteSpace: "nowrap" }}>
-                        {line}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  <Table.Td>
-                    {batch.undoneAt ? (
-                      <Badge color="gray" variant="light">
-                        Undone
-                      </Badge>
-                    ) : batch.canUndo ? (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => setUndoing(batch)}
-                        aria-label={`Undo import of ${batch.cohortName ?? "cohort"} week ${batch.weekNumber}`}
-                      >
-                        Undo
-                      </Button>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          columns={COLUMNS}
+          minWidth={900}
+          scrollLabel="Recent imports table, scrolls sideways"
+          striped
+          verticalSpacing="xs"
+          aria-labelledby={titleId}
+        >
+          {imports.data.map((batch) => (
+            <Table.Tr key={batch.id} data-testid={`import-row-${batch.id}`}>
+              <Table.Td miw={110}>{batchDateText(batch.createdAt)}</Table.Td>
+              <Table.Td>{batch.userName ?? "—"}</Table.Td>
+              <Table.Td style={{ whiteSpace: "nowrap" }}>{IMPORT_KIND_LABELS[batch.kind]}</Table.Td>
+              <Table.Td miw={120}>{batch.cohortName ?? "(removed)"}</Table.Td>
+              <Table.Td ta="right">{batch.weekNumber}</Table.Td>
+              <Table.Td>
+                {batch.files.map((file) => (
+                  <Text key={file.field} size="xs" style={{ whiteSpace: "nowrap" }}>
+                    {file.name}
+                  </Text>
+                ))}
+              </Table.Td>
+              <Table.Td>
+                {batchCountLines(batch.summary).map((line) => (
+                  <Text key={line} size="xs" style={{ whiteSpace: "nowrap" }}>
+                    {line}
+                  </Text>
+                ))}
+              </Table.Td>
+              <Table.Td>
+                {batch.undoneAt ? (
+                  <Badge color="gray" variant="light">
+                    Undone
+                  </Badge>
+                ) : batch.canUndo ? (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => setUndoing(batch)}
+                    aria-label={`Undo import of ${batch.cohortName ?? "cohort"} week ${batch.weekNumber}`}
+                  >
+                    Undo
+                  </Button>
+                ) : null}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
       {undoing ? (
         <UndoImportDialog

@@ -8,7 +8,7 @@ import type {
   TrendPoint,
   WeeklyDataItem,
 } from "@tally/contract";
-import { jsonResponse, mockFetch } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "./mock-fetch";
 
 export const SCHOOLS: SchoolItem[] = [
   { id: 1, name: "North High", district: "D1" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attendedShare, toTrendRows, trendSummary } from "./trend-data";
+import { attendedShare, toTrendRows, trendSummary } from "./trend-rows";
 
 describe("trend chart data", () => {
   it("plots present plus late per meeting type, within 0-100", () => {

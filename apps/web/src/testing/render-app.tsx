@@ -1,4 +1,5 @@
 import { render } from "@testing-library/react";
+import type { ReactElement } from "react";
 import { RouterProvider, createMemoryRouter, type RouteObject } from "react-router";
 import { AppProviders } from "../app/providers";
 import { routes as appRoutes } from "../app/routes";
@@ -13,4 +14,9 @@ export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
     </AppProviders>,
   );
   return { router, ...utils };
+}
+
+/** Renders one component inside the app's providers with a fresh query cache (no router). */
+export function renderWithProviders(ui: ReactElement) {
+  return render(<AppProviders queryClient={createQueryClient()}>{ui}</AppProviders>);
 }

@@ -1,5 +1,5 @@
 import type { LoginLogRow, SchoolItem, UserListItem } from "@tally/contract";
-import { jsonResponse, mockFetch } from "../../../test/fixtures";
+import { jsonResponse, mockFetch } from "./mock-fetch";
 
 let nextId = 100;
 
