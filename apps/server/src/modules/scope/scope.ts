@@ -1,8 +1,8 @@
 import { type DemoSettings, isAdminRole, type Role } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "../settings/settings.service.js";
 import { demoOpenTo } from "./scope.policy.js";
+import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "./scope-settings.service.js";
 
 /** What scope resolution needs of the signed-in user (request.user). */
 export interface ScopeSubject {

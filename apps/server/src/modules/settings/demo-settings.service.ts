@@ -2,8 +2,9 @@ import type { DemoSettingsResponse, SaveDemoSettingsRequest } from "@tally/contr
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { recordChange } from "../audit/audit.service.js";
+import { parseDemoSettings, readDemoSettings } from "../scope/scope-settings.service.js";
 import * as repo from "./settings.repository.js";
-import { parseDemoSettings, readDemoSettings, SETTING_KEYS } from "./settings.service.js";
+import { SETTING_KEYS } from "./settings.service.js";
 
 /** GET /settings/demo: the stored setting with the defaults filled in. */
 export async function getDemoSettings(db: Kysely<Database>): Promise<DemoSettingsResponse> {

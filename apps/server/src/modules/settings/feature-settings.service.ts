@@ -15,8 +15,8 @@ import type { SettingsReader } from "./settings.policy.js";
 import * as repo from "./settings.repository.js";
 import { parseFeatureSettings, readFeatureSettings, SETTING_KEYS, togglesAt } from "./settings.service.js";
 
-// The admin screen's feature settings. Kept apart from settings.service, which the scope
-// module reads on every request, so that reading settings never depends on the schools module.
+// The admin screen's feature settings. Kept apart from settings.service, which students and
+// reports read for the toggles, so that reading the toggles never depends on the schools module.
 
 /**
  * GET /settings/features: the settings and the toggles in force at `schoolId` (already
