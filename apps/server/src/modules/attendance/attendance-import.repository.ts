@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { deleteRowsById, inChunks, jsonRows } from "../../lib/json-rows.js";
+import { deleteRowsById, inChunks, jsonRows } from "../../db/json-rows.js";
 
 export interface AttendanceKeyRow {
   id: number;

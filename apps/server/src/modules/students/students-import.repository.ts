@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
+import { inChunks, jsonRows, reserveIds } from "../../db/json-rows.js";
 
 // Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { WeeklyFlag } from "../../db/schema.js";
-import { deleteRowsById, inChunks, jsonRows } from "../../lib/json-rows.js";
+import { deleteRowsById, inChunks, jsonRows } from "../../db/json-rows.js";
 
 /** A weekly row as the import compares and undo restores it (timestamps as exact ISO text). */
 export interface WeeklyValues {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Database } from "./schema.js";
 
 /**
  * Bulk writes send their rows as one JSON parameter read with json_to_recordset: the same SQL
