@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ ctx, logger });
 
   if (opened.applied.length) app.log.info({ migrations: opened.applied }, "database migrated");
-  await seedDemoOnFirstRun(ctx, (line) => console.log(line));
+  await seedDemoOnFirstRun(opened.database.db, config, (line) => console.log(line));
   // `npm run cli -- backup` asks this process for the embedded database while it holds DATA_DIR.
   const closeControl =
     opened.database.engine === "embedded"

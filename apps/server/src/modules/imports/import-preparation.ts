@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { AppError, badRequest } from "../../lib/errors.js";
-import { inChunks } from "../../db/json-rows.js";
+import { inChunks } from "../../lib/in-chunks.js";
 import { startModuleWorker } from "../../lib/module-worker.js";
 import { WORKER_YOUNG_GENERATION_MB } from "../../lib/worker-heap.js";
 import type { UploadedReport } from "../../lib/report-upload.js";

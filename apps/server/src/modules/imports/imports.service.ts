@@ -5,7 +5,7 @@ import type { Transaction } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../lib/errors.js";
-import { inChunks } from "../../db/json-rows.js";
+import { inChunks } from "../../lib/in-chunks.js";
 import { JsonText } from "../../lib/json-stream.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import { recordChange } from "../audit/audit.service.js";
