@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort } from "node:worker_threads";
 import { ImportWork, type ReadSummary } from "./import-work.js";
-import { ReportRejected } from "./reports/report-types.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 
 // One weekly import's worker thread (import-preparation.ts, which ends it with the import):
 // calls { id, method, args } in, { id, result } or { id, error } out.

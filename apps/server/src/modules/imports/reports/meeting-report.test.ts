@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { joinNameColumns, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
 import { meetingStatusOf, meetingTypeOf, readMeetingReport } from "./meeting-report.js";
-import { type MeetingRow, ReportRejected } from "./report-types.js";
+import { ReportRejected } from "../../../lib/csv/report-rejected.js";
+import type { MeetingRow } from "./report-types.js";
 
 const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
 const cleanText = readFileSync(new URL("meeting-attendance.csv", fixtures), "utf8");

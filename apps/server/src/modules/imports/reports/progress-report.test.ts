@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lastFirstNames, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
 import { readProgressReport } from "./progress-report.js";
-import { ReportRejected } from "./report-types.js";
+import { ReportRejected } from "../../../lib/csv/report-rejected.js";
 
 const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
 const cleanText = readFileSync(new URL("progress.csv", fixtures), "utf8");
