@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { IMPORT_LIMITS } from "@tally/contract";
-import { type DateOrder, dateOrderOf } from "../../../lib/csv/cell-values.js";
-import { decodeText } from "../../../lib/csv/decode-text.js";
-import { ColumnFinder } from "../../../lib/csv/header-names.js";
-import { type TableRecord, readTable } from "../../../lib/csv/read-table.js";
-import { ReportRejected } from "../../../lib/csv/report-rejected.js";
-import { normaliseEmail, turnLastFirst } from "../student-names.js";
+import { type DateOrder, dateOrderOf } from "../../lib/csv/cell-values.js";
+import { decodeText } from "../../lib/csv/decode-text.js";
+import { ColumnFinder } from "../../lib/csv/header-names.js";
+import { type TableRecord, readTable } from "../../lib/csv/read-table.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
+import { normaliseEmail, turnLastFirst } from "./student-names.js";
 import type { FlawedRow, ParsedReport, ReportFile, RowError, StudentKey } from "./report-types.js";
 
 // What the four report readers share: opening a file, the name and e-mail columns every

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { joinNameColumns, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
+import { joinNameColumns, messyCsv, messyOptions, parseCleanCsv } from "../../../test/messy-csv.js";
 import { meetingStatusOf, meetingTypeOf, readMeetingReport } from "./meeting-report.js";
-import { ReportRejected } from "../../../lib/csv/report-rejected.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 import type { MeetingRow } from "./report-types.js";
 
-const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
+const fixtures = new URL("../../../test/fixtures/week3/", import.meta.url);
 const cleanText = readFileSync(new URL("meeting-attendance.csv", fixtures), "utf8");
 const clean = parseCleanCsv(cleanText);
 const expected = JSON.parse(readFileSync(new URL("expected.json", fixtures), "utf8")) as {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { calculateFlags } from "./flag-rules.js";
-import { readCrmReport } from "./reports/crm-report.js";
-import { readProgressReport } from "./reports/progress-report.js";
-import { readReflectionReport } from "./reports/reflection-report.js";
+import { readCrmReport } from "./crm-report.js";
+import { readProgressReport } from "./progress-report.js";
+import { readReflectionReport } from "./reflection-report.js";
 
 // The week 3 sample end to end through the readers and the flag rules: the flag uploader's
 // flags for every student are those expected.json gives.

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lastFirstNames, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
+import { lastFirstNames, messyCsv, messyOptions, parseCleanCsv } from "../../../test/messy-csv.js";
 import { readReflectionReport } from "./reflection-report.js";
-import { ReportRejected } from "../../../lib/csv/report-rejected.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 
-const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
+const fixtures = new URL("../../../test/fixtures/week3/", import.meta.url);
 const cleanText = readFileSync(new URL("reflections.csv", fixtures), "utf8");
 const clean = parseCleanCsv(cleanText);
 const file = (text: string | Uint8Array, name = "reflections.csv") => ({
