@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import type { ConfirmFlagImportResponse, ImportBatch, ImportCommit, ProcessFlagsResponse, WeeklyDataItem } from "@tally/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSchool, buildUser } from "../../../test/factories.js";
 import { importForm, postImport, WEEK3_NEW_COHORT, week3Expected, week3Files } from "../../../test/import-upload.js";
 import { loginAs, type LoggedIn, useTestApp } from "../../../test/test-app.js";
+import { week3File } from "../../../test/report-files.js";
 import { manualClock } from "../../lib/clock.js";
 
 // The sample week through the flag uploader: the fixture's flags exactly, every matching path,
@@ -12,7 +12,7 @@ import { manualClock } from "../../lib/clock.js";
 const clock = manualClock(new Date("2026-07-20T09:00:00Z"));
 const t = useTestApp({ clock });
 const expected = week3Expected();
-const crm = { name: "crm-attendance.csv", bytes: new Uint8Array(readFileSync(new URL("../../../test/fixtures/week3/crm-attendance.csv", import.meta.url))) };
+const crm = week3File("crm-attendance.csv");
 let superAdmin: LoggedIn;
 let cohortId = 0;
 
