@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import {
   IMPORT_FILE_FIELDS,
   idParamSchema,
@@ -21,8 +20,6 @@ import { commitImport, keptImportPreviews, previewImport } from "./imports.servi
 import { replyWithProgress } from "./progress-reply.js";
 
 export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
-  // Limits are set per request (readImportUpload); these are the ceilings if a route forgets.
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 3, fields: 12, parts: 15 } });
   const tags = ["imports"];
   const previews = keptImportPreviews();
   app.addHook("onClose", async () => previews.clear());
