@@ -1,6 +1,6 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { openConfiguredDatabase } from "./db/open.js";
+import { openConfiguredDatabase } from "./db/configured-database.js";
 import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
 import { systemClock } from "./lib/clock.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";

@@ -16,12 +16,12 @@ import { multipartFormOnly } from "../../lib/report-upload.js";
 import { listImports, undoImport } from "./import-batches.service.js";
 import { IMPORT_FORM, readImportUpload } from "./import-upload.js";
 import { IMPORTERS } from "./imports.policy.js";
-import { commitImport, keptImportPreviews, previewImport } from "./imports.service.js";
-import { replyWithProgress } from "./progress-reply.js";
+import { commitImport, importPreviewCache, previewImport } from "./imports.service.js";
+import { replyWithProgress } from "./import-progress-stream.js";
 
 export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const tags = ["imports"];
-  const previews = keptImportPreviews();
+  const previews = importPreviewCache();
   app.addHook("onClose", async () => previews.clear());
   // onRequest: other roles are refused before their upload is read.
   const admin = app.requirePolicy(IMPORTERS);

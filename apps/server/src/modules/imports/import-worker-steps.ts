@@ -81,7 +81,7 @@ function hasWrites(p: StudentPlan): boolean {
   );
 }
 
-export class ImportWork {
+export class ImportWorkerSteps {
   private reports: Reports | null = null;
   private roster: Roster | null = null;
   private plan: ImportPlan | null = null;
