@@ -1,6 +1,7 @@
 import { FEATURE_DEFAULTS, type FeatureSettings, type FeatureToggles } from "@tally/contract";
 import { z } from "zod";
 import type { DbExecutor } from "../../db/executor.js";
+import { recordChange } from "../audit/audit.service.js";
 import { DEMO_SETTING_KEY } from "../scope/scope-settings.service.js";
 import * as repo from "./settings.repository.js";
 
@@ -38,4 +39,26 @@ export function togglesAt(features: FeatureSettings, schoolId: number | null): F
 
 export async function readFeatureSettings(db: DbExecutor): Promise<FeatureSettings> {
   return parseFeatureSettings(await repo.readSetting(db, SETTING_KEYS.features));
+}
+
+/**
+ * Replaces one setting in the caller's transaction. Its row is locked while read (made with
+ * `parse`'s defaults on the very first save, so that two first saves queue too), so saves of
+ * it apply one after the other, each audit row's "before" being what the previous save left;
+ * the audit row commits with the change. Returns the value saved.
+ */
+export async function replaceSetting<T>(
+  trx: DbExecutor,
+  key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS],
+  parse: (stored: unknown) => T,
+  change: (before: T) => T,
+  audit: { actorId: number; action: string; at: Date },
+): Promise<T> {
+  const { actorId, action, at } = audit;
+  await repo.insertSettingIfAbsent(trx, key, parse(undefined), at);
+  const before = parse(await repo.readSettingForUpdate(trx, key));
+  const after = change(before);
+  await repo.writeSetting(trx, key, after, actorId, at);
+  await recordChange(trx, { actorId, action, entity: "settings", entityId: key, before, after, at });
+  return after;
 }
