@@ -2,6 +2,7 @@ import type { ProcessFlagsError, ProcessFlagsResponse } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
+import { postConfirmFlags, keepRows, postProcessFlags } from "../../../test/flag-upload.js";
 import { importForm } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -65,7 +66,7 @@ const files = (overrides: Record<string, { name: string; bytes: string }> = {}) 
   ...overrides,
 });
 const processFlags = (f = files(), fields: Record<string, string | number> = { cohortId, currentWeek: 3 }, headers = superAdmin.headers) =>
-  t.app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers, payload: importForm(fields, f) });
+  postProcessFlags(t, headers, importForm(fields, f));
 
 describe("flag rules at their boundaries", () => {
   let run: ProcessFlagsResponse;
@@ -132,17 +133,7 @@ async function validation(res: Awaited<ReturnType<typeof processFlags>>): Promis
 describe("confirming the boundary run", () => {
   it("stores Benefit Assignment IDs at the first match, and counts those another student holds", async () => {
     const run = (await processFlags()).json<ProcessFlagsResponse>();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/flag-upload/confirm-flag-import",
-      headers: superAdmin.headers,
-      payload: {
-        runId: run.runId,
-        cohortId,
-        currentWeek: 3,
-        verificationData: run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
-      },
-    });
+    const res = await postConfirmFlags(t, superAdmin.headers, keepRows(run, cohortId, 3));
     expect(res.statusCode, res.body).toBe(200);
     // BA-1 (At Threshold) belongs to a student outside the cohort; BA-KNOWN is already stored.
     expect(res.json().summary).toMatchObject({ studentsImported: 5, weeklyDataCreated: 5, benefitAssignmentIdsStored: 3, benefitAssignmentIdsHeldElsewhere: 1 });
