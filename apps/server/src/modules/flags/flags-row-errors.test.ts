@@ -2,7 +2,7 @@ import type { ProcessFlagsError, ProcessFlagsResponse } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
-import { postConfirmFlags, keepRows, postProcessFlags } from "../../../test/flag-upload.js";
+import { flagFiles, keepRows, postConfirmFlags, postProcessFlags, processedRun } from "../../../test/flag-upload.js";
 import { importForm } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -57,22 +57,13 @@ Maria Lopez,maria@example.org,about ten,1,Hard
 Sam Okafor,sam@example.org,5,great,Fine
 `;
 
-const files = (overrides: Record<string, { name: string; bytes: string }> = {}) => ({
-  progressReport: { name: "progress.csv", bytes: PROGRESS },
-  reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
-  attendanceReport: { name: "crm.csv", bytes: CRM },
-  ...overrides,
-});
+const files = (overrides: Record<string, { name: string; bytes: string }> = {}) =>
+  flagFiles({ progress: PROGRESS, reflections: REFLECTIONS, crm: CRM }, overrides);
 const processFlags = (f = files()) => postProcessFlags(t, superAdmin.headers, importForm({ cohortId, currentWeek: 3 }, f));
 const runCount = async () => (await sql<{ n: number }>`select count(*)::int as n from flag_runs`.execute(t.db)).rows[0]?.n;
 
 describe("a week with bad rows", () => {
-  let run: ProcessFlagsResponse;
-  beforeAll(async () => {
-    const res = await processFlags();
-    expect(res.statusCode, res.body).toBe(200);
-    run = res.json<ProcessFlagsResponse>();
-  });
+  const run = processedRun(() => processFlags());
   const flagsOf = (name: string) => run.data.find((r) => r.name === name)?.calculated_flags;
 
   it("answers 200 with every good row processed and the row errors beside the data", () => {
