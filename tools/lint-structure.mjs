@@ -5,6 +5,11 @@
 // - no-foreign-repository: on the server only module Y imports modules/Y/*.repository; other
 //   modules and cli, db, lib, plugins go through Y's service. Tests follow the same rule (a
 //   module's tests may use its own repository; other data comes from test/factories.ts).
+// - no-module-cycle: the server's units (each modules/<name>, and each other entry of
+//   apps/server/src: lib, db, plugins, cli, context.ts, config.ts…) import each other one way
+//   only, directly or through others; tests left out.
+// - no-module-in-lib-db: apps/server/src/lib and db import no module and not context.ts (they
+//   are the floor the modules stand on); tests left out.
 // oxlint's no-restricted-imports matches the written specifier only, so it cannot tell
 // "../users/users.repository.js" from a module's own "./users.repository.js" without one
 // override per module; these checks resolve each relative import to the file it names.
@@ -141,11 +146,154 @@ export function checkRepositoryImports(files, read) {
   return problems;
 }
 
-/** All three guards over the tree at `root`. */
+const SERVER_SOURCE = /^apps\/server\/src\/(.+)$/;
+const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
+
+/**
+ * The unit of a server source file: "modules/<name>", or the first entry below
+ * apps/server/src ("lib", "db", "context", "config"…); undefined outside it.
+ */
+export function serverUnit(path) {
+  const rest = SERVER_SOURCE.exec(path)?.[1];
+  if (!rest) return undefined;
+  const parts = rest.split("/");
+  if (parts[0] === "modules") return parts.length > 2 ? `modules/${parts[1]}` : "modules";
+  return parts[0].replace(/\.[cm]?[jt]sx?$/, "");
+}
+
+/** The server's non-test source files, with the relative imports that cross from one unit to another. */
+function unitImports(files, read) {
+  const edges = new Map(); // "a" -> Map("b" -> [{ file, line, specifier }])
+  for (const file of files) {
+    const from = serverUnit(file);
+    if (!from || !SOURCE_FILE.test(file) || TEST_FILE.test(file)) continue;
+    for (const { specifier, target, line } of relativeImports(file, read(file))) {
+      const to = serverUnit(target);
+      if (!to || to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      const targets = edges.get(from);
+      if (!targets.has(to)) targets.set(to, []);
+      targets.get(to).push({ file, line, specifier });
+    }
+  }
+  return edges;
+}
+
+/** Groups of units that reach each other (Tarjan's strongly connected components), each sorted. */
+function loopGroups(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  let next = 0;
+  const visit = (unit) => {
+    index.set(unit, next);
+    low.set(unit, next++);
+    stack.push(unit);
+    onStack.add(unit);
+    for (const to of [...(edges.get(unit)?.keys() ?? [])].sort()) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(unit, Math.min(low.get(unit), low.get(to)));
+      } else if (onStack.has(to)) {
+        low.set(unit, Math.min(low.get(unit), index.get(to)));
+      }
+    }
+    if (low.get(unit) !== index.get(unit)) return;
+    const group = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== unit);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const unit of [...edges.keys()].sort()) if (!index.has(unit)) visit(unit);
+  return groups.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/** A shortest loop from `start` back to it inside `group`: the units in order, start first. */
+function shortestLoop(edges, group, start) {
+  const inGroup = new Set(group);
+  const cameFrom = new Map();
+  const queue = [start];
+  while (queue.length > 0) {
+    const unit = queue.shift();
+    for (const to of [...(edges.get(unit)?.keys() ?? [])].sort()) {
+      if (!inGroup.has(to) || cameFrom.has(to)) continue;
+      cameFrom.set(to, unit);
+      if (to === start) {
+        const path = [];
+        for (let at = cameFrom.get(start); at !== start; at = cameFrom.get(at)) path.unshift(at);
+        return [start, ...path];
+      }
+      queue.push(to);
+    }
+  }
+  return [start];
+}
+
+/**
+ * Server units that import each other, directly or through others: one problem per group of
+ * such units, naming one loop through it with the file and line of each step.
+ */
+export function checkModuleCycles(files, read) {
+  const edges = unitImports(files, read);
+  const problems = [];
+  for (const group of loopGroups(edges)) {
+    const loop = shortestLoop(edges, group, group[0]);
+    const steps = loop.map((unit, i) => {
+      const to = loop[(i + 1) % loop.length];
+      const first = edges.get(unit).get(to)[0];
+      return { unit, to, at: `${first.file}:${first.line}` };
+    });
+    problems.push({
+      file: steps[0].at,
+      rule: "no-module-cycle",
+      message:
+        `${group.join(", ")} import each other; one loop: ` +
+        steps.map((s) => `${s.unit} → ${s.to} (${s.at})`).join(", ") +
+        ". Dependencies run one way: move what both need down into the lower one (or lib, db, the contract)",
+    });
+  }
+  return problems;
+}
+
+const LIB_OR_DB = /^apps\/server\/src\/(lib|db)\//;
+
+/** lib/ and db/ importing a module or context.ts (tests left out). */
+export function checkFloorImports(files, read) {
+  const problems = [];
+  for (const file of files) {
+    const floor = LIB_OR_DB.exec(file)?.[1];
+    if (!floor || !SOURCE_FILE.test(file) || TEST_FILE.test(file)) continue;
+    for (const { specifier, target, line } of relativeImports(file, read(file))) {
+      const unit = serverUnit(target);
+      if (unit?.startsWith("modules") || unit === "context") {
+        problems.push({
+          file: `${file}:${line}`,
+          rule: "no-module-in-lib-db",
+          message: `${floor}/ imports ${unit === "context" ? "context.ts" : unit} ("${specifier}"); ${floor}/ sits below the modules and the server context: take what is needed as a parameter, or move the code into the module`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Every guard over the tree at `root`. */
 export function lintStructure(root) {
   const files = listFiles(root);
   const read = (file) => readFileSync(join(root, file), "utf8");
-  return [...checkNames(files), ...checkFeatureImports(files, read), ...checkRepositoryImports(files, read)];
+  return [
+    ...checkNames(files),
+    ...checkFeatureImports(files, read),
+    ...checkRepositoryImports(files, read),
+    ...checkModuleCycles(files, read),
+    ...checkFloorImports(files, read),
+  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

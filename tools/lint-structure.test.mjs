@@ -31,6 +31,14 @@ const CLEAN = {
   "apps/server/src/modules/users/users-edit.test.ts": 'import { findUser } from "./users.repository.js";\n',
   "apps/server/src/modules/auth/auth.service.ts": 'import { findUser } from "../users/users.service.js";\n',
   "apps/server/src/cli/create-user.ts": 'import { createUser } from "../modules/users/users.service.js";\n',
+  "apps/server/src/modules/scope/scope.ts": 'import type { DbExecutor } from "../../db/executor.js";\n',
+  "apps/server/src/modules/settings/settings.service.ts": 'import { resolveScope } from "../scope/scope.js";\nimport { badRequest } from "../../lib/errors.js";\n',
+  "apps/server/src/modules/settings/settings.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\n',
+  "apps/server/src/lib/errors.ts": "export const badRequest = 1;\n",
+  "apps/server/src/lib/csv/read-table.ts": 'import { badRequest } from "../errors.js";\n',
+  "apps/server/src/db/executor.ts": 'import type { Clock } from "../lib/clock.js";\n',
+  "apps/server/src/context.ts": 'import type { DatabaseHandle } from "./db/connection.js";\n',
+  "apps/server/test/test-app.ts": 'import type { ServerContext } from "../src/context.js";\nimport { x } from "../src/modules/settings/settings.service.js";\n',
   "apps/server/tsconfig.build.json": "{}\n",
   "packages/contract/README.md": "# contract\n",
   "packages/contract/.gitignore": "dist/\n",
@@ -82,16 +90,68 @@ describe("lintStructure", () => {
         ...CLEAN,
         "apps/server/src/modules/auth/auth.repository.ts": 'import {\n  findUser,\n} from "../users/users.repository.js";\n',
         "apps/server/src/modules/auth/login.test.ts": 'vi.mock("../users/users.repository.js");\n',
-        "apps/server/src/db/seed/demo-seed.ts": 'import { findUser } from "../../modules/users/users.repository.js";\n',
+        "apps/server/src/cli/seed-demo.ts": 'import { findUser } from "../modules/users/users.repository.js";\n',
       }),
     );
     expect(problems.map((p) => `${p.file} ${p.rule}`)).toEqual([
-      "apps/server/src/db/seed/demo-seed.ts:1 no-foreign-repository",
+      "apps/server/src/cli/seed-demo.ts:1 no-foreign-repository",
       "apps/server/src/modules/auth/auth.repository.ts:1 no-foreign-repository",
       "apps/server/src/modules/auth/login.test.ts:1 no-foreign-repository",
     ]);
     expect(problems[0].message).toContain("code outside modules/ imports the users repository");
     expect(problems[1].message).toContain("module auth imports the users repository");
+  });
+
+  it("no-module-cycle: reports a loop through three modules once, with the file and line of each step", () => {
+    const problems = lintStructure(
+      tree({
+        ...CLEAN,
+        "apps/server/src/modules/scope/scope.ts": 'import type { DbExecutor } from "../../db/executor.js";\nimport {\n  readDemo,\n} from "../schools/schools.service.js";\n',
+        "apps/server/src/modules/schools/schools.service.ts": 'import { saveSetting } from "../settings/settings.service.js";\n',
+      }),
+    );
+    expect(problems.map((p) => `${p.file} ${p.rule}`)).toEqual(["apps/server/src/modules/schools/schools.service.ts:1 no-module-cycle"]);
+    expect(problems[0].message).toBe(
+      "modules/schools, modules/scope, modules/settings import each other; one loop: " +
+        "modules/schools → modules/settings (apps/server/src/modules/schools/schools.service.ts:1), " +
+        "modules/settings → modules/scope (apps/server/src/modules/settings/settings.service.ts:1), " +
+        "modules/scope → modules/schools (apps/server/src/modules/scope/scope.ts:2). " +
+        "Dependencies run one way: move what both need down into the lower one (or lib, db, the contract)",
+    );
+  });
+
+  it("no-module-cycle: counts lib, db and context.ts as units, type imports included; tests are left out", () => {
+    const problems = lintStructure(
+      tree({
+        ...CLEAN,
+        "apps/server/src/lib/json-rows.ts": 'import type { Database } from "../db/schema.js";\n',
+        "apps/server/src/db/schema.ts": 'import { inChunks } from "../lib/json-rows.js";\n',
+        // A test may import what it checks from anywhere: no loop through it.
+        "apps/server/src/lib/errors.test.ts": 'import { resolveScope } from "../modules/scope/scope.js";\n',
+        "apps/server/src/modules/scope/scope.test.ts": 'import { badRequest } from "../../lib/errors.js";\n',
+      }),
+    );
+    expect(problems.map((p) => `${p.file} ${p.rule}`)).toEqual(["apps/server/src/db/executor.ts:1 no-module-cycle"]);
+    expect(problems[0].message).toMatch(/^db, lib import each other; one loop: db → lib \(apps\/server\/src\/db\/executor\.ts:1\), lib → db \(apps\/server\/src\/lib\/json-rows\.ts:1\)\./);
+  });
+
+  it("no-module-in-lib-db: reports lib importing a module and db importing context.ts (a loop here too), not their tests", () => {
+    const problems = lintStructure(
+      tree({
+        ...CLEAN,
+        "apps/server/src/lib/csv/decode-text.ts": 'import { ReportRejected } from "../../modules/imports/reports/report-types.js";\n',
+        "apps/server/src/modules/imports/reports/report-types.ts": "export class ReportRejected {}\n",
+        "apps/server/src/db/seed/first-run.ts": 'import { sql } from "kysely";\nimport type { ServerContext } from "../../context.js";\n',
+        "apps/server/src/db/seed/first-run.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\nimport { x } from "../../modules/settings/settings.service.js";\n',
+      }),
+    );
+    expect(problems.map((p) => `${p.file} ${p.rule}`)).toEqual([
+      "apps/server/src/context.ts:1 no-module-cycle",
+      "apps/server/src/db/seed/first-run.ts:2 no-module-in-lib-db",
+      "apps/server/src/lib/csv/decode-text.ts:1 no-module-in-lib-db",
+    ]);
+    expect(problems[1].message).toContain('db/ imports context.ts ("../../context.js")');
+    expect(problems[2].message).toContain('lib/ imports modules/imports ("../../modules/imports/reports/report-types.js")');
   });
 });
 

@@ -11,6 +11,7 @@ import { apiDocsPlugin } from "./plugins/api-docs.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
+import { multipartPlugin } from "./plugins/multipart.js";
 import { queryGuardPlugin } from "./plugins/query-guard.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { apiModules } from "./modules/index.js";
@@ -53,6 +54,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   await app.register(securityHeadersPlugin, { connectOrigins: ctx.config.debugBackendOrigins });
   await app.register(inputGuardPlugin);
   await app.register(queryGuardPlugin);
+  await app.register(multipartPlugin);
   await app.register(apiDocsPlugin);
   // Audited changes record the client address of the request that made them.
   await app.register(clientAddressPlugin);

@@ -11,7 +11,7 @@ import { seedLargeCommand } from "./cli/seed-large.js";
 import { terminalIo } from "./cli/terminal.js";
 import { usage } from "./cli/usage.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
-import { openConfiguredDatabase } from "./db/open.js";
+import { openConfiguredDatabase } from "./db/configured-database.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
 
 const COMMANDS: Record<string, CliCommand<unknown> | StandaloneCommand<unknown>> = {

@@ -1,6 +1,6 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { openConfiguredDatabase } from "./db/open.js";
+import { openConfiguredDatabase } from "./db/configured-database.js";
 import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
 import { systemClock } from "./lib/clock.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ ctx, logger });
 
   if (opened.applied.length) app.log.info({ migrations: opened.applied }, "database migrated");
-  await seedDemoOnFirstRun(ctx, (line) => console.log(line));
+  await seedDemoOnFirstRun(opened.database.db, config, (line) => console.log(line));
   // `npm run cli -- backup` asks this process for the embedded database while it holds DATA_DIR.
   const closeControl =
     opened.database.engine === "embedded"

@@ -2,17 +2,17 @@ import { readFileSync } from "node:fs";
 import type { ImportFileField } from "@tally/contract";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../src/db/schema.js";
+import { week3File } from "./report-files.js";
 import type { TestApp } from "./test-app.js";
 
 const FIXTURES = new URL("./fixtures/week3/", import.meta.url);
 
 /** The week-3 sample reports (../shared/fixtures/reports/week3). */
 export function week3Files(): Record<ImportFileField, { name: string; bytes: Uint8Array }> {
-  const read = (name: string) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, FIXTURES))) });
   return {
-    attendanceReport: read("meeting-attendance.csv"),
-    progressReport: read("progress.csv"),
-    reflectionReport: read("reflections.csv"),
+    attendanceReport: week3File("meeting-attendance.csv"),
+    progressReport: week3File("progress.csv"),
+    reflectionReport: week3File("reflections.csv"),
   };
 }
 

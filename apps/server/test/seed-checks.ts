@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { expect } from "vitest";
 import type { Database } from "../src/db/schema.js";
 
 /** The attendance summary rows that attendance_records implies, next to the stored ones. */
@@ -30,6 +31,16 @@ export async function statusShares(db: Kysely<Database>): Promise<{ total: numbe
   const row = rows[0];
   if (!row) throw new Error("no attendance");
   return row;
+}
+
+/** The attendance both seeds write: about 90% present, late and absent a few percent each. */
+export function expectTypicalShares(shares: { present: number; late: number; absent: number }): void {
+  expect(shares.present).toBeGreaterThan(0.85);
+  expect(shares.present).toBeLessThan(0.93);
+  expect(shares.late).toBeGreaterThan(0.03);
+  expect(shares.late).toBeLessThan(0.08);
+  expect(shares.absent).toBeGreaterThan(0.03);
+  expect(shares.absent).toBeLessThan(0.08);
 }
 
 /** A fingerprint of the generated content (names, statuses, flags) that ignores timestamps. */

@@ -15,10 +15,15 @@ import { migrateToLatest } from "../src/db/migrate.js";
 import type { Database } from "../src/db/schema.js";
 import { type Clock, systemClock } from "../src/lib/clock.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
+import { setWorkerSourceLoader } from "../src/lib/module-worker.js";
 import { type BuildUserOptions, buildUser } from "./factories.js";
 import { filledBeforeAll } from "./filled-before-all.js";
 import { databaseOutbox } from "../src/modules/mail/mail.service.js";
 import { serverLoggerOptions } from "../src/lib/request-log.js";
+
+// The server runs from its TypeScript source here: the worker threads it starts (the weekly
+// import's) load that source through this hook.
+setWorkerSourceLoader(new URL("./ts-worker/register.mjs", import.meta.url));
 
 export interface TestApp {
   app: FastifyInstance;

@@ -22,6 +22,7 @@ export * from "./cohort-visibility.js";
 export * from "./demo-settings.js";
 export * from "./imports.js";
 export * from "./flag-upload.js";
+export * from "./flags.js";
 export * from "./reports.js";
 export * from "./notifications.js";
 export * from "./ops.js";

@@ -8,7 +8,7 @@ import { recordingIo } from "../../test/recording-io.js";
 import { main } from "../cli.js";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/connection.js";
-import { openConfiguredDatabase } from "../db/open.js";
+import { openConfiguredDatabase } from "../db/configured-database.js";
 import type { Database } from "../db/schema.js";
 import { loadDemoIntoEmptyDatabase } from "../db/seed/first-run.js";
 import { systemClock } from "../lib/clock.js";

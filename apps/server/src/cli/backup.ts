@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { openConfiguredDatabase } from "../db/open.js";
+import { openConfiguredDatabase } from "../db/configured-database.js";
 import { BackupUnsupportedError, takeBackup } from "../modules/ops/backup.service.js";
 import { ControlSocketError, requestBackup } from "../modules/ops/control-socket.js";
 import { CliError, UsageError } from "./cli-errors.js";

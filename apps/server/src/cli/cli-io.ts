@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
-import type { openConfiguredDatabase } from "../db/open.js";
+import type { openConfiguredDatabase } from "../db/configured-database.js";
 import type { Database } from "../db/schema.js";
 
 /** Everything a command touches outside itself, so that tests can run it in-process. */

@@ -1,7 +1,13 @@
 import type { Server, ServerOptions } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
-import type { Config } from "../config.js";
 import { throttledWarning } from "./throttled-warning.js";
+
+/** The timeouts of the HTTP server, in ms (config.ts reads them: HTTP_*_TIMEOUT_MS). */
+export interface HttpTimeouts {
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+}
 
 /**
  * The HTTP server's timeouts, all from the config, for buildApp to hand to Fastify. Node checks
@@ -9,7 +15,7 @@ import { throttledWarning } from "./throttled-warning.js";
  * could take 40): here it runs at a quarter of headersTimeout, at most once a second. Both end
  * once a request has fully arrived, so a reply that goes on (an event stream) is never cut.
  */
-export function httpServerOptions(config: Config): {
+export function httpServerOptions(config: HttpTimeouts): {
   requestTimeout: number;
   keepAliveTimeout: number;
   http: ServerOptions;

@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { inChunks } from "./json-rows.js";
+import { inChunks } from "./in-chunks.js";
 import { yieldToLoop } from "./yield-to-loop.js";
 
 /**

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 // A weekly import's preview keeps its plan for the commit of the same files (imports'
-// kept-previews.ts), which must know that nothing the plan was made from has changed since.
+// preview-cache.ts), which must know that nothing the plan was made from has changed since.
 // Every statement that writes one of these tables takes the next value of a sequence:
 // sequences are not transactional, so no writer waits for another, and a write rolled back
 // still counts as a change (the plan is made again: never wrong, only slower).

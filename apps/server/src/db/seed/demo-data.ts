@@ -1,4 +1,4 @@
-import { DEMO_COHORT_ID, DEMO_SCHOOL_ID } from "@tally/contract";
+import { cohortWeekCount, DEMO_COHORT_ID, DEMO_SCHOOL_ID, flag } from "@tally/contract";
 import type { Insertable } from "kysely";
 import type {
   AttendanceRecordsTable,
@@ -13,9 +13,9 @@ import type {
   WeeklyDataTable,
   WeeklyFlag,
 } from "../schema.js";
+import { addDays } from "../../lib/iso-date.js";
 import * as words from "./demo-words.js";
 import { mulberry32, type Random } from "./prng.js";
-import { addDays, attendanceWeeks, formatNumber, weekCount } from "./seed-dates.js";
 
 /** Rows with explicit ids, ready to insert into an empty database. */
 export interface DemoData {
@@ -205,8 +205,9 @@ export function buildDemoData(seed = DEMO_SEED): DemoData {
 }
 
 function addWeeks(rng: Random, data: DemoData, e: Enrolment, profile: StudentProfile): void {
-  const weeks = attendanceWeeks(e.cohort.start_date, e.cohort.end_date);
-  const n = weekCount(e.cohort.start_date, e.cohort.end_date);
+  const n = cohortWeekCount(e.cohort.start_date, e.cohort.end_date);
+  // Demo attendance covers up to eight weeks of a cohort.
+  const weeks = Math.min(8, n);
   const expectedHours = e.cohort.total_expected_hours / n;
   for (let week = 1; week <= weeks; week++) {
     const weekStart = addDays(e.cohort.start_date, (week - 1) * 7);
@@ -271,28 +272,25 @@ interface WeekFacts {
   struggling: boolean;
 }
 
-/** The flags of one student-week, with the texts and in the order of the flag rules. */
+/**
+ * The flags of one student-week, drawn at random, in the order of the flag rules and with their
+ * texts (the contract's, as the flag rules write them).
+ */
 function weekFlags(rng: Random, f: WeekFacts): WeeklyFlag[] {
   const flags: WeeklyFlag[] = [];
   const onPlatform = !rng.chance(0.003);
-  if (!onPlatform) flags.push({ code: "NO_PLATFORM_RECORD", text: "No learning-platform record" });
+  if (!onPlatform) flags.push(flag("NO_PLATFORM_RECORD"));
   if (onPlatform) {
     const expected = (100 * f.week) / f.weeks;
     const noise = f.struggling ? -35 + rng.next() * 25 : -22 + rng.next() * 32;
     const progress = Math.max(0, Math.min(100, Math.round(expected + noise)));
-    if (progress < expected - 20) {
-      flags.push({ code: "BEHIND_PROGRESS", text: `Behind on progress (${progress}% vs ${formatNumber(expected)}% expected)` });
-    }
-    if (rng.chance(f.struggling ? 0.3 : 0.04)) {
-      flags.push({ code: "PAST_DUE", text: `${rng.int(1, f.struggling ? 3 : 1)} past-due assessment(s)` });
-    }
+    if (progress < expected - 20) flags.push(flag("BEHIND_PROGRESS", progress, expected));
+    if (rng.chance(f.struggling ? 0.3 : 0.04)) flags.push(flag("PAST_DUE", rng.int(1, f.struggling ? 3 : 1)));
   }
-  if (!f.reflected) flags.push({ code: "NO_REFLECTION", text: "No reflection submitted" });
-  if (f.hours < 0.5 * f.expectedHours) {
-    flags.push({ code: "LOW_HOURS", text: `Low hours (${formatNumber(f.hours)} of ${formatNumber(f.expectedHours)} expected)` });
-  }
-  if (rng.chance(f.struggling ? 0.25 : 0.03)) flags.push({ code: "LOW_WELLBEING", text: `Low wellbeing (${rng.int(1, 2)}/5)` });
-  for (const m of f.missed) flags.push({ code: "MISSED_MEETING", text: `Missed ${m} meeting` });
+  if (!f.reflected) flags.push(flag("NO_REFLECTION"));
+  if (f.hours < 0.5 * f.expectedHours) flags.push(flag("LOW_HOURS", f.hours, f.expectedHours));
+  if (rng.chance(f.struggling ? 0.25 : 0.03)) flags.push(flag("LOW_WELLBEING", rng.int(1, 2)));
+  for (const m of f.missed) flags.push(flag("MISSED_MEETING", m));
   return flags;
 }
 

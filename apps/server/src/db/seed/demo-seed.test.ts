@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, test } from "vitest";
-import { contentChecksum, statusShares, summaryMismatches } from "../../../test/seed-checks.js";
+import { contentChecksum, expectTypicalShares, statusShares, summaryMismatches } from "../../../test/seed-checks.js";
 import { openTestDatabase, useTestDatabase } from "../../../test/test-app.js";
 import { verifyPassword } from "../../lib/password-hash.js";
 import { DatabaseNotEmptyError, type DemoSeedResult, isDatabaseEmpty, seedDemo } from "./demo-seed.js";
@@ -95,12 +95,7 @@ describe("seedDemo", () => {
   test("is mostly present, a little late and absent, and varies by school", async () => {
     const shares = await statusShares(database.db);
     expect(shares.total).toBe(result.summary.attendanceRecords);
-    expect(shares.present).toBeGreaterThan(0.85);
-    expect(shares.present).toBeLessThan(0.93);
-    expect(shares.late).toBeGreaterThan(0.03);
-    expect(shares.late).toBeLessThan(0.08);
-    expect(shares.absent).toBeGreaterThan(0.03);
-    expect(shares.absent).toBeLessThan(0.08);
+    expectTypicalShares(shares);
     const bySchool = await sql<{ rate: number }>`
       select avg((status = 'present')::int)::float8 as rate from attendance_records group by school_id`.execute(database.db);
     const rates = bySchool.rows.map((r) => r.rate);

@@ -4,10 +4,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { openTestDatabase } from "../../../test/test-app.js";
 import { type Config, testConfig, testDatabaseUrl } from "../../config.js";
-import type { ServerContext } from "../../context.js";
-import { systemClock } from "../../lib/clock.js";
-import { createMailer } from "../../lib/mailer.js";
-import { databaseOutbox } from "../../modules/mail/mail.service.js";
 import { verifyPassword } from "../../lib/password-hash.js";
 import type { DatabaseHandle } from "../connection.js";
 import { demoCredentialsFile, seedDemoOnFirstRun } from "./first-run.js";
@@ -26,17 +22,14 @@ describe("seedDemoOnFirstRun", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const contextWith = (overrides: Partial<Config>): ServerContext => {
-    const config = testConfig({ databaseUrl: testDatabaseUrl(), dataDir, ...overrides });
-    return { config, database, clock: systemClock, mailer: createMailer({ from: config.mailFrom, outbox: databaseOutbox(database.db), log: { info: () => {} } }) };
-  };
+  const configWith = (overrides: Partial<Config>): Config => testConfig({ databaseUrl: testDatabaseUrl(), dataDir, ...overrides });
   const userCount = async () => (await database.db.selectFrom("users").select("id").execute()).length;
   const studentCount = async () => (await database.db.selectFrom("students").select("id").execute()).length;
 
   test("seeds once with a generated password kept in demo-credentials.txt, then does nothing", async () => {
-    const ctx = contextWith({ demoSeed: true });
+    const config = configWith({ demoSeed: true });
     const lines: string[] = [];
-    await seedDemoOnFirstRun(ctx, (l) => lines.push(l));
+    await seedDemoOnFirstRun(database.db, config, (l) => lines.push(l));
 
     const file = demoCredentialsFile(dataDir);
     expect(existsSync(file)).toBe(true);
@@ -59,7 +52,7 @@ describe("seedDemoOnFirstRun", () => {
     expect(users).toBeGreaterThanOrEqual(4);
 
     const again: string[] = [];
-    await seedDemoOnFirstRun(ctx, (l) => again.push(l));
+    await seedDemoOnFirstRun(database.db, config, (l) => again.push(l));
     expect(await userCount()).toBe(users);
     expect(await studentCount()).toBe(students);
     expect(again).toEqual([`Demo sign-ins: see ${file}`]);
@@ -68,7 +61,7 @@ describe("seedDemoOnFirstRun", () => {
 
   test("uses DEMO_PASSWORD without writing or printing it", async () => {
     const lines: string[] = [];
-    await seedDemoOnFirstRun(contextWith({ demoSeed: true, demoPassword: "Configured-Demo-1" }), (l) => lines.push(l));
+    await seedDemoOnFirstRun(database.db, configWith({ demoSeed: true, demoPassword: "Configured-Demo-1" }), (l) => lines.push(l));
     expect(existsSync(demoCredentialsFile(dataDir))).toBe(false);
     expect(lines.join("\n")).not.toContain("Configured-Demo-1");
     expect(lines.join("\n")).toContain("DEMO_PASSWORD");
@@ -76,13 +69,13 @@ describe("seedDemoOnFirstRun", () => {
     expect(await verifyPassword(user.password_hash, "Configured-Demo-1")).toBe(true);
 
     const again: string[] = [];
-    await seedDemoOnFirstRun(contextWith({ demoSeed: true, demoPassword: "Configured-Demo-1" }), (l) => again.push(l));
+    await seedDemoOnFirstRun(database.db, configWith({ demoSeed: true, demoPassword: "Configured-Demo-1" }), (l) => again.push(l));
     expect(again).toEqual([]);
   });
 
   test("leaves the database empty when DEMO_SEED is off and says how to create the first super admin", async () => {
     const lines: string[] = [];
-    await seedDemoOnFirstRun(contextWith({ demoSeed: false }), (l) => lines.push(l));
+    await seedDemoOnFirstRun(database.db, configWith({ demoSeed: false }), (l) => lines.push(l));
     expect(await userCount()).toBe(0);
     expect(await studentCount()).toBe(0);
     // Nothing secret to print; only how to make the first account (the production default).
@@ -92,7 +85,7 @@ describe("seedDemoOnFirstRun", () => {
   test("does not mix the demo into data that has no users yet", async () => {
     await database.db.insertInto("schools").values({ name: "Real School", district: "Real" }).execute();
     const lines: string[] = [];
-    await seedDemoOnFirstRun(contextWith({ demoSeed: true }), (l) => lines.push(l));
+    await seedDemoOnFirstRun(database.db, configWith({ demoSeed: true }), (l) => lines.push(l));
     expect(await userCount()).toBe(0);
     expect(existsSync(demoCredentialsFile(dataDir))).toBe(false);
     expect(lines.join("\n")).toContain("create-user");

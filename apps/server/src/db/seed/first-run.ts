@@ -3,7 +3,6 @@ import { dirname, join } from "node:path";
 import { generatePassword } from "@tally/contract";
 import { type Kysely, sql } from "kysely";
 import type { Config } from "../../config.js";
-import type { ServerContext } from "../../context.js";
 import type { Database } from "../schema.js";
 import { type DemoSeedResult, isDatabaseEmpty, seedDemo } from "./demo-seed.js";
 
@@ -15,6 +14,9 @@ const DEMO_SEED_LOCK = 74_110_123;
 export function demoCredentialsFile(dataDir: string): string {
   return join(dataDir, "demo-credentials.txt");
 }
+
+/** What the demo seeding reads of the configuration. */
+export type DemoSeedConfig = Pick<Config, "dataDir" | "demoSeed" | "demoPassword">;
 
 export interface LoadedDemo {
   result: DemoSeedResult;
@@ -28,9 +30,7 @@ export interface LoadedDemo {
  * Seeds the demo data into an empty database when DEMO_SEED allows it and prints the demo
  * sign-ins. Does nothing on a database that already has users.
  */
-export async function seedDemoOnFirstRun(ctx: ServerContext, print: (line: string) => void): Promise<void> {
-  const { config } = ctx;
-  const db = ctx.database.db;
+export async function seedDemoOnFirstRun(db: Kysely<Database>, config: DemoSeedConfig, print: (line: string) => void): Promise<void> {
   const file = demoCredentialsFile(config.dataDir);
   const users = await db.selectFrom("users").select("id").limit(1).execute();
   if (users.length > 0) {
@@ -53,7 +53,7 @@ export async function seedDemoOnFirstRun(ctx: ServerContext, print: (line: strin
  * Seeds the demo in one transaction, with the configured or a generated password. Returns
  * undefined (and writes nothing) when the database is not empty.
  */
-export async function loadDemoIntoEmptyDatabase(db: Kysely<Database>, config: Config): Promise<LoadedDemo | undefined> {
+export async function loadDemoIntoEmptyDatabase(db: Kysely<Database>, config: Omit<DemoSeedConfig, "demoSeed">): Promise<LoadedDemo | undefined> {
   const started = performance.now();
   const password = config.demoPassword ?? generatePassword();
   const generatedPassword = config.demoPassword ? undefined : password;

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
 import * as words from "./demo-words.js";
-import { addDays } from "./seed-dates.js";
+import { addDays } from "../../lib/iso-date.js";
 
 export interface LargeSeedOptions {
   students: number;

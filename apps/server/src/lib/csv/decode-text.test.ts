@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { ReportRejected } from "./report-rejected.js";
 import { decodeText } from "./decode-text.js";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

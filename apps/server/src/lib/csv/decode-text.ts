@@ -1,4 +1,4 @@
-import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { ReportRejected } from "./report-rejected.js";
 import { TextDecoder } from "node:util";
 import { yieldToLoop } from "../yield-to-loop.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { ReportRejected } from "./report-rejected.js";
 import { ColumnFinder, foldHeader } from "./header-names.js";
 
 describe("foldHeader", () => {

@@ -1,4 +1,4 @@
-import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { ReportRejected } from "./report-rejected.js";
 
 const stripAccents = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
 

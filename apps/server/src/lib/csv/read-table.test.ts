@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { ReportRejected } from "./report-rejected.js";
 import { detectDelimiter, MAX_RECORD_CHARS, readTable } from "./read-table.js";
 
 describe("detectDelimiter", () => {

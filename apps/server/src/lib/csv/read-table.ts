@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parse } from "csv-parse";
-import { REPORT_LIMITS, ReportRejected } from "../../modules/imports/reports/report-types.js";
+import { IMPORT_LIMITS } from "@tally/contract";
+import { ReportRejected } from "./report-rejected.js";
 
 export interface TableRecord {
   /**
@@ -83,9 +84,9 @@ export async function readTable(source: string, file: string): Promise<Table> {
       head.headers = cells.map((h) => h.trim());
       return;
     }
-    if (records.length >= REPORT_LIMITS.maxDataRows) {
+    if (records.length >= IMPORT_LIMITS.maxDataRows) {
       throw new ReportRejected(
-        `${file} has more than ${REPORT_LIMITS.maxDataRows.toLocaleString("en-US")} data rows; split it into smaller files`,
+        `${file} has more than ${IMPORT_LIMITS.maxDataRows.toLocaleString("en-US")} data rows; split it into smaller files`,
         413,
       );
     }

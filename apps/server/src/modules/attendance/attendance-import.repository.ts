@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { deleteRowsById, inChunks, jsonRows } from "../../lib/json-rows.js";
+import { deleteRowsById, jsonRows, runChunked } from "../../db/json-rows.js";
 
 export interface AttendanceKeyRow {
   id: number;
@@ -18,16 +18,16 @@ export async function findAttendanceOn(
   dates: readonly string[],
 ): Promise<AttendanceKeyRow[]> {
   if (studentIds.length === 0 || dates.length === 0) return [];
-  const found: AttendanceKeyRow[] = [];
-  for (const chunk of inChunks(studentIds, 5000)) {
-    const { rows } = await sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
+  return runChunked(
+    db,
+    studentIds,
+    (chunk) => sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
         a.meeting_type, a.status, to_json(a.updated_at)#>>'{}' as updated_at
-      from json_array_elements_text(${jsonRows(chunk)}) x
+      from json_array_elements_text(${chunk}) x
       join attendance_records a on a.student_id = x.value::int
-      where a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`.execute(db);
-    found.push(...rows);
-  }
-  return found;
+      where a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`,
+    5000,
+  );
 }
 
 export interface NewAttendanceRow {
@@ -43,25 +43,27 @@ export interface NewAttendanceRow {
 
 /** Inserts the rows and returns their ids. */
 export async function insertAttendance(db: DbExecutor, rows: readonly NewAttendanceRow[], at: Date): Promise<number[]> {
-  const ids: number[] = [];
-  for (const chunk of inChunks(rows)) {
-    const result = await sql<{ id: number }>`insert into attendance_records
+  const inserted = await runChunked(
+    db,
+    rows,
+    (chunk) => sql<{ id: number }>`insert into attendance_records
         (student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, created_at, updated_at)
       select student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, ${at}, ${at}
-        from json_to_recordset(${jsonRows(chunk)}) as x(student_id int, cohort_id int, school_id int, team_id int,
+        from json_to_recordset(${chunk}) as x(student_id int, cohort_id int, school_id int, team_id int,
           week_number int, date date, meeting_type text, status text)
-      returning id`.execute(db);
-    for (const r of result.rows) ids.push(r.id);
-  }
-  return ids;
+      returning id`,
+  );
+  return inserted.map((r) => r.id);
 }
 
 /** Sets each record's status and updated_at ([id, status, updated_at]): the import's updates and undo's restores. */
 export async function setAttendanceStatuses(db: DbExecutor, rows: ReadonlyArray<[number, string, string]>): Promise<void> {
-  for (const chunk of inChunks(rows)) {
-    await sql`update attendance_records a set status = (x->>1), updated_at = (x->>2)::timestamptz
-      from json_array_elements(${jsonRows(chunk)}) x where a.id = (x->>0)::int`.execute(db);
-  }
+  await runChunked(
+    db,
+    rows,
+    (chunk) => sql`update attendance_records a set status = (x->>1), updated_at = (x->>2)::timestamptz
+      from json_array_elements(${chunk}) x where a.id = (x->>0)::int`,
+  );
 }
 
 export const deleteAttendance = (db: DbExecutor, ids: readonly number[]) => deleteRowsById(db, "attendance_records", ids);

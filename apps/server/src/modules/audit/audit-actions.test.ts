@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import type { ProcessFlagsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser } from "../../../test/factories.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
+import { week3File } from "../../../test/report-files.js";
 import { listChanges } from "./audit.service.js";
 
 // Every audited action, made through the API from a known client address: it leaves exactly
@@ -167,7 +167,7 @@ describe("other audited changes carry the client address", () => {
     expect(imported.statusCode, imported.body).toBe(200);
     const cohortId = imported.json<{ cohortId: number }>().cohortId;
     const { progressReport, reflectionReport } = week3Files();
-    const crm = { name: "crm-attendance.csv", bytes: new Uint8Array(readFileSync(new URL("../../../test/fixtures/week3/crm-attendance.csv", import.meta.url))) };
+    const crm = week3File("crm-attendance.csv");
     const processed = await t.app.inject({
       method: "POST",
       url: "/api/flag-upload/process-flags",

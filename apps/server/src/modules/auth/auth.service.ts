@@ -7,7 +7,7 @@ import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
 import { announceForceLogout, announceSignInEnded } from "../notifications/notifications.service.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { type Caller, loadCaller } from "../scope/scope.service.js";
-import { readDemoSettings } from "../settings/settings.service.js";
+import { readDemoSettings } from "../scope/scope-settings.service.js";
 import {
   findAccountById,
   findAccountsByLogin,

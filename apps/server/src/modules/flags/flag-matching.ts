@@ -1,10 +1,10 @@
 import type { FlagRowError, FlagUnmatchedRow } from "@tally/contract";
 import type { FlagRunRow } from "../../db/schema.js";
 import { loopTurns } from "../../lib/yield-to-loop.js";
-import { calculateFlags } from "../imports/flag-rules.js";
-import { rowsInFileOrder } from "../imports/reports/report-reader.js";
-import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../imports/reports/report-types.js";
-import { normaliseEmail, normaliseName } from "../imports/student-names.js";
+import { calculateFlags } from "../report-formats/flag-rules.js";
+import { rowsInFileOrder } from "../report-formats/report-reader.js";
+import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../report-formats/report-types.js";
+import { normaliseEmail, normaliseName } from "../report-formats/student-names.js";
 import { describeRowErrors, type FlagReports, type RowOwner } from "./flag-row-errors.js";
 
 /** A student of the chosen cohort, as the flag uploader matches them. */

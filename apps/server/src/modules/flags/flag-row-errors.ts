@@ -1,5 +1,5 @@
 import { FLAG_FILE_FIELDS, FLAG_ROW_ERRORS_LISTED, type FlagFileField, type FlagRowError } from "@tally/contract";
-import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "../imports/reports/report-types.js";
+import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "../report-formats/report-types.js";
 
 // What became of each bad row of the flag uploader's reports, in words the coordinator can act
 // on: the row's own error, and what the rest of the row still counts for.

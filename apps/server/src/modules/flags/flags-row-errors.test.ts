@@ -2,6 +2,7 @@ import type { ProcessFlagsError, ProcessFlagsResponse } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
+import { flagFiles, keepRows, postConfirmFlags, postProcessFlags, processedRun } from "../../../test/flag-upload.js";
 import { importForm } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -56,23 +57,13 @@ Maria Lopez,maria@example.org,about ten,1,Hard
 Sam Okafor,sam@example.org,5,great,Fine
 `;
 
-const files = (overrides: Record<string, { name: string; bytes: string }> = {}) => ({
-  progressReport: { name: "progress.csv", bytes: PROGRESS },
-  reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
-  attendanceReport: { name: "crm.csv", bytes: CRM },
-  ...overrides,
-});
-const processFlags = (f = files()) =>
-  t.app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers: superAdmin.headers, payload: importForm({ cohortId, currentWeek: 3 }, f) });
+const files = (overrides: Record<string, { name: string; bytes: string }> = {}) =>
+  flagFiles({ progress: PROGRESS, reflections: REFLECTIONS, crm: CRM }, overrides);
+const processFlags = (f = files()) => postProcessFlags(t, superAdmin.headers, importForm({ cohortId, currentWeek: 3 }, f));
 const runCount = async () => (await sql<{ n: number }>`select count(*)::int as n from flag_runs`.execute(t.db)).rows[0]?.n;
 
 describe("a week with bad rows", () => {
-  let run: ProcessFlagsResponse;
-  beforeAll(async () => {
-    const res = await processFlags();
-    expect(res.statusCode, res.body).toBe(200);
-    run = res.json<ProcessFlagsResponse>();
-  });
+  const run = processedRun(() => processFlags());
   const flagsOf = (name: string) => run.data.find((r) => r.name === name)?.calculated_flags;
 
   it("answers 200 with every good row processed and the row errors beside the data", () => {
@@ -149,17 +140,7 @@ describe("a week with bad rows", () => {
   });
 
   it("imports the good rows of the run", async () => {
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/flag-upload/confirm-flag-import",
-      headers: superAdmin.headers,
-      payload: {
-        runId: run.runId,
-        cohortId,
-        currentWeek: 3,
-        verificationData: run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
-      },
-    });
+    const res = await postConfirmFlags(t, superAdmin.headers, keepRows(run, cohortId, 3));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().summary).toMatchObject({ studentsImported: 3 });
   });
@@ -236,11 +217,10 @@ Nora Later,nora@example.org,20,4,Fine
       nameless[first] = (await buildStudent(t.db, { schoolId: school.id, firstName: first, lastName: last, email, cohortIds: [cohort] })).id;
     }
     await t.db.updateTable("students").set({ benefit_assignment_id: "BA-20" }).where("id", "=", nameless.Nina!).execute();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/flag-upload/process-flags",
-      headers: superAdmin.headers,
-      payload: importForm(
+    const res = await postProcessFlags(
+      t,
+      superAdmin.headers,
+      importForm(
         { cohortId: cohort, currentWeek: 3 },
         {
           progressReport: { name: "progress.csv", bytes: NAMELESS_PROGRESS },
@@ -248,7 +228,7 @@ Nora Later,nora@example.org,20,4,Fine
           attendanceReport: { name: "crm.csv", bytes: NAMELESS_CRM },
         },
       ),
-    });
+    );
     expect(res.statusCode, res.body).toBe(200);
     run = res.json<ProcessFlagsResponse>();
   });

@@ -2,6 +2,7 @@ import type { ProcessFlagsError, ProcessFlagsResponse } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
+import { flagFiles, keepRows, postConfirmFlags, postProcessFlags, processedRun } from "../../../test/flag-upload.js";
 import { importForm } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -58,22 +59,13 @@ Name Only,,20,5,Good
 Known Benefit,known@example.org,20,4,Good
 `;
 
-const files = (overrides: Record<string, { name: string; bytes: string }> = {}) => ({
-  progressReport: { name: "progress.csv", bytes: PROGRESS },
-  reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
-  attendanceReport: { name: "crm.csv", bytes: CRM },
-  ...overrides,
-});
+const files = (overrides: Record<string, { name: string; bytes: string }> = {}) =>
+  flagFiles({ progress: PROGRESS, reflections: REFLECTIONS, crm: CRM }, overrides);
 const processFlags = (f = files(), fields: Record<string, string | number> = { cohortId, currentWeek: 3 }, headers = superAdmin.headers) =>
-  t.app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers, payload: importForm(fields, f) });
+  postProcessFlags(t, headers, importForm(fields, f));
 
 describe("flag rules at their boundaries", () => {
-  let run: ProcessFlagsResponse;
-  beforeAll(async () => {
-    const res = await processFlags();
-    expect(res.statusCode, res.body).toBe(200);
-    run = res.json<ProcessFlagsResponse>();
-  });
+  const run = processedRun(() => processFlags());
   const flagsOf = (name: string) => run.data.find((r) => r.name === name)?.calculated_flags;
 
   it("raises nothing exactly at the limits, and excused sessions never flag", () => {
@@ -97,10 +89,7 @@ describe("flag rules at their boundaries", () => {
 });
 
 describe("matching rule 4", () => {
-  let run: ProcessFlagsResponse;
-  beforeAll(async () => {
-    run = (await processFlags()).json<ProcessFlagsResponse>();
-  });
+  const run = processedRun(() => processFlags());
   const row = (name: string) => run.data.find((r) => r.name === name);
 
   it("matches by Benefit Assignment ID first, then e-mail, then name (\"Last, First\" too)", () => {
@@ -132,17 +121,7 @@ async function validation(res: Awaited<ReturnType<typeof processFlags>>): Promis
 describe("confirming the boundary run", () => {
   it("stores Benefit Assignment IDs at the first match, and counts those another student holds", async () => {
     const run = (await processFlags()).json<ProcessFlagsResponse>();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/flag-upload/confirm-flag-import",
-      headers: superAdmin.headers,
-      payload: {
-        runId: run.runId,
-        cohortId,
-        currentWeek: 3,
-        verificationData: run.data.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
-      },
-    });
+    const res = await postConfirmFlags(t, superAdmin.headers, keepRows(run, cohortId, 3));
     expect(res.statusCode, res.body).toBe(200);
     // BA-1 (At Threshold) belongs to a student outside the cohort; BA-KNOWN is already stored.
     expect(res.json().summary).toMatchObject({ studentsImported: 5, weeklyDataCreated: 5, benefitAssignmentIdsStored: 3, benefitAssignmentIdsHeldElsewhere: 1 });

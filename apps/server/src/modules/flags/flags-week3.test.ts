@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
 import type { ConfirmFlagImportResponse, ImportBatch, ImportCommit, ProcessFlagsResponse, WeeklyDataItem } from "@tally/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSchool, buildUser } from "../../../test/factories.js";
+import { keepRows, postConfirmFlags, postProcessFlags } from "../../../test/flag-upload.js";
 import { importForm, postImport, WEEK3_NEW_COHORT, week3Expected, week3Files } from "../../../test/import-upload.js";
 import { loginAs, type LoggedIn, useTestApp } from "../../../test/test-app.js";
+import { week3File } from "../../../test/report-files.js";
 import { manualClock } from "../../lib/clock.js";
 
 // The sample week through the flag uploader: the fixture's flags exactly, every matching path,
@@ -12,7 +13,7 @@ import { manualClock } from "../../lib/clock.js";
 const clock = manualClock(new Date("2026-07-20T09:00:00Z"));
 const t = useTestApp({ clock });
 const expected = week3Expected();
-const crm = { name: "crm-attendance.csv", bytes: new Uint8Array(readFileSync(new URL("../../../test/fixtures/week3/crm-attendance.csv", import.meta.url))) };
+const crm = week3File("crm-attendance.csv");
 let superAdmin: LoggedIn;
 let cohortId = 0;
 
@@ -28,16 +29,9 @@ function processForm(fields: Record<string, string | number> = { cohortId, curre
   const { progressReport, reflectionReport } = week3Files();
   return importForm(fields, { progressReport, reflectionReport, attendanceReport: crm });
 }
-const processFlags = (form = processForm(), headers = superAdmin.headers) =>
-  t.app.inject({ method: "POST", url: "/api/flag-upload/process-flags", headers, payload: form });
-const confirm = (body: unknown, headers = superAdmin.headers) =>
-  t.app.inject({ method: "POST", url: "/api/flag-upload/confirm-flag-import", headers, payload: body as object });
-const keep = (run: ProcessFlagsResponse, rows = run.data) => ({
-  runId: run.runId,
-  cohortId,
-  currentWeek: 3,
-  verificationData: rows.map((r) => ({ studentId: r.studentId, benefit_assignment_id: r.benefit_assignment_id, calculated_flags: r.calculated_flags })),
-});
+const processFlags = (form = processForm(), headers = superAdmin.headers) => postProcessFlags(t, headers, form);
+const confirm = (body: unknown, headers = superAdmin.headers) => postConfirmFlags(t, headers, body);
+const keep = (run: ProcessFlagsResponse, rows = run.data) => keepRows(run, cohortId, 3, rows);
 const studentIdOf = async (email: string) => (await t.db.selectFrom("students").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
 
 describe("the sample week through the flag uploader", () => {

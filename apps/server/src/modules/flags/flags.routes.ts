@@ -1,5 +1,4 @@
 import { PassThrough } from "node:stream";
-import multipart from "@fastify/multipart";
 import {
   confirmFlagImportRequestSchema,
   confirmFlagImportResponseSchema,
@@ -32,7 +31,6 @@ const UPLOAD_RULES = {
 };
 
 export const flagsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
-  await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 3, fields: 12, parts: 15 } });
   const tags = ["flag-uploader"];
   // onRequest: other roles are refused before their upload is read.
   const superAdmin = app.requirePolicy(FLAG_UPLOADERS);

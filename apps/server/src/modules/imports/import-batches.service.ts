@@ -19,7 +19,7 @@ import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import * as repo from "./imports.repository.js";
-import { refreshStatistics } from "./statistics.js";
+import { refreshPlannerStatistics } from "./planner-statistics.js";
 
 export { lockImports } from "./imports.repository.js";
 export type { NewBatch } from "./imports.repository.js";
@@ -158,7 +158,7 @@ export async function undoImport(
     });
     return result;
   });
-  refreshStatistics(ctx);
+  refreshPlannerStatistics(ctx);
   const kept = data.studentsKept === 1 ? "; 1 edited student kept" : data.studentsKept > 1 ? `; ${data.studentsKept} edited students kept` : "";
   return { message: `Import ${id} undone${kept}.`, data };
 }

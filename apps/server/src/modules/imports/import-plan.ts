@@ -2,7 +2,7 @@ import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type Impo
 import type { WeeklyFlag } from "../../db/schema.js";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
-import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
+import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "../report-formats/flag-rules.js";
 import type { RosterStudent } from "./roster-matching.js";
 import { addDays } from "../../lib/iso-date.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";

@@ -1,10 +1,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort } from "node:worker_threads";
-import { ImportWork, type ReadSummary } from "./import-work.js";
-import { ReportRejected } from "./reports/report-types.js";
+import { ImportWorkerSteps, type ReadSummary } from "./import-worker-steps.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 
-// One weekly import's worker thread (import-preparation.ts, which ends it with the import):
+// One weekly import's worker thread (import-worker-client.ts, which ends it with the import):
 // calls { id, method, args } in, { id, result } or { id, error } out.
 
 export interface WorkerCall {
@@ -19,7 +19,7 @@ export interface WorkerError {
 }
 export type WorkerReply = { id: number; result: unknown } | { id: number; error: WorkerError };
 
-const work = new ImportWork();
+const work = new ImportWorkerSteps();
 
 /** The bytes each answer carries go back without a copy: the upload's blocks, the preview's and the plan's JSON. */
 const TRANSFERS: Partial<Record<WorkerCall["method"], (result: never) => Uint8Array[]>> = {

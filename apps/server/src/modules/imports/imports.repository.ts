@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { ImportChanges } from "../../db/schema.js";
-import { jsonRows } from "../../lib/json-rows.js";
+import { jsonRows } from "../../db/json-rows.js";
 import type { KnownStudent, KnownTeam, NamedRef } from "./roster-matching.js";
 
 /** One key for every import and undo: they take turns, so none plans on a state that moves. */

@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import {
   IMPORT_FILE_FIELDS,
   idParamSchema,
@@ -17,14 +16,12 @@ import { multipartFormOnly } from "../../lib/report-upload.js";
 import { listImports, undoImport } from "./import-batches.service.js";
 import { IMPORT_FORM, readImportUpload } from "./import-upload.js";
 import { IMPORTERS } from "./imports.policy.js";
-import { commitImport, keptImportPreviews, previewImport } from "./imports.service.js";
-import { replyWithProgress } from "./progress-reply.js";
+import { commitImport, importPreviewCache, previewImport } from "./imports.service.js";
+import { replyWithProgress } from "./import-progress-stream.js";
 
 export const importsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
-  // Limits are set per request (readImportUpload); these are the ceilings if a route forgets.
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 3, fields: 12, parts: 15 } });
   const tags = ["imports"];
-  const previews = keptImportPreviews();
+  const previews = importPreviewCache();
   app.addHook("onClose", async () => previews.clear());
   // onRequest: other roles are refused before their upload is read.
   const admin = app.requirePolicy(IMPORTERS);

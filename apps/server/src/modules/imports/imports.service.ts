@@ -5,19 +5,19 @@ import type { Transaction } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../lib/errors.js";
-import { inChunks } from "../../lib/json-rows.js";
+import { inChunks } from "../../lib/in-chunks.js";
 import { JsonText } from "../../lib/json-stream.js";
 import * as attendance from "../attendance/attendance-import.service.js";
 import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
-import { ImportPreparation } from "./import-preparation.js";
-import type { PlanSummary, ReadSummary } from "./import-work.js";
+import { ImportWorkerClient } from "./import-worker-client.js";
+import type { PlanSummary, ReadSummary } from "./import-worker-steps.js";
 import type { KnownStudent } from "./roster-matching.js";
 import { decodeSlices, writePlan } from "./import-writer.js";
-import { KeptPreviews } from "./kept-previews.js";
+import { PreviewCache } from "./preview-cache.js";
 import * as repo from "./imports.repository.js";
-import { refreshStatistics } from "./statistics.js";
+import { refreshPlannerStatistics } from "./planner-statistics.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
 
 export interface ImportUpload {
@@ -50,8 +50,8 @@ interface Prepared {
 
 /** A preview waits this long for its commit; two at most are kept (two admins at once). */
 const KEEP_PREVIEW_MS = 15 * 60_000;
-export type ImportPreviews = KeptPreviews<Prepared>;
-export const keptImportPreviews = (): ImportPreviews => new KeptPreviews<Prepared>(KEEP_PREVIEW_MS, 2);
+export type ImportPreviews = PreviewCache<Prepared>;
+export const importPreviewCache = (): ImportPreviews => new PreviewCache<Prepared>(KEEP_PREVIEW_MS, 2);
 
 const NEW_COHORT_FIELDS = [
   ["cohortName", "Cohort name"],
@@ -122,7 +122,7 @@ function checkProgrammeYear(cohort: ImportCohort, read: ReadSummary): void {
  * the worker a page at a time: the main thread never holds them all (tens of thousands of
  * rows, kept alive until sent, meant long garbage collections).
  */
-async function putKnownStudents(db: DbExecutor, work: ImportPreparation, cohortId: number | null, read: ReadSummary): Promise<void> {
+async function putKnownStudents(db: DbExecutor, work: ImportWorkerClient, cohortId: number | null, read: ReadSummary): Promise<void> {
   let page: KnownStudent[] = [];
   do {
     if (cohortId === null) break;
@@ -137,7 +137,7 @@ async function putKnownStudents(db: DbExecutor, work: ImportPreparation, cohortI
 }
 
 /**
- * Reads the files, matches and plans in a worker of the import's own (import-preparation.ts),
+ * Reads the files, matches and plans in a worker of the import's own (import-worker-client.ts),
  * looking up what the plan depends on with `db` (the transaction when a commit plans again).
  */
 async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload, onStage: StageListener): Promise<Prepared> {
@@ -145,7 +145,7 @@ async function planFor(ctx: ServerContext, db: DbExecutor, upload: ImportUpload,
   const cohort = await resolveCohort(db, upload.fields);
   const week = upload.fields.weekNumber;
   checkWeek(cohort, week);
-  const work = new ImportPreparation(ctx.config.importWorkerHeapMb);
+  const work = new ImportWorkerClient(ctx.config.importWorkerHeapMb);
   try {
     const fingerprint = await repo.readFingerprint(db, cohort.id);
     const { attendanceReport, progressReport, reflectionReport } = upload.files;
@@ -225,7 +225,7 @@ export async function commitImport(
     }
     return await writeBatch(ctx, trx, actorId, upload, prepared);
   });
-  refreshStatistics(ctx);
+  refreshPlannerStatistics(ctx);
   return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
 }
 

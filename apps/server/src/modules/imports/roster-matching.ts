@@ -1,7 +1,7 @@
-import { rowsInFileOrder } from "./reports/report-reader.js";
-import type { FlawedRow, MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "./reports/report-types.js";
+import { rowsInFileOrder } from "../report-formats/report-reader.js";
+import type { FlawedRow, MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "../report-formats/report-types.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
-import { normaliseEmail, normaliseName } from "./student-names.js";
+import { normaliseEmail, normaliseName } from "../report-formats/student-names.js";
 
 /** A student the database already has, as the import needs to see them. */
 export interface KnownStudent {

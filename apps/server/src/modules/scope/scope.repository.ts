@@ -1,7 +1,16 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { User } from "../../db/schema.js";
-import { SETTING_KEYS, type VisibilityRow } from "../settings/settings.service.js";
+
+/** The key of the demo setting in the settings table (the settings module writes it). */
+export const DEMO_SETTING_KEY = "demo";
+
+/** One cohort visibility row (the settings module writes them). */
+export interface VisibilityRow {
+  cohort_id: number;
+  school_id: number | null;
+  is_visible: boolean;
+}
 
 /** An account with what every authenticated request needs to work out the caller's scope. */
 export interface CallerRow extends User {
@@ -36,8 +45,19 @@ export async function findCaller(db: DbExecutor, userId: number, sessionId: stri
       sql<VisibilityRow[]>`(select coalesce(json_agg(json_build_object(
           'cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json)
         from cohort_visibility v)`.as("cohort_visibility"),
-      sql<unknown>`(select st.value from settings st where st.key = ${SETTING_KEYS.demo})`.as("demo_setting"),
+      sql<unknown>`(select st.value from settings st where st.key = ${DEMO_SETTING_KEY})`.as("demo_setting"),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
+}
+
+/** The stored demo setting; undefined when never saved. */
+export async function readDemoSetting(db: DbExecutor): Promise<unknown> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", DEMO_SETTING_KEY).executeTakeFirst();
+  return row?.value;
+}
+
+/** The whole cohort_visibility table: one row per explicit setting, so it stays small. */
+export async function listCohortVisibility(db: DbExecutor): Promise<VisibilityRow[]> {
+  return db.selectFrom("cohort_visibility").select(["cohort_id", "school_id", "is_visible"]).execute();
 }

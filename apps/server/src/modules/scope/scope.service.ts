@@ -1,7 +1,7 @@
 import type { DemoSettings, Role } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
-import { parseDemoSettings, type VisibilityRow } from "../settings/settings.service.js";
 import { schoolScope } from "./scope.policy.js";
+import { parseDemoSettings, type VisibilityRow } from "./scope-settings.service.js";
 import { findCaller } from "./scope.repository.js";
 
 /** The caller of an authenticated request, loaded from the database on every request. */

@@ -1,7 +1,7 @@
 import { type DemoSettings, demoOpenTo, isAdminRole, type Role } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "../settings/settings.service.js";
+import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "./scope-settings.service.js";
 
 /** What scope resolution needs of the signed-in user (request.user). */
 export interface ScopeSubject {

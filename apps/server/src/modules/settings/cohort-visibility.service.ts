@@ -3,9 +3,10 @@ import type { DbExecutor } from "../../db/executor.js";
 import type { Clock } from "../../lib/clock.js";
 import { badRequest } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
-import * as repo from "./settings.repository.js";
 import { existingCohortIds } from "../cohorts/cohorts.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
+import { listCohortVisibility } from "../scope/scope-settings.service.js";
+import * as repo from "./settings.repository.js";
 
 const byKey = (a: CohortVisibilitySetting, b: CohortVisibilitySetting) =>
   a.cohort_id - b.cohort_id || (a.school_id ?? 0) - (b.school_id ?? 0);
@@ -17,7 +18,7 @@ const keyOf = (row: Pick<CohortVisibilitySetting, "cohort_id" | "school_id">) =>
  * there (its own and the all-schools rows). A cohort with no row that applies is visible.
  */
 export async function getCohortVisibility(db: DbExecutor, schoolId: number | undefined): Promise<CohortVisibilitySetting[]> {
-  const rows = schoolId === undefined ? await repo.listCohortVisibility(db) : await repo.listCohortVisibilityAt(db, schoolId);
+  const rows = schoolId === undefined ? await listCohortVisibility(db) : await repo.listCohortVisibilityAt(db, schoolId);
   return rows.toSorted(byKey);
 }
 
@@ -36,7 +37,7 @@ export async function saveCohortVisibility(
   const data = await db.transaction().execute(async (trx) => {
     await repo.lockCohortVisibility(trx);
     await refuseUnknown(trx, settings);
-    const stored = new Map((await repo.listCohortVisibility(trx)).map((r) => [keyOf(r), r]));
+    const stored = new Map((await listCohortVisibility(trx)).map((r) => [keyOf(r), r]));
     // Only rows whose value changes are written and audited: saving the screen unchanged is a no-op.
     const changed = settings.filter((s) => stored.get(keyOf(s))?.is_visible !== s.is_visible);
     await repo.upsertCohortVisibility(trx, changed, at);
@@ -49,7 +50,7 @@ export async function saveCohortVisibility(
       after: changed.map((s) => ({ cohort_id: s.cohort_id, school_id: s.school_id, is_visible: s.is_visible })),
       at,
     });
-    return repo.listCohortVisibility(trx);
+    return listCohortVisibility(trx);
   });
   return { message: VISIBILITY_MESSAGES.saved, data: data.toSorted(byKey) };
 }

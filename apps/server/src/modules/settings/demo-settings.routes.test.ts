@@ -67,6 +67,18 @@ describe("POST /api/settings/demo", () => {
     expect(first?.after).toMatchObject(body);
   });
 
+  it("applies concurrent saves one after the other, the very first ones too: each audit row starts where another ended", async () => {
+    const variants = Array.from({ length: 6 }, (_, i) => ({ isDemoVisible: i % 2 === 0, adminAccess: i % 3 === 0, schoolAccess: i > 2 }));
+    const auditBefore = await t.db.selectFrom("audit_log").select("id").where("entity_id", "=", "demo").execute();
+    const replies = await Promise.all(variants.map((v, i) => save(i % 2 === 0 ? as.admin : as.superAdmin, v)));
+    expect(replies.map((r) => r.statusCode)).toEqual(variants.map(() => 200));
+    const rows = (await t.db.selectFrom("audit_log").selectAll().where("entity_id", "=", "demo").orderBy("id").execute()).slice(auditBefore.length);
+    expect(rows).toHaveLength(variants.length);
+    expect(rows[0]?.before).toEqual(DEMO_SETTINGS_DEFAULTS);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]?.before).toEqual(rows[i - 1]?.after);
+    expect((await call("GET", "/api/settings/demo", as.admin)).json<DemoSettingsResponse>().data).toEqual(rows.at(-1)?.after);
+  });
+
   it("refuses school and district users (403) and changes nothing", async () => {
     for (const headers of [as.schoolA, as.districtAB]) {
       const res = await save(headers, body);

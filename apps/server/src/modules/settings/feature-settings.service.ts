@@ -1,5 +1,4 @@
 import {
-  FEATURE_DEFAULTS,
   type FeatureSettings,
   type FeatureSettingsResponse,
   isAdminRole,
@@ -10,14 +9,12 @@ import {
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { badRequest } from "../../lib/errors.js";
-import { recordChange } from "../audit/audit.service.js";
 import { schoolsByIds } from "../schools/schools.service.js";
 import type { SettingsReader } from "./settings.policy.js";
-import * as repo from "./settings.repository.js";
-import { parseFeatureSettings, readFeatureSettings, SETTING_KEYS } from "./settings.service.js";
+import { parseFeatureSettings, readFeatureSettings, replaceSetting, SETTING_KEYS } from "./settings.service.js";
 
-// The admin screen's feature settings. Kept apart from settings.service, which the scope
-// module reads on every request, so that reading settings never depends on the schools module.
+// The admin screen's feature settings. Kept apart from settings.service, which students and
+// reports read for the toggles, so that reading the toggles never depends on the schools module.
 
 /**
  * GET /settings/features: the settings and the toggles in force at `schoolId` (already
@@ -39,9 +36,8 @@ function ownSchoolRows(features: FeatureSettings, schoolIds: readonly number[] |
 }
 
 /**
- * POST /settings/features: replaces the whole setting in one transaction with one audit row.
- * The stored row is locked first, so concurrent saves apply one after the other and each audit
- * row's "before" is what the previous save left.
+ * POST /settings/features: replaces the whole setting in one transaction with one audit row;
+ * concurrent saves apply one after the other (replaceSetting).
  */
 export async function saveFeatureSettings(
   ctx: ServerContext,
@@ -51,16 +47,13 @@ export async function saveFeatureSettings(
   const at = ctx.clock.now();
   return ctx.database.db.transaction().execute(async (trx) => {
     await requireKnownSchools(trx, Object.keys(body.schoolSettings).map(Number));
-    await repo.insertSettingIfAbsent(trx, SETTING_KEYS.features, FEATURE_DEFAULTS, at);
-    const before = parseFeatureSettings(await repo.readSettingForUpdate(trx, SETTING_KEYS.features));
     const after: FeatureSettings = {
       enableExport: body.enableExport,
       enableStudentEditing: body.enableStudentEditing,
       applyToAllSchools: body.applyToAllSchools,
       schoolSettings: body.schoolSettings,
     };
-    await repo.writeSetting(trx, SETTING_KEYS.features, after, actorId, at);
-    await recordChange(trx, { actorId, action: "settings.features.saved", entity: "settings", entityId: SETTING_KEYS.features, before, after, at });
+    await replaceSetting(trx, SETTING_KEYS.features, parseFeatureSettings, () => after, { actorId, action: "settings.features.saved", at });
     return { data: after };
   });
 }

@@ -1,6 +1,6 @@
 import { type FeatureSettings, togglesAt } from "@tally/contract";
 import { describe, expect, it } from "vitest";
-import { parseDemoSettings, parseFeatureSettings } from "./settings.service.js";
+import { parseFeatureSettings } from "./settings.service.js";
 
 const isStudentEditingEnabled = (features: FeatureSettings, schoolId: number | null) =>
   togglesAt(features, schoolId).enableStudentEditing;
@@ -29,15 +29,5 @@ describe("feature settings", () => {
     expect(togglesAt(features, 4)).toEqual({ enableExport: false, enableStudentEditing: false });
     expect(togglesAt(features, 5)).toEqual({ enableExport: false, enableStudentEditing: true });
     expect(togglesAt(features, null)).toEqual({ enableExport: false, enableStudentEditing: true });
-  });
-});
-
-describe("demo ids", () => {
-  it("come from the demo setting, else the spec's 123 and 6", () => {
-    const toggles = { isDemoVisible: true, adminAccess: true, schoolAccess: false };
-    expect(parseDemoSettings(undefined)).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
-    expect(parseDemoSettings({ isDemoVisible: true })).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
-    expect(parseDemoSettings({ schoolId: 7, cohortId: "x" })).toEqual({ schoolId: 7, cohortId: 6, ...toggles });
-    expect(parseDemoSettings([1, 2])).toEqual({ schoolId: 123, cohortId: 6, ...toggles });
   });
 });

@@ -1,18 +1,12 @@
-import {
-  DEMO_DEFAULTS,
-  DEMO_TOGGLE_DEFAULTS,
-  type DemoSettings,
-  FEATURE_DEFAULTS,
-  type FeatureSettings,
-} from "@tally/contract";
+import { FEATURE_DEFAULTS, type FeatureSettings } from "@tally/contract";
 import { z } from "zod";
 import type { DbExecutor } from "../../db/executor.js";
+import { recordChange } from "../audit/audit.service.js";
+import { DEMO_SETTING_KEY } from "../scope/scope-settings.service.js";
 import * as repo from "./settings.repository.js";
 
-export type { VisibilityRow } from "./settings.repository.js";
-
-/** The keys of the settings table. */
-export const SETTING_KEYS = { features: "features", demo: "demo" } as const;
+/** The keys of the settings table (the demo setting's is scope's, which reads it on every request). */
+export const SETTING_KEYS = { features: "features", demo: DEMO_SETTING_KEY } as const;
 
 // Lenient: a malformed or partial stored value falls back to the defaults rather than failing.
 const storedToggles = z.object({ enableExport: z.boolean().optional(), enableStudentEditing: z.boolean().optional() });
@@ -21,13 +15,6 @@ const storedFeatures = z.object({
   enableStudentEditing: z.boolean().catch(FEATURE_DEFAULTS.enableStudentEditing).default(FEATURE_DEFAULTS.enableStudentEditing),
   applyToAllSchools: z.boolean().catch(FEATURE_DEFAULTS.applyToAllSchools).default(FEATURE_DEFAULTS.applyToAllSchools),
   schoolSettings: z.record(z.string(), storedToggles.catch({})).catch({}).default({}),
-});
-const storedDemo = z.object({
-  schoolId: z.number().int().catch(DEMO_DEFAULTS.schoolId).default(DEMO_DEFAULTS.schoolId),
-  cohortId: z.number().int().catch(DEMO_DEFAULTS.cohortId).default(DEMO_DEFAULTS.cohortId),
-  isDemoVisible: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.isDemoVisible).default(DEMO_TOGGLE_DEFAULTS.isDemoVisible),
-  adminAccess: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.adminAccess).default(DEMO_TOGGLE_DEFAULTS.adminAccess),
-  schoolAccess: z.boolean().catch(DEMO_TOGGLE_DEFAULTS.schoolAccess).default(DEMO_TOGGLE_DEFAULTS.schoolAccess),
 });
 
 /** The 'features' setting with defaults filled in (absent = every feature on). */
@@ -41,20 +28,23 @@ export async function readFeatureSettings(db: DbExecutor): Promise<FeatureSettin
 }
 
 /**
- * The 'demo' setting with defaults filled in: which school and cohort are the demo and the
- * three toggles. A malformed stored value falls back field by field, never fails a request.
+ * Replaces one setting in the caller's transaction. Its row is locked while read (made with
+ * `parse`'s defaults on the very first save, so that two first saves queue too), so saves of
+ * it apply one after the other, each audit row's "before" being what the previous save left;
+ * the audit row commits with the change. Returns the value saved.
  */
-export function parseDemoSettings(value: unknown): DemoSettings {
-  const parsed = storedDemo.safeParse(value ?? {});
-  return parsed.success ? parsed.data : { ...DEMO_DEFAULTS, ...DEMO_TOGGLE_DEFAULTS };
-}
-
-/** For callers that did not read the demo setting with the account (see scope's loadCaller). */
-export async function readDemoSettings(db: DbExecutor): Promise<DemoSettings> {
-  return parseDemoSettings(await repo.readSetting(db, SETTING_KEYS.demo));
-}
-
-/** Every cohort visibility setting, for scope resolution. */
-export function listCohortVisibility(db: DbExecutor): Promise<repo.VisibilityRow[]> {
-  return repo.listCohortVisibility(db);
+export async function replaceSetting<T>(
+  trx: DbExecutor,
+  key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS],
+  parse: (stored: unknown) => T,
+  change: (before: T) => T,
+  audit: { actorId: number; action: string; at: Date },
+): Promise<T> {
+  const { actorId, action, at } = audit;
+  await repo.insertSettingIfAbsent(trx, key, parse(undefined), at);
+  const before = parse(await repo.readSettingForUpdate(trx, key));
+  const after = change(before);
+  await repo.writeSetting(trx, key, after, actorId, at);
+  await recordChange(trx, { actorId, action, entity: "settings", entityId: key, before, after, at });
+  return after;
 }

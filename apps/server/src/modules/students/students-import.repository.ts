@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
+import { reserveIds, runChunked } from "../../db/json-rows.js";
 
 // Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
 
@@ -23,9 +23,11 @@ export async function deferRollups(db: DbExecutor): Promise<void> {
 /** Brings the rollups of these students up to date, once, and ends the deferral. */
 export async function refreshRollups(db: DbExecutor, studentIds: readonly number[]): Promise<void> {
   const ids = [...new Set(studentIds)];
-  for (const chunk of inChunks(ids)) {
-    await sql`select refresh_student_rollup(array(select value::int from json_array_elements_text(${jsonRows(chunk)})))`.execute(db);
-  }
+  await runChunked(
+    db,
+    ids,
+    (chunk) => sql`select refresh_student_rollup(array(select value::int from json_array_elements_text(${chunk})))`,
+  );
   await sql`select set_config('tally.defer_rollups', 'off', true)`.execute(db);
 }
 
@@ -33,41 +35,51 @@ export async function refreshRollups(db: DbExecutor, studentIds: readonly number
 export const reserveStudentIds = (db: DbExecutor, count: number) => reserveIds(db, "students", count);
 
 export async function insertStudents(db: DbExecutor, rows: readonly NewStudentRow[], at: Date): Promise<void> {
-  for (const chunk of inChunks(rows)) {
-    await sql`insert into students (id, first_name, last_name, email, school_id, created_at, updated_at)
+  await runChunked(
+    db,
+    rows,
+    (chunk) => sql`insert into students (id, first_name, last_name, email, school_id, created_at, updated_at)
       select id, first_name, last_name, email, school_id, ${at}, ${at}
-        from json_to_recordset(${jsonRows(chunk)}) as x(id int, first_name text, last_name text, email text, school_id int)`.execute(db);
-  }
+        from json_to_recordset(${chunk}) as x(id int, first_name text, last_name text, email text, school_id int)`,
+  );
 }
 
 export async function insertCohortMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>, at: Date): Promise<void> {
-  for (const chunk of inChunks(pairs)) {
-    await sql`insert into student_cohorts (student_id, cohort_id, joined_at)
-      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${jsonRows(chunk)}) p
-      on conflict do nothing`.execute(db);
-  }
+  await runChunked(
+    db,
+    pairs,
+    (chunk) => sql`insert into student_cohorts (student_id, cohort_id, joined_at)
+      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${chunk}) p
+      on conflict do nothing`,
+  );
 }
 
 export async function insertTeamMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>, at: Date): Promise<void> {
-  for (const chunk of inChunks(pairs)) {
-    await sql`insert into student_teams (student_id, team_id, joined_at)
-      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${jsonRows(chunk)}) p
-      on conflict do nothing`.execute(db);
-  }
+  await runChunked(
+    db,
+    pairs,
+    (chunk) => sql`insert into student_teams (student_id, team_id, joined_at)
+      select (p->>0)::int, (p->>1)::int, ${at} from json_array_elements(${chunk}) p
+      on conflict do nothing`,
+  );
 }
 
 export async function deleteCohortMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>): Promise<void> {
-  for (const chunk of inChunks(pairs)) {
-    await sql`delete from student_cohorts sc using json_array_elements(${jsonRows(chunk)}) p
-      where sc.student_id = (p->>0)::int and sc.cohort_id = (p->>1)::int`.execute(db);
-  }
+  await runChunked(
+    db,
+    pairs,
+    (chunk) => sql`delete from student_cohorts sc using json_array_elements(${chunk}) p
+      where sc.student_id = (p->>0)::int and sc.cohort_id = (p->>1)::int`,
+  );
 }
 
 export async function deleteTeamMemberships(db: DbExecutor, pairs: ReadonlyArray<[number, number]>): Promise<void> {
-  for (const chunk of inChunks(pairs)) {
-    await sql`delete from student_teams st using json_array_elements(${jsonRows(chunk)}) p
-      where st.student_id = (p->>0)::int and st.team_id = (p->>1)::int`.execute(db);
-  }
+  await runChunked(
+    db,
+    pairs,
+    (chunk) => sql`delete from student_teams st using json_array_elements(${chunk}) p
+      where st.student_id = (p->>0)::int and st.team_id = (p->>1)::int`,
+  );
 }
 
 /**
@@ -75,21 +87,23 @@ export async function deleteTeamMemberships(db: DbExecutor, pairs: ReadonlyArray
  * (which locks its row first) waits for an undo, or the undo for the edit.
  */
 export async function lockStudents(db: DbExecutor, ids: readonly number[]): Promise<void> {
-  for (const chunk of inChunks([...ids].sort((a, b) => a - b))) {
-    await sql`select s.id from students s where s.id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))
-      order by s.id for update`.execute(db);
-  }
+  await runChunked(
+    db,
+    [...ids].sort((a, b) => a - b),
+    (chunk) => sql`select s.id from students s where s.id in (select value::int from json_array_elements_text(${chunk}))
+      order by s.id for update`,
+  );
 }
 
 /** "First Last" of each of the students that exist. */
 export async function studentNames(db: DbExecutor, ids: readonly number[]): Promise<Map<number, string>> {
-  const names = new Map<number, string>();
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await sql<{ id: number; first_name: string; last_name: string }>`select s.id, s.first_name, s.last_name from students s
-      where s.id in (select value::int from json_array_elements_text(${jsonRows(chunk)}))`.execute(db);
-    for (const r of rows) names.set(r.id, `${r.first_name} ${r.last_name}`.trim());
-  }
-  return names;
+  const rows = await runChunked(
+    db,
+    ids,
+    (chunk) => sql<{ id: number; first_name: string; last_name: string }>`select s.id, s.first_name, s.last_name from students s
+      where s.id in (select value::int from json_array_elements_text(${chunk}))`,
+  );
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
 }
 
 /**
@@ -97,19 +111,19 @@ export async function studentNames(db: DbExecutor, ids: readonly number[]): Prom
  * attendance or weekly row); returns how many went.
  */
 export async function deleteUnreferencedStudents(db: DbExecutor, ids: readonly number[]): Promise<number> {
-  let removed = 0;
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await sql<{ id: number }>`delete from students s
-      using json_array_elements_text(${jsonRows(chunk)}) x
+  const removed = await runChunked(
+    db,
+    ids,
+    (chunk) => sql<{ id: number }>`delete from students s
+      using json_array_elements_text(${chunk}) x
       where s.id = x.value::int
         and not exists (select 1 from student_cohorts where student_id = s.id)
         and not exists (select 1 from student_teams where student_id = s.id)
         and not exists (select 1 from attendance_records where student_id = s.id)
         and not exists (select 1 from weekly_data where student_id = s.id)
-      returning s.id`.execute(db);
-    removed += rows.length;
-  }
-  return removed;
+      returning s.id`,
+  );
+  return removed.length;
 }
 
 /**
@@ -117,22 +131,24 @@ export async function deleteUnreferencedStudents(db: DbExecutor, ids: readonly n
  * student holds it (the flag uploader's first match); returns the students that took one.
  */
 export async function storeBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string]>): Promise<number[]> {
-  const stored: number[] = [];
-  for (const chunk of inChunks(pairs)) {
-    const { rows } = await sql<{ id: number }>`update students s set benefit_assignment_id = p->>1, updated_at = now()
-      from json_array_elements(${jsonRows(chunk)}) p
+  const stored = await runChunked(
+    db,
+    pairs,
+    (chunk) => sql<{ id: number }>`update students s set benefit_assignment_id = p->>1, updated_at = now()
+      from json_array_elements(${chunk}) p
       where s.id = (p->>0)::int and s.benefit_assignment_id is null
         and not exists (select 1 from students o where o.benefit_assignment_id = p->>1)
-      returning s.id`.execute(db);
-    for (const r of rows) stored.push(r.id);
-  }
-  return stored;
+      returning s.id`,
+  );
+  return stored.map((r) => r.id);
 }
 
 /** Puts back the Benefit Assignment IDs an undone flag import stored ([student, previous]). */
 export async function restoreBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string | null]>): Promise<void> {
-  for (const chunk of inChunks(pairs)) {
-    await sql`update students s set benefit_assignment_id = p->>1
-      from json_array_elements(${jsonRows(chunk)}) p where s.id = (p->>0)::int`.execute(db);
-  }
+  await runChunked(
+    db,
+    pairs,
+    (chunk) => sql`update students s set benefit_assignment_id = p->>1
+      from json_array_elements(${chunk}) p where s.id = (p->>0)::int`,
+  );
 }

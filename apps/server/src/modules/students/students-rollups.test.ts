@@ -5,7 +5,7 @@ import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-wo
 import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { buildAttendance, buildStudent, buildTeam, dateOfWeek, setCohortVisibility } from "../../../test/factories.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
-import { summarizeStudentsByScan } from "./students.repository.js";
+import { summarizeStudentsByScan } from "./students-summary.repository.js";
 
 // The summary and the list total read trigger-maintained rollups (migration 003). After every
 // kind of write they must equal a recount from the source tables, and the API's answers must

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildTeam } from "../../../test/factories.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import { resolveScope } from "../scope/scope.js";
-import { summarizeStudentsByScan } from "./students.repository.js";
+import { summarizeStudentsByScan } from "./students-summary.repository.js";
 
 // The summary's team count without filters comes from rollup_team_counts (migration 004) when
 // no student is hidden and no newest team lies outside the scope: a world with neither, where

@@ -1,21 +1,9 @@
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
-import {
-  cohortVisible,
-  type DataScope,
-  hiddenStudentsInScope,
-  schoolInScope,
-  studentInScope,
-  teamInScope,
-} from "../scope/scope.js";
-
-export interface StudentFilters {
-  cohortId?: number | undefined;
-  /** Students whose current (newest, in scope) team is this one. */
-  teamId?: number | undefined;
-  q?: string | undefined;
-}
+import { cohortVisible, type DataScope, studentInScope, teamInScope } from "../scope/scope.js";
+import { filteredStudents, hasFilters, type StudentFilters } from "./students-filter.repository.js";
+import { shownStudentCounts } from "./students-summary.repository.js";
 
 export interface StudentRow {
   id: number;
@@ -43,53 +31,6 @@ export interface StudentTeamRow {
   project_description: string | null;
   start_date: string | null;
   joined_at: Date;
-}
-
-/** `%text%` for ilike, with the pattern characters taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** SQL: the id of the student's current team: the newest membership among teams in scope. */
-function currentTeamId(scope: DataScope, studentColumn: string) {
-  return sql<number | null>`(select cur_st.team_id from student_teams cur_st join teams cur_t on cur_t.id = cur_st.team_id
-     where cur_st.student_id = ${sql.ref(studentColumn)} and ${teamInScope(scope, "cur_t")}
-     order by cur_st.joined_at desc, cur_st.team_id desc limit 1)`;
-}
-
-/** Students visible in the scope and matching the filters, as `s`. */
-function filteredStudents(db: DbExecutor, scope: DataScope, filters: StudentFilters) {
-  let query = db.selectFrom("students as s").where(studentInScope(scope, "s"));
-  if (filters.cohortId !== undefined) {
-    const cohortId = filters.cohortId;
-    query = query.where(
-      sql<boolean>`exists (select 1 from student_cohorts f_sc where f_sc.student_id = s.id
-        and f_sc.cohort_id = ${cohortId} and ${cohortVisible(scope, "f_sc.cohort_id", "s.school_id")})`,
-    );
-  }
-  if (filters.teamId !== undefined) {
-    const teamId = filters.teamId;
-    // Members of the team first (index on team_id), then keep those for whom it is current.
-    query = query
-      .where(sql<boolean>`s.id in (select f_st.student_id from student_teams f_st where f_st.team_id = ${teamId})`)
-      .where(sql<boolean>`${currentTeamId(scope, "s.id")} = ${teamId}`);
-  }
-  if (filters.q) {
-    const pattern = containsPattern(filters.q);
-    // Schools, cohorts and teams are few: each match set is built once, not per student.
-    query = query.where(
-      sql<boolean>`((s.first_name || ' ' || s.last_name) ilike ${pattern}
-        or (s.last_name || ' ' || s.first_name) ilike ${pattern}
-        or s.school_id in (select q_sch.id from schools q_sch where q_sch.name ilike ${pattern})
-        or s.id in (select q_sc.student_id from student_cohorts q_sc
-              join cohorts q_c on q_c.id = q_sc.cohort_id
-              join students q_s on q_s.id = q_sc.student_id
-             where q_c.name ilike ${pattern} and ${cohortVisible(scope, "q_sc.cohort_id", "q_s.school_id")})
-        or s.id in (select q_st.student_id from student_teams q_st join teams q_t on q_t.id = q_st.team_id
-             where q_t.name ilike ${pattern} and ${teamInScope(scope, "q_t")}))`,
-    );
-  }
-  return query;
 }
 
 function selectStudentRow<QB extends SelectQueryBuilder<Database & { s: Database["students"] }, "s", object>>(query: QB) {
@@ -188,146 +129,6 @@ export async function listStudents(
     )::text as page`.execute(db);
   const result = JSON.parse(rows[0]?.page ?? "{}") as { total?: number | null; rows?: StudentListRow[] };
   return { rows: result.rows ?? [], total: Number(result.total ?? 0) };
-}
-
-function hasFilters(filters: StudentFilters): boolean {
-  return filters.cohortId !== undefined || filters.teamId !== undefined || Boolean(filters.q);
-}
-
-/** The rollup's school column as students.school_id has it (null for none). */
-const rollupSchool = sql<number | null>`nullif(school_key, 0)`;
-
-/**
- * SQL (one row: students, schools, hidden): the students studentInScope shows and their
- * distinct schools, from the trigger-maintained per-school counts minus the few students
- * whose cohorts are all hidden: exact, without counting 50,000 rows. hidden > 0 tells the
- * caller that such students exist.
- */
-function shownStudentCounts(scope: DataScope) {
-  const hidden = hiddenStudentsInScope(scope);
-  const hiddenBySchool = hidden
-    ? sql`select hs.school_id, count(*) as n from students hs where hs.id in (${hidden}) group by hs.school_id`
-    : sql`select null::integer as school_id, 0::bigint as n where false`;
-  return sql<{ students: number | null; schools: number; hidden: number | null }>`
-    select sum(c.students - coalesce(h.n, 0)) as students,
-           count(*) filter (where c.school_id is not null and c.students - coalesce(h.n, 0) > 0) as schools,
-           sum(coalesce(h.n, 0)) as hidden
-      from (select ${rollupSchool} as school_id, students from rollup_school_students where students > 0) c
-      left join (${hiddenBySchool}) h on h.school_id is not distinct from c.school_id
-     where ${schoolInScope(scope, "c.school_id", { nullable: true })}`;
-}
-
-/**
- * Summary counts without filters, from the rollups. A cohort counts when some student of a
- * school in scope belongs to it and it is visible there (students left out as all-hidden
- * have no visible cohort, so they never add one). Teams: each student's newest team, which
- * is the current team in scope unless it lies outside the scope; when any student of the
- * scope has such a team, or all-hidden students exist, teamCount is undefined and the caller
- * counts exactly from the memberships.
- */
-async function summarizeFromRollups(
-  db: DbExecutor,
-  scope: DataScope,
-): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number | undefined }> {
-  const cohorts = sql<number>`(select count(distinct rc.cohort_id) from
-      (select ${rollupSchool} as school_id, cohort_id from rollup_school_cohorts where students > 0) rc
-     where ${schoolInScope(scope, "rc.school_id", { nullable: true })} and ${cohortVisible(scope, "rc.cohort_id", "rc.school_id")})`;
-  // Teams from rollup_team_counts, a few hundred rows. Its sum counts a team once per
-  // students' school, exact unless some team spreads over two schools: then count distinct
-  // teams from rollup_school_teams instead (a subquery PostgreSQL runs only when asked).
-  // Either count is used only when no counted team lies outside the scope (`outside`), so
-  // neither needs to ask whether a team is shown.
-  const counted = sql`(select ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id, teams
-      from rollup_team_counts where teams > 0) tc where ${schoolInScope(scope, "tc.student_school_id", { nullable: true })}`;
-  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams), 0) from ${counted})`;
-  const teamsOutside = sql<boolean>`(select coalesce(bool_or(not coalesce(${teamInScope(scope, "tc")}, false)), false) from ${counted})`;
-  const teamsDistinct = sql<number>`(select count(distinct rt.team_id) from
-      (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
-     where ${schoolInScope(scope, "rt.school_id", { nullable: true })})`;
-  const spread = sql<boolean>`exists (select 1 from rollup_team_spread where school_keys > 1)`;
-  // One round trip: on the embedded engine every query waits its turn in one worker.
-  const { rows } = await sql<{
-    students: number | null;
-    schools: number;
-    hidden: number | null;
-    cohorts: number;
-    teams: number;
-    outside: boolean | null;
-  }>`
-    select shown.students, shown.schools, shown.hidden, ${cohorts} as cohorts,
-           case when ${spread} then ${teamsDistinct} else ${teamsSummed} end as teams,
-           ${teamsOutside} as outside
-      from (${shownStudentCounts(scope)}) shown`.execute(db);
-  const row = rows[0];
-  const exactTeams = Number(row?.hidden ?? 0) === 0 && row?.outside !== true;
-  return {
-    schoolCount: Number(row?.schools ?? 0),
-    studentCount: Number(row?.students ?? 0),
-    cohortCount: Number(row?.cohorts ?? 0),
-    teamCount: exactTeams ? Number(row?.teams ?? 0) : undefined,
-  };
-}
-
-/** Distinct schools, students, visible cohorts and current teams of the filtered students. */
-export async function summarizeStudents(
-  db: DbExecutor,
-  scope: DataScope,
-  filters: StudentFilters,
-): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
-  if (!hasFilters(filters)) {
-    const quick = await summarizeFromRollups(db, scope);
-    if (quick.teamCount !== undefined) return { ...quick, teamCount: quick.teamCount };
-    return { ...quick, teamCount: await countCurrentTeams(db, scope, filters) };
-  }
-  return summarizeStudentsByScan(db, scope, filters);
-}
-
-/** The summary counted from the students themselves: exact, slow at scale; the rollups' reference. */
-export async function summarizeStudentsByScan(
-  db: DbExecutor,
-  scope: DataScope,
-  filters: StudentFilters,
-): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
-  const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
-  const cohortFilter = filters.cohortId !== undefined ? sql`and sc.cohort_id = ${filters.cohortId}` : sql``;
-  const row = await db
-    .with("f", () => students)
-    .selectNoFrom([
-      sql<number>`(select count(*) from f)`.as("studentCount"),
-      sql<number>`(select count(distinct f.school_id) from f)`.as("schoolCount"),
-      sql<number>`(select count(distinct sc.cohort_id) from f join student_cohorts sc on sc.student_id = f.id
-        where ${cohortVisible(scope, "sc.cohort_id", "f.school_id")} ${cohortFilter})`.as("cohortCount"),
-      currentTeamCount(scope).as("teamCount"),
-    ])
-    .executeTakeFirstOrThrow();
-  return {
-    schoolCount: Number(row.schoolCount),
-    studentCount: Number(row.studentCount),
-    cohortCount: Number(row.cohortCount),
-    teamCount: Number(row.teamCount),
-  };
-}
-
-/** SQL: distinct current teams (newest membership among teams in scope) of the students in `f`. */
-function currentTeamCount(scope: DataScope) {
-  return sql<number>`(select count(distinct cur.team_id) from (
-    select distinct on (st.student_id) st.team_id from f
-      join student_teams st on st.student_id = f.id
-      join teams t on t.id = st.team_id
-     where ${teamInScope(scope, "t")}
-     order by st.student_id, st.joined_at desc, st.team_id desc) cur)`;
-}
-
-/** Distinct current teams of the filtered students, counted from the memberships. */
-async function countCurrentTeams(db: DbExecutor, scope: DataScope, filters: StudentFilters): Promise<number> {
-  const students = filteredStudents(db, scope, filters).select(["s.id", "s.school_id"]);
-  const row = await db
-    .with("f", () => students)
-    .selectNoFrom([
-      currentTeamCount(scope).as("teamCount"),
-    ])
-    .executeTakeFirstOrThrow();
-  return Number(row.teamCount);
 }
 
 /** A student the scope may see, or undefined (absent and out of scope look the same). */

@@ -17,6 +17,7 @@ import { readFeatureSettings } from "../settings/settings.service.js";
 import { findTeamAtSchool } from "../teams/teams.service.js";
 import { canChangeStudentEmail, canEditStudent } from "./students.policy.js";
 import * as repo from "./students.repository.js";
+import * as summaryRepo from "./students-summary.repository.js";
 
 export async function listStudents(
   db: DbExecutor,
@@ -44,7 +45,7 @@ export async function listStudents(
 
 export async function summarizeStudents(db: DbExecutor, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {
   const scope = await resolveScope(db, user, filter);
-  return repo.summarizeStudents(db, scope, filter);
+  return summaryRepo.summarizeStudents(db, scope, filter);
 }
 
 /** The student if the scope may see it; otherwise the same 404 as for an unknown id. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { inChunks, jsonRows, reserveIds } from "../../lib/json-rows.js";
+import { reserveIds, runChunked } from "../../db/json-rows.js";
 
 export interface NewTeamRow {
   id: number;
@@ -13,11 +13,13 @@ export const reserveTeamIds = (db: DbExecutor, count: number) => reserveIds(db, 
 
 /** Teams the weekly import creates: named in the meeting report, unknown in a known school. */
 export async function insertTeams(db: DbExecutor, rows: readonly NewTeamRow[], at: Date): Promise<void> {
-  for (const chunk of inChunks(rows)) {
-    await sql`insert into teams (id, name, school_id, cohort_id, created_at)
+  await runChunked(
+    db,
+    rows,
+    (chunk) => sql`insert into teams (id, name, school_id, cohort_id, created_at)
       select id, name, school_id, cohort_id, ${at}
-        from json_to_recordset(${jsonRows(chunk)}) as x(id int, name text, school_id int, cohort_id int)`.execute(db);
-  }
+        from json_to_recordset(${chunk}) as x(id int, name text, school_id int, cohort_id int)`,
+  );
 }
 
 /**
@@ -26,12 +28,12 @@ export async function insertTeams(db: DbExecutor, rows: readonly NewTeamRow[], a
  * undone before), so no attendance row can still name them.
  */
 export async function deleteUnusedTeams(db: DbExecutor, ids: readonly number[]): Promise<number> {
-  let removed = 0;
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await sql<{ id: number }>`delete from teams t using json_array_elements_text(${jsonRows(chunk)}) x
+  const removed = await runChunked(
+    db,
+    ids,
+    (chunk) => sql<{ id: number }>`delete from teams t using json_array_elements_text(${chunk}) x
       where t.id = x.value::int and not exists (select 1 from student_teams where team_id = t.id)
-      returning t.id`.execute(db);
-    removed += rows.length;
-  }
-  return removed;
+      returning t.id`,
+  );
+  return removed.length;
 }

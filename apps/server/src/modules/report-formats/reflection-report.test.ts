@@ -1,18 +1,12 @@
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lastFirstNames, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
+import { reportFile, week3Report, withoutRow } from "../../../test/report-files.js";
+import { lastFirstNames, messyCsv, messyOptions } from "../../../test/messy-csv.js";
 import { readReflectionReport } from "./reflection-report.js";
-import { ReportRejected } from "./report-types.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 
-const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
-const cleanText = readFileSync(new URL("reflections.csv", fixtures), "utf8");
-const clean = parseCleanCsv(cleanText);
-const file = (text: string | Uint8Array, name = "reflections.csv") => ({
-  name,
-  bytes: typeof text === "string" ? new TextEncoder().encode(text) : text,
-});
-const withoutRow = <T extends { row: number }>(rows: T[]) => rows.map(({ row: _row, ...rest }) => rest);
+const { text: cleanText, clean } = week3Report("reflections.csv");
+const file = (text: string | Uint8Array, name = "reflections.csv") => reportFile(text, name);
 /** Line breaks inside an answer compared as "\n" whichever the file used. */
 const same = (text: string | null) => text?.replace(/\r\n?/g, "\n") ?? null;
 const HEADERS = "User Name,How many hours did you work this week?,How are you feeling (1-5)?,Reflect on your week,Submitted\n";

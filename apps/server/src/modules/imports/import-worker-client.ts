@@ -1,11 +1,11 @@
 import type { Worker } from "node:worker_threads";
 import { AppError, badRequest } from "../../lib/errors.js";
-import { inChunks } from "../../lib/json-rows.js";
+import { inChunks } from "../../lib/in-chunks.js";
 import { startModuleWorker } from "../../lib/module-worker.js";
 import { WORKER_YOUNG_GENERATION_MB } from "../../lib/worker-heap.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
 import type { PlanCohort } from "./import-plan.js";
-import type { Lookups, MatchSummary, PlanSummary, ReadSummary } from "./import-work.js";
+import type { Lookups, MatchSummary, PlanSummary, ReadSummary } from "./import-worker-steps.js";
 import type { WorkerCall, WorkerReply } from "./import-worker.js";
 import type { KnownTeam, NamedRef } from "./roster-matching.js";
 
@@ -25,7 +25,7 @@ const buffersOf = (file: UploadedReport) => file.blocks.map((b) => b.buffer as A
  * garbage of parsing them never enter the server's own heap, and their work never holds its
  * event loop. The main thread looks students and records up in between and writes the plan.
  */
-export class ImportPreparation {
+export class ImportWorkerClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -108,7 +108,7 @@ export class ImportPreparation {
 
   /**
    * The plan's students with something to write, as JSON slices of WRITE_SLICE students
-   * (transferred, not copied): the plan outlives this worker (kept-previews.ts; import-writer.ts decodes it).
+   * (transferred, not copied): the plan outlives this worker (preview-cache.ts; import-writer.ts decodes it).
    */
   planSlices(): Promise<Uint8Array[]> {
     return this.call("planSlices", [WRITE_SLICE]);

@@ -1,4 +1,4 @@
-import { parsePercent, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { parsePercent, parseWholeNumber } from "../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { ParsedReport, ProgressRow, ReportFile } from "./report-types.js";
 

@@ -1,11 +1,12 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type DateOrder, dateOrderOf } from "../../../lib/csv/cell-values.js";
-import { decodeText } from "../../../lib/csv/decode-text.js";
-import { ColumnFinder } from "../../../lib/csv/header-names.js";
-import { type TableRecord, readTable } from "../../../lib/csv/read-table.js";
-import { normaliseEmail, turnLastFirst } from "../student-names.js";
+import { IMPORT_LIMITS } from "@tally/contract";
+import { type DateOrder, dateOrderOf } from "../../lib/csv/cell-values.js";
+import { decodeText } from "../../lib/csv/decode-text.js";
+import { ColumnFinder } from "../../lib/csv/header-names.js";
+import { type TableRecord, readTable } from "../../lib/csv/read-table.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
+import { normaliseEmail, turnLastFirst } from "./student-names.js";
 import type { FlawedRow, ParsedReport, ReportFile, RowError, StudentKey } from "./report-types.js";
-import { REPORT_LIMITS, ReportRejected } from "./report-types.js";
 
 // What the four report readers share: opening a file, the name and e-mail columns every
 // report has, and collecting a row's problems so that a bad row is set apart with its errors.
@@ -25,8 +26,8 @@ export interface OpenReport {
 /** Decodes and parses a report file; refusals name the file. */
 export async function openReport(file: ReportFile): Promise<OpenReport> {
   // The upload limit should stop such a file first; this keeps the readers safe on their own.
-  if (file.bytes.length > REPORT_LIMITS.maxFileBytes) {
-    throw new ReportRejected(`${file.name} is larger than ${REPORT_LIMITS.maxFileBytes / (1024 * 1024)} MB; split it into smaller files`, 413);
+  if (file.bytes.length > IMPORT_LIMITS.maxFileBytes) {
+    throw new ReportRejected(`${file.name} is larger than ${IMPORT_LIMITS.maxFileBytes / (1024 * 1024)} MB; split it into smaller files`, 413);
   }
   const table = await readTable(await decodeText(file.bytes, file.name), file.name);
   return { records: table.records, columns: new ColumnFinder(table.headers, file.name) };

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { KeptPreviews } from "./kept-previews.js";
+import { PreviewCache } from "./preview-cache.js";
 
-describe("KeptPreviews", () => {
+describe("PreviewCache", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it("gives a kept value once", () => {
-    const kept = new KeptPreviews<string>(60_000, 2);
+    const kept = new PreviewCache<string>(60_000, 2);
     kept.keep("a", "plan a");
     expect(kept.take("b")).toBeNull();
     expect(kept.take("a")).toBe("plan a");
@@ -14,7 +14,7 @@ describe("KeptPreviews", () => {
   });
 
   it("forgets a value after its time", () => {
-    const kept = new KeptPreviews<string>(60_000, 2);
+    const kept = new PreviewCache<string>(60_000, 2);
     kept.keep("a", "plan a");
     vi.advanceTimersByTime(59_999);
     kept.keep("b", "plan b");
@@ -24,7 +24,7 @@ describe("KeptPreviews", () => {
   });
 
   it("keeps the newest values when more are kept than it holds, and a key kept again restarts its time", () => {
-    const kept = new KeptPreviews<string>(60_000, 2);
+    const kept = new PreviewCache<string>(60_000, 2);
     kept.keep("a", "plan a");
     kept.keep("b", "plan b");
     vi.advanceTimersByTime(30_000);
@@ -37,7 +37,7 @@ describe("KeptPreviews", () => {
   });
 
   it("forgets everything when cleared", () => {
-    const kept = new KeptPreviews<string>(60_000, 2);
+    const kept = new PreviewCache<string>(60_000, 2);
     kept.keep("a", "plan a");
     kept.clear();
     expect(kept.take("a")).toBeNull();

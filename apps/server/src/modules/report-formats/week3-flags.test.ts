@@ -1,28 +1,22 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { week3Expected } from "../../../test/import-upload.js";
+import { week3File } from "../../../test/report-files.js";
 import { calculateFlags } from "./flag-rules.js";
-import { readCrmReport } from "./reports/crm-report.js";
-import { readProgressReport } from "./reports/progress-report.js";
-import { readReflectionReport } from "./reports/reflection-report.js";
+import { readCrmReport } from "./crm-report.js";
+import { readProgressReport } from "./progress-report.js";
+import { readReflectionReport } from "./reflection-report.js";
 
 // The week 3 sample end to end through the readers and the flag rules: the flag uploader's
 // flags for every student are those expected.json gives.
-const fixtures = new URL("../../../test/fixtures/week3/", import.meta.url);
-const report = (name: string) => ({ name, bytes: readFileSync(new URL(name, fixtures)) });
-const expected = JSON.parse(readFileSync(new URL("expected.json", fixtures), "utf8")) as {
-  week: number;
-  weeks: number;
-  expectedHours: number;
-  students: { name: string; email: string; flagUploaderFlags: string[] }[];
-};
+const expected = week3Expected();
 const byEmail = <T extends { email: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.email, r]));
 
 describe("week 3 sample, flag uploader", () => {
   it("gives every student of the CRM report the expected flags", async () => {
     const [progress, reflections, crm] = await Promise.all([
-      readProgressReport(report("progress.csv")),
-      readReflectionReport(report("reflections.csv")),
-      readCrmReport(report("crm-attendance.csv")),
+      readProgressReport(week3File("progress.csv")),
+      readReflectionReport(week3File("reflections.csv")),
+      readCrmReport(week3File("crm-attendance.csv")),
     ]);
     expect([progress.errors, reflections.errors, crm.errors]).toEqual([[], [], []]);
 

@@ -6,7 +6,7 @@
  * fingerprint, checked under the import lock), and plans again otherwise. Another instance
  * behind the same database simply plans again: the server stays stateless.
  */
-export class KeptPreviews<T> {
+export class PreviewCache<T> {
   private readonly kept = new Map<string, { value: T; timer: NodeJS.Timeout }>();
 
   constructor(

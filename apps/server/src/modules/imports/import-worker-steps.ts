@@ -5,12 +5,12 @@ import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
 import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
-import { readMeetingReport } from "./reports/meeting-report.js";
-import { readProgressReport } from "./reports/progress-report.js";
-import { readReflectionReport } from "./reports/reflection-report.js";
-import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile } from "./reports/report-types.js";
-import { InternedText } from "./interned-text.js";
-import { normaliseEmail } from "./student-names.js";
+import { readMeetingReport } from "../report-formats/meeting-report.js";
+import { readProgressReport } from "../report-formats/progress-report.js";
+import { readReflectionReport } from "../report-formats/reflection-report.js";
+import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile } from "../report-formats/report-types.js";
+import { InternedText } from "../../lib/interned-text.js";
+import { normaliseEmail } from "../report-formats/student-names.js";
 
 // The import's reading, matching and planning, run in a worker thread of its own
 // (import-worker.ts): the three reports' rows and everything made from them live and die
@@ -81,7 +81,7 @@ function hasWrites(p: StudentPlan): boolean {
   );
 }
 
-export class ImportWork {
+export class ImportWorkerSteps {
   private reports: Reports | null = null;
   private roster: Roster | null = null;
   private plan: ImportPlan | null = null;

@@ -1,6 +1,6 @@
-import { parseDate, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { parseDate, parseWholeNumber } from "../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
-import { InternedText } from "../interned-text.js";
+import { InternedText } from "../../lib/interned-text.js";
 import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
 
 // A Map, not an object literal: a cell reading "constructor" must not find Object's.

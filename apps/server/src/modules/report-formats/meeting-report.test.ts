@@ -1,21 +1,15 @@
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { joinNameColumns, messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
+import { week3Expected } from "../../../test/import-upload.js";
+import { reportFile, week3Report, withoutRow } from "../../../test/report-files.js";
+import { joinNameColumns, messyCsv, messyOptions } from "../../../test/messy-csv.js";
 import { meetingStatusOf, meetingTypeOf, readMeetingReport } from "./meeting-report.js";
-import { type MeetingRow, ReportRejected } from "./report-types.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
+import type { MeetingRow } from "./report-types.js";
 
-const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
-const cleanText = readFileSync(new URL("meeting-attendance.csv", fixtures), "utf8");
-const clean = parseCleanCsv(cleanText);
-const expected = JSON.parse(readFileSync(new URL("expected.json", fixtures), "utf8")) as {
-  students: { name: string; email: string; mentor: string; advisor: string }[];
-};
-const file = (text: string | Uint8Array, name = "meetings.csv") => ({
-  name,
-  bytes: typeof text === "string" ? new TextEncoder().encode(text) : text,
-});
-const withoutRow = <T extends { row: number }>(rows: T[]) => rows.map(({ row: _row, ...rest }) => rest);
+const { text: cleanText, clean } = week3Report("meeting-attendance.csv");
+const expected = week3Expected();
+const file = (text: string | Uint8Array, name = "meetings.csv") => reportFile(text, name);
 
 /** Line breaks inside notes compared as "\n" whichever the file used. */
 const sameBreaks = (rows: Omit<MeetingRow, "row">[]) => rows.map((r) => ({ ...r, advisorNotes: r.advisorNotes?.replace(/\r\n?/g, "\n") ?? null }));

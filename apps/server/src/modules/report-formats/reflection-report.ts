@@ -1,4 +1,4 @@
-import { parseDate, parseNumber, parseWholeNumber } from "../../../lib/csv/cell-values.js";
+import { parseDate, parseNumber, parseWholeNumber } from "../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { ParsedReport, ReflectionRow, ReportFile } from "./report-types.js";
 

@@ -1,4 +1,4 @@
-import { parseDate } from "../../../lib/csv/cell-values.js";
+import { parseDate } from "../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import type { CrmRow, ParsedReport, ReportFile } from "./report-types.js";
 

@@ -6,7 +6,7 @@ import { analyzeImportTables } from "./imports.repository.js";
  * refreshed here, after the reply (the person waits for the data, not for the statistics).
  * It is best-effort: a failure only leaves older statistics, so it is not reported.
  */
-export function refreshStatistics(ctx: ServerContext): void {
+export function refreshPlannerStatistics(ctx: ServerContext): void {
   if (ctx.database.engine !== "embedded") return;
   analyzeImportTables(ctx.database.db).catch(() => undefined);
 }

@@ -1,5 +1,3 @@
-import { IMPORT_LIMITS } from "@tally/contract";
-
 /** A file as uploaded: its form field's label for messages, its name and its bytes. */
 export interface ReportFile {
   /** The uploaded file name, used in every message ("progress.csv row 4, Progress: …"). */
@@ -18,22 +16,6 @@ export interface RowError {
   /** What is wrong, without the location: "is not a date", "is not Mentor or Advisor". */
   problem: string;
 }
-
-/**
- * A whole file refused (nothing is written): missing or ambiguous column, empty file, too many
- * rows (413), not a CSV. The message names the file and, where there is one, the column.
- */
-export class ReportRejected extends Error {
-  constructor(
-    message: string,
-    readonly statusCode: 400 | 413 = 400,
-  ) {
-    super(message);
-    this.name = "ReportRejected";
-  }
-}
-
-export const REPORT_LIMITS = IMPORT_LIMITS;
 
 /**
  * What every report row carries to find its student (report-formats.md, "Matching"). Rows are

@@ -1,18 +1,12 @@
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messyCsv, messyOptions, parseCleanCsv } from "../../../../test/messy-csv.js";
+import { reportFile, week3Report, withoutRow } from "../../../test/report-files.js";
+import { messyCsv, messyOptions } from "../../../test/messy-csv.js";
 import { readCrmReport } from "./crm-report.js";
-import { ReportRejected } from "./report-types.js";
+import { ReportRejected } from "../../lib/csv/report-rejected.js";
 
-const fixtures = new URL("../../../../test/fixtures/week3/", import.meta.url);
-const cleanText = readFileSync(new URL("crm-attendance.csv", fixtures), "utf8");
-const clean = parseCleanCsv(cleanText);
-const file = (text: string | Uint8Array, name = "crm.csv") => ({
-  name,
-  bytes: typeof text === "string" ? new TextEncoder().encode(text) : text,
-});
-const withoutRow = <T extends { row: number }>(rows: T[]) => rows.map(({ row: _row, ...rest }) => rest);
+const { text: cleanText, clean } = week3Report("crm-attendance.csv");
+const file = (text: string | Uint8Array, name = "crm.csv") => reportFile(text, name);
 const HEADERS = "Enrollee Name,Benefit Assignment ID,Disbursement Status,Session Date\n";
 
 describe("readCrmReport", () => {

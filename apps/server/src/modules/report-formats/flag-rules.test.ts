@@ -1,6 +1,7 @@
+import { FLAG_CODES } from "@tally/contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { calculateFlags, FLAG_CODES, FLAG_UPLOADER_CODES, type FlagFacts, mergeFlags, plainNumber, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
+import { calculateFlags, FLAG_UPLOADER_CODES, type FlagFacts, mergeFlags, WEEKLY_IMPORT_CODES } from "./flag-rules.js";
 
 const base: FlagFacts = {
   week: 3,
@@ -129,15 +130,4 @@ describe("mergeFlags", () => {
     ];
     expect(mergeFlags([], computed, WEEKLY_IMPORT_CODES).map((f) => f.text)).toEqual(["Missed mentor meeting", "Missed advisor meeting"]);
   });
-});
-
-describe("plainNumber", () => {
-  it.each([
-    [50, "50"],
-    [42.857, "42.9"],
-    [7.5, "7.5"],
-    [20.0, "20"],
-    [0.04, "0"],
-    [16.666, "16.7"],
-  ])("%d → %s", (n, text) => expect(plainNumber(n)).toBe(text));
 });

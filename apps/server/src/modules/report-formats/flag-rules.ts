@@ -1,18 +1,8 @@
-// The "Flag rules" table of report-formats.md: which flags a student gets for one week, and
-// how a new calculation is merged with the flags another source already stored.
+import { FLAG_CODES, type FlagCode, type FlagItem, flag } from "@tally/contract";
 
-export const FLAG_CODES = [
-  "NO_PLATFORM_RECORD",
-  "BEHIND_PROGRESS",
-  "PAST_DUE",
-  "NO_REFLECTION",
-  "LOW_HOURS",
-  "LOW_WELLBEING",
-  "ABSENT_SESSIONS",
-  "UNRECORDED_SESSIONS",
-  "MISSED_MEETING",
-] as const; // table order
-export type FlagCode = (typeof FLAG_CODES)[number];
+// The "Flag rules" table of report-formats.md: which flags a student gets for one week, and
+// how a new calculation is merged with the flags another source already stored. The codes and
+// texts are the contract's (packages/contract/src/flags.ts), which the demo seed writes too.
 
 /** The codes the weekly import decides (it has no CRM report). */
 export const WEEKLY_IMPORT_CODES: readonly FlagCode[] = FLAG_CODES.filter((c) => c !== "ABSENT_SESSIONS" && c !== "UNRECORDED_SESSIONS");
@@ -35,17 +25,6 @@ export interface FlagFacts {
   meetings?: { mentorAbsent: boolean; advisorAbsent: boolean };
 }
 
-export interface FlagItem {
-  code: FlagCode;
-  text: string;
-}
-
-/** A number as the flag texts write it: at most one decimal, no trailing zeros (50, 42.9, 7.5). */
-export function plainNumber(n: number): string {
-  const rounded = Math.round(n * 10) / 10;
-  return String(Object.is(rounded, -0) ? 0 : rounded);
-}
-
 /** Expected hours per week: the cohort's total over its weeks, 10 when it has none. */
 export function expectedWeeklyHours(totalExpectedHours: number | null, weekCount: number): number {
   if (!totalExpectedHours || weekCount < 1) return 10;
@@ -58,29 +37,22 @@ export function calculateFlags(facts: FlagFacts): FlagItem[] {
   const { progress, reflection, crm, meetings } = facts;
   const weekCount = Math.max(1, facts.weekCount);
 
-  if (facts.inPlatformSource && progress === null) flags.push({ code: "NO_PLATFORM_RECORD", text: "No learning-platform record" });
+  if (facts.inPlatformSource && progress === null) flags.push(flag("NO_PLATFORM_RECORD"));
   if (progress !== null) {
     const expected = (100 * facts.week) / weekCount;
-    if (progress.progress !== null && progress.progress < expected - 20) {
-      flags.push({
-        code: "BEHIND_PROGRESS",
-        text: `Behind on progress (${plainNumber(progress.progress)}% vs ${plainNumber(expected)}% expected)`,
-      });
-    }
-    if (progress.pastDue !== null && progress.pastDue >= 1) flags.push({ code: "PAST_DUE", text: `${plainNumber(progress.pastDue)} past-due assessment(s)` });
+    if (progress.progress !== null && progress.progress < expected - 20) flags.push(flag("BEHIND_PROGRESS", progress.progress, expected));
+    if (progress.pastDue !== null && progress.pastDue >= 1) flags.push(flag("PAST_DUE", progress.pastDue));
   }
-  if (reflection === null) flags.push({ code: "NO_REFLECTION", text: "No reflection submitted" });
+  if (reflection === null) flags.push(flag("NO_REFLECTION"));
   else {
     const expected = expectedWeeklyHours(facts.totalExpectedHours, weekCount);
-    if (reflection.hours !== null && reflection.hours < expected / 2) {
-      flags.push({ code: "LOW_HOURS", text: `Low hours (${plainNumber(reflection.hours)} of ${plainNumber(expected)} expected)` });
-    }
-    if (reflection.rating !== null && reflection.rating <= 2) flags.push({ code: "LOW_WELLBEING", text: `Low wellbeing (${plainNumber(reflection.rating)}/5)` });
+    if (reflection.hours !== null && reflection.hours < expected / 2) flags.push(flag("LOW_HOURS", reflection.hours, expected));
+    if (reflection.rating !== null && reflection.rating <= 2) flags.push(flag("LOW_WELLBEING", reflection.rating));
   }
-  if (crm && crm.absent > 0) flags.push({ code: "ABSENT_SESSIONS", text: `Absent from ${crm.absent} session(s)` });
-  if (crm && crm.enrolled > 0) flags.push({ code: "UNRECORDED_SESSIONS", text: `Attendance not recorded for ${crm.enrolled} session(s)` });
-  if (meetings?.mentorAbsent) flags.push({ code: "MISSED_MEETING", text: "Missed mentor meeting" });
-  if (meetings?.advisorAbsent) flags.push({ code: "MISSED_MEETING", text: "Missed advisor meeting" });
+  if (crm && crm.absent > 0) flags.push(flag("ABSENT_SESSIONS", crm.absent));
+  if (crm && crm.enrolled > 0) flags.push(flag("UNRECORDED_SESSIONS", crm.enrolled));
+  if (meetings?.mentorAbsent) flags.push(flag("MISSED_MEETING", "mentor"));
+  if (meetings?.advisorAbsent) flags.push(flag("MISSED_MEETING", "advisor"));
   return flags;
 }
 
