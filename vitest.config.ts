@@ -19,6 +19,18 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["apps/server/src/**/*.test.ts", "apps/server/test/**/*.test.ts"],
+          exclude: ["**/*.db.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Tests that open a database (the lint holds the name): `npm run test:db` runs these on PostgreSQL.
+        extends: true,
+        test: {
+          name: "server-db",
+          include: ["apps/server/src/**/*.db.test.ts", "apps/server/test/**/*.db.test.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

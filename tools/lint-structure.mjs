@@ -10,6 +10,9 @@
 //   only, directly or through others; tests left out.
 // - no-module-in-lib-db: apps/server/src/lib and db import no module and not context.ts (they
 //   are the floor the modules stand on); tests left out.
+// - db-test-name: a server test that opens a database (it imports test/test-app.ts or
+//   db/connection.ts, directly or through a test helper, or names testDatabaseUrl()) is named
+//   *.db.test.ts, and only such a test is: `npm run test:db` runs exactly these on PostgreSQL.
 // oxlint's no-restricted-imports matches the written specifier only, so it cannot tell
 // "../users/users.repository.js" from a module's own "./users.repository.js" without one
 // override per module; these checks resolve each relative import to the file it names.
@@ -283,6 +286,58 @@ export function checkFloorImports(files, read) {
   return problems;
 }
 
+const SERVER_TEST_CODE = /^apps\/server\/(src|test)\//;
+const DATABASE_ENTRY = new Set(["apps/server/test/test-app.ts", "apps/server/src/db/connection.ts"]);
+const DB_TEST_FILE = /\.db\.test\.ts$/;
+
+/** The server's files that open a database, directly or through what they import. */
+function databaseOpeners(files, read) {
+  const known = new Set(files);
+  const imports = new Map();
+  for (const file of files) {
+    if (!SERVER_TEST_CODE.test(file) || !SOURCE_FILE.test(file)) continue;
+    const lines = read(file).split("\n");
+    // A type import opens nothing.
+    const targets = relativeImports(file, lines.join("\n"))
+      .filter(({ line }) => !/^\s*(?:import|export) type\b/.test(lines[line - 1] ?? ""))
+      .map(({ target }) => target.replace(/\.js$/, ".ts"))
+      .filter((target) => known.has(target));
+    imports.set(file, targets);
+  }
+  const openers = new Set(DATABASE_ENTRY);
+  // A test that starts a server of its own on the run's database names it with testDatabaseUrl().
+  for (const file of imports.keys()) if (TEST_FILE.test(file) && /\btestDatabaseUrl\(/.test(read(file))) openers.add(file);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, targets] of imports) {
+      // Through tests and the test helpers only: application code reaches the database anyway.
+      if (openers.has(file) || !(TEST_FILE.test(file) || file.startsWith("apps/server/test/"))) continue;
+      if (targets.some((target) => openers.has(target))) {
+        openers.add(file);
+        grew = true;
+      }
+    }
+  }
+  return openers;
+}
+
+/** Server tests named *.db.test.ts exactly when they open a database. */
+export function checkDatabaseTestNames(files, read) {
+  const openers = databaseOpeners(files, read);
+  const problems = [];
+  for (const file of files) {
+    if (!SERVER_TEST_CODE.test(file) || !TEST_FILE.test(file)) continue;
+    const named = DB_TEST_FILE.test(file);
+    const opens = openers.has(file);
+    if (opens && !named) {
+      problems.push({ file, rule: "db-test-name", message: "this test opens a database (through test/test-app.ts or db/connection.ts): name it *.db.test.ts so that `npm run test:db` runs it on PostgreSQL" });
+    } else if (named && !opens) {
+      problems.push({ file, rule: "db-test-name", message: "this test opens no database: name it *.test.ts (only database tests run a second time on PostgreSQL)" });
+    }
+  }
+  return problems;
+}
+
 /** Every guard over the tree at `root`. */
 export function lintStructure(root) {
   const files = listFiles(root);
@@ -293,6 +348,7 @@ export function lintStructure(root) {
     ...checkRepositoryImports(files, read),
     ...checkModuleCycles(files, read),
     ...checkFloorImports(files, read),
+    ...checkDatabaseTestNames(files, read),
   ];
 }
 

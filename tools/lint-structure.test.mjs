@@ -33,7 +33,7 @@ const CLEAN = {
   "apps/server/src/cli/create-user.ts": 'import { createUser } from "../modules/users/users.service.js";\n',
   "apps/server/src/modules/scope/scope.ts": 'import type { DbExecutor } from "../../db/executor.js";\n',
   "apps/server/src/modules/settings/settings.service.ts": 'import { resolveScope } from "../scope/scope.js";\nimport { badRequest } from "../../lib/errors.js";\n',
-  "apps/server/src/modules/settings/settings.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\n',
+  "apps/server/src/modules/settings/settings.db.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\n',
   "apps/server/src/lib/errors.ts": "export const badRequest = 1;\n",
   "apps/server/src/lib/csv/read-table.ts": 'import { badRequest } from "../errors.js";\n',
   "apps/server/src/db/executor.ts": 'import type { Clock } from "../lib/clock.js";\n',
@@ -142,7 +142,7 @@ describe("lintStructure", () => {
         "apps/server/src/lib/csv/decode-text.ts": 'import { ReportRejected } from "../../modules/imports/reports/report-types.js";\n',
         "apps/server/src/modules/imports/reports/report-types.ts": "export class ReportRejected {}\n",
         "apps/server/src/db/seed/first-run.ts": 'import { sql } from "kysely";\nimport type { ServerContext } from "../../context.js";\n',
-        "apps/server/src/db/seed/first-run.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\nimport { x } from "../../modules/settings/settings.service.js";\n',
+        "apps/server/src/db/seed/first-run.db.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\nimport { x } from "../../modules/settings/settings.service.js";\n',
       }),
     );
     expect(problems.map((p) => `${p.file} ${p.rule}`)).toEqual([
@@ -155,8 +155,34 @@ describe("lintStructure", () => {
   });
 });
 
+describe("db-test-name", () => {
+  it("names a server test that opens a database, directly, through a helper or by testDatabaseUrl(), *.db.test.ts, and only those", () => {
+    const problems = lintStructure(
+      tree({
+        ...CLEAN,
+        "apps/server/test/test-app.ts": 'import { openDatabase } from "../src/db/connection.js";\n',
+        "apps/server/src/db/connection.ts": "export const openDatabase = 1;\n",
+        "apps/server/test/world.ts": 'import { useTestApp } from "./test-app.js";\n',
+        "apps/server/test/only-types.ts": 'import type { TestApp } from "./test-app.js";\n',
+        "apps/server/src/modules/users/direct.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\n',
+        "apps/server/src/modules/users/through-helper.test.ts": 'import { world } from "../../../test/world.js";\n',
+        "apps/server/src/modules/users/own-server.test.ts": 'import { testDatabaseUrl } from "../../config.js";\nconst url = testDatabaseUrl();\n',
+        "apps/server/src/modules/users/types-only.test.ts": 'import { x } from "../../../test/only-types.js";\n',
+        "apps/server/src/modules/users/pure.db.test.ts": 'import { findUser } from "./users.service.js";\n',
+        "apps/server/src/modules/users/right.db.test.ts": 'import { useTestApp } from "../../../test/test-app.js";\n',
+      }),
+    );
+    expect(problems.filter((p) => p.rule === "db-test-name").map((p) => p.file)).toEqual([
+      "apps/server/src/modules/users/direct.test.ts",
+      "apps/server/src/modules/users/own-server.test.ts",
+      "apps/server/src/modules/users/pure.db.test.ts",
+      "apps/server/src/modules/users/through-helper.test.ts",
+    ]);
+  });
+});
+
 describe("isKebabName", () => {
-  it.each(["trend-chart.tsx", "students.routes.test.ts", "vite.config.ts", "006-outbox.ts", ".gitignore", "README.md", "env.d.ts"])(
+  it.each(["trend-chart.tsx", "students.routes.db.test.ts", "vite.config.ts", "006-outbox.ts", ".gitignore", "README.md", "env.d.ts"])(
     "accepts %s",
     (name) => expect(isKebabName(name)).toBe(true),
   );

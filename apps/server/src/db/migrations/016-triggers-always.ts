@@ -6,7 +6,7 @@ import { type Kysely, sql } from "kysely";
  * key triggers (which lock each parent row against other sessions PGlite does not have) are
  * left out for a set-based check of the same references; the rollups, summaries and the data
  * version must still follow every write. A later migration's trigger must be made "always"
- * too: 016-triggers-always.test.ts fails on one that is not.
+ * too: 016-triggers-always.db.test.ts fails on one that is not.
  */
 export async function migrate016(db: Kysely<unknown>): Promise<void> {
   await sql

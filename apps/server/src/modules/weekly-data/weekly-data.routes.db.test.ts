@@ -8,7 +8,7 @@ const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", u
 
 describe("GET /api/weekly-data/:studentId", () => {
   // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
-  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.db.test.ts.
   useDemoToggles(t, { adminAccess: false });
   it("lists the weeks with flags, reflection, notes, hours and dates", async () => {
     const res = await get("schoolA", `/api/weekly-data/${w.students.aTwoCohorts.id}?cohortId=${w.cohorts.open.id}`);

@@ -199,7 +199,7 @@ describe("GET /api/students/summary", () => {
 
 describe("GET /api/students/:id", () => {
   // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
-  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.db.test.ts.
   useDemoToggles(t, { adminAccess: false });
   it("returns what the Overview tab shows", async () => {
     const res = await get("schoolA", `/api/students/${w.students.aMover.id}`);

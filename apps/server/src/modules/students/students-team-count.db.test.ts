@@ -7,7 +7,7 @@ import { summarizeStudentsByScan } from "./students-summary.repository.js";
 
 // The summary's team count without filters comes from rollup_team_counts (migration 004) when
 // no student is hidden and no newest team lies outside the scope: a world with neither, where
-// that path decides the answer, unlike the dashboard world of students-rollups.test.ts.
+// that path decides the answer, unlike the dashboard world of students-rollups.db.test.ts.
 
 const t = useTestApp();
 const { headers } = useSignedIn(t, { role: "admin" });

@@ -63,7 +63,7 @@ describe("the download limit", () => {
 });
 
 describe("the download limit on two server instances", () => {
-  // As in notifications-instances.test.ts: on PostgreSQL the second instance has its own pool;
+  // As in notifications-instances.db.test.ts: on PostgreSQL the second instance has its own pool;
   // the embedded database belongs to one process, so there the two apps share its handle.
   const databaseUrl = testDatabaseUrl();
   let other: TestApp;

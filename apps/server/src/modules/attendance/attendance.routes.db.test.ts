@@ -129,7 +129,7 @@ describe("GET /api/attendance/cohort-trends", () => {
 
 describe("GET /api/attendance/student/:id", () => {
   // The admins' "other" cases are demo students: closed to admins here (adminAccess off); the
-  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.test.ts.
+  // demo dashboard's own reads, with it on, are in settings/demo-settings.routes.db.test.ts.
   useDemoToggles(t, { adminAccess: false });
   it("lists records with the week label and counts per week", async () => {
     const res = await get("schoolA", `/api/attendance/student/${w.students.aMover.id}`);
