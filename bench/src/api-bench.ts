@@ -1,12 +1,7 @@
 import type { LoginResponse } from "@tally/contract";
-import { buildApp } from "@tally/server/app";
-import { testConfig } from "@tally/server/config";
-import type { ServerContext } from "@tally/server/context";
 import type { DatabaseHandle } from "@tally/server/db/connection";
-import { systemClock } from "@tally/server/lib/clock";
-import { createMailer } from "@tally/server/lib/mailer";
-import { databaseOutbox } from "@tally/server/modules/mail/mail.service";
 import type { FastifyInstance } from "fastify";
+import { startApp } from "./bench-app.js";
 import { BENCH_PASSWORD, BENCH_USERS, type BenchWorld, pickWorld } from "./dataset.js";
 import { summarize, type Timing, watchEventLoop } from "./stats.js";
 
@@ -48,14 +43,7 @@ export async function runApiBench(
   database: DatabaseHandle,
   opts: { iterations: number; warmup: number; log: (line: string) => void; only?: string | undefined },
 ): Promise<ApiBenchResult> {
-  const ctx: ServerContext = {
-    config: testConfig({ databaseUrl: database.engine === "postgres" ? "postgres://bench" : undefined }),
-    database,
-    mailer: createMailer({ from: "bench@tally.test", outbox: databaseOutbox(database.db), log: { info: () => {} } }),
-    clock: systemClock,
-  };
-  const app = await buildApp({ ctx, webDist: "" });
-  await app.ready();
+  const app = await startApp(database);
   try {
     const world = await pickWorld(database);
     const admin = await signIn(app, BENCH_USERS.admin);
