@@ -1,3 +1,4 @@
+import { flagText } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, test } from "vitest";
 import { contentChecksum, expectTypicalShares, statusShares, summaryMismatches } from "../../../test/seed-checks.js";
@@ -62,6 +63,12 @@ describe("seedLarge", () => {
       select distinct f->>'text' as text from weekly_data, jsonb_array_elements(flags) f where f->>'code' in ('LOW_HOURS', 'BEHIND_PROGRESS')`.execute(database.db);
     expect(texts.rows.length).toBeGreaterThan(3);
     for (const { text } of texts.rows) expect(text).toMatch(/^(Low hours \(\d+(\.\d)? of 15 expected\)|Behind on progress \(\d+% vs \d+% expected\))$/);
+    // The texts are the contract's, written in the database.
+    const lowHours = await sql<{ text: string; hours: number }>`
+      select distinct f->>'text' as text, hours_reported as hours
+        from weekly_data, jsonb_array_elements(flags) f where f->>'code' = 'LOW_HOURS'`.execute(database.db);
+    expect(lowHours.rows.length).toBeGreaterThan(3);
+    for (const row of lowHours.rows) expect(row.text).toBe(flagText.LOW_HOURS(Number(row.hours), 15));
   });
 
   test("refuses to run twice on the same database", async () => {

@@ -1,3 +1,4 @@
+import { type FlagCode, flag, flagText } from "@tally/contract";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
 import * as words from "./demo-words.js";
@@ -186,15 +187,11 @@ export async function seedLarge(db: Kysely<Database>, opts: LargeSeedOptions): P
     await sql`
       insert into weekly_data (student_id, cohort_id, week_number, week_start, flags, reflection, advisor_notes, hours_reported)
       select student_id, cohort_id, week, start_date + (week - 1) * 7,
-             case when progress < expected - 20 then jsonb_build_array(jsonb_build_object('code', 'BEHIND_PROGRESS',
-                    'text', 'Behind on progress (' || progress || '% vs ' || ${formatSql(sql`expected`)} || '% expected)'))
-                  else '[]'::jsonb end
-             || case when not reflected then '[{"code":"NO_REFLECTION","text":"No reflection submitted"}]'::jsonb else '[]'::jsonb end
-             || case when hours < expected_hours / 2 then jsonb_build_array(jsonb_build_object('code', 'LOW_HOURS',
-                    'text', 'Low hours (' || ${formatSql(sql`hours`)} || ' of ' || ${formatSql(sql`expected_hours`)} || ' expected)'))
-                  else '[]'::jsonb end
-             || case when mentor = 'absent' then '[{"code":"MISSED_MEETING","text":"Missed mentor meeting"}]'::jsonb else '[]'::jsonb end
-             || case when advisor = 'absent' then '[{"code":"MISSED_MEETING","text":"Missed advisor meeting"}]'::jsonb else '[]'::jsonb end,
+             case when progress < expected - 20 then ${flagSql("BEHIND_PROGRESS", sql`progress`, sql`expected`)} else '[]'::jsonb end
+             || case when not reflected then ${fixedFlag(flag("NO_REFLECTION"))} else '[]'::jsonb end
+             || case when hours < expected_hours / 2 then ${flagSql("LOW_HOURS", sql`hours`, sql`expected_hours`)} else '[]'::jsonb end
+             || case when mentor = 'absent' then ${fixedFlag(flag("MISSED_MEETING", "mentor"))} else '[]'::jsonb end
+             || case when advisor = 'absent' then ${fixedFlag(flag("MISSED_MEETING", "advisor"))} else '[]'::jsonb end,
              case when reflected then 'This week I ' || activity || '. ' || feeling || ' Next week I want to ' || goal || '.' end,
              note,
              hours
@@ -250,9 +247,30 @@ function pick(list: readonly string[], expr: RawBuilder<unknown>): RawBuilder<st
   return sql<string>`(${json(list)}::jsonb ->> ${hash(expr, list.length)}::int)`;
 }
 
-/** Numbers as the flag texts write them: at most one decimal, no trailing zeros. */
+/** Numbers as the flag texts write them (the contract's plainNumber): at most one decimal, no trailing zeros. */
 function formatSql(expr: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`(round((${expr})::numeric, 1)::float8)::text`;
+}
+
+/** A flag whose text names no figure, as a one-item jsonb array. */
+function fixedFlag(item: { code: FlagCode; text: string }): RawBuilder<unknown> {
+  return sql`${json([item])}::jsonb`;
+}
+
+// Figures no real flag text holds: the contract's text is written with them, then each is
+// replaced by its SQL expression, so the seed's texts are the contract's, made in the database.
+const FIGURE_MARKS = [987_651, 987_652];
+
+/** A flag whose text names figures, as a one-item jsonb array built in SQL from the contract's text. */
+function flagSql(code: "BEHIND_PROGRESS" | "LOW_HOURS", ...figures: RawBuilder<unknown>[]): RawBuilder<unknown> {
+  const [a, b] = FIGURE_MARKS as [number, number];
+  const text = flagText[code](a, b);
+  const pieces = text.split(new RegExp(`(${FIGURE_MARKS.join("|")})`));
+  const parts = pieces.map((piece) => {
+    const at = FIGURE_MARKS.indexOf(Number(piece));
+    return at >= 0 && /^\d+$/.test(piece) ? formatSql(figures[at]!) : sql`${piece}::text`;
+  });
+  return sql`jsonb_build_array(jsonb_build_object('code', ${code}::text, 'text', ${sql.join(parts, sql` || `)}))`;
 }
 
 /**
