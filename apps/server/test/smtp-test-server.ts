@@ -1,7 +1,7 @@
 import { afterAll } from "vitest";
 import { listenForMail } from "../src/dev/mail-catcher.js";
 import { createMailer, type Mailer } from "../src/lib/mailer.js";
-import { parseMessage } from "../src/lib/mime-text.js";
+import { parseMessage } from "../src/lib/sent-mail-parser.js";
 import { filledBeforeAll } from "./filled-before-all.js";
 
 export interface ReceivedMail {

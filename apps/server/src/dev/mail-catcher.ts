@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { SMTPServer } from "smtp-server";
-import { parseMessage } from "../lib/mime-text.js";
+import { parseMessage } from "../lib/sent-mail-parser.js";
 
 // For development without a mail server: Tally's outbox withholds one-time links, so a
 // developer who wants reset and verification links runs this and starts Tally with

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Navigate, Outlet, useLocation, useParams } from "react-router";
 import { useCurrentUser } from "../lib/auth-store";
-import { type AccessRule, decideAccess } from "../lib/access";
+import { type AccessRule, decideAccess } from "../lib/route-access";
 
 export interface LoginRedirectState {
   from?: string;

@@ -3,7 +3,7 @@ import { Navigate, type RouteObject } from "react-router";
 import { NotFoundPage } from "../components/not-found-page";
 import { RouteErrorView } from "../components/route-error-view";
 import { UnauthorizedPage } from "../components/unauthorized-page";
-import { ACCESS, homePath } from "../lib/access";
+import { ACCESS, homePath } from "../lib/route-access";
 import { useCurrentUser } from "../lib/auth-store";
 import { lazyComponent } from "../lib/lazy-component";
 import { AdminLayout } from "./layouts/admin-layout";

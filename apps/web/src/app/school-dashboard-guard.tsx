@@ -2,7 +2,7 @@ import { demoOpenTo } from "@tally/contract";
 import { Navigate, Outlet, useParams } from "react-router";
 import { PageLoader } from "../components/page-loader";
 import { useDemoSettings } from "../lib/api/get-demo-settings";
-import { ACCESS, decideAccess } from "../lib/access";
+import { ACCESS, decideAccess } from "../lib/route-access";
 import { useCurrentUser } from "../lib/auth-store";
 import { RouteGuard } from "./route-guard";
 

@@ -1,7 +1,7 @@
 import { Button, Container, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { useCurrentUser } from "../lib/auth-store";
-import { homePath } from "../lib/access";
+import { homePath } from "../lib/route-access";
 import { GoBackButton } from "./go-back-button";
 
 /** Target of a failed role or permission check. */

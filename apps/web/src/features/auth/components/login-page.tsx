@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Ti
 import { MESSAGES } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
-import { homePath, postLoginPath } from "../../../lib/access";
+import { homePath, postLoginPath } from "../../../lib/route-access";
 import { ApiError } from "../../../lib/api-error";
 import { useAuth } from "../../../lib/auth-store";
 import { readSessionMessage } from "../../../lib/session-message";

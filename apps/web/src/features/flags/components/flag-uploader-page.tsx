@@ -1,7 +1,7 @@
 import { FLAG_UPLOAD_MESSAGES } from "@tally/contract";
 import { Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
-import { ACCESS, decideAccess } from "../../../lib/access";
+import { ACCESS, decideAccess } from "../../../lib/route-access";
 import { useCurrentUser } from "../../../lib/auth-store";
 import { FlagAccessDenied } from "./flag-access-denied";
 import { CohortWeekPicker, type CohortWeek } from "./cohort-week-picker";
