@@ -159,7 +159,7 @@ describe("dashboard variants", () => {
     expect(screen.getByText("Tally Admin")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Back to Dashboard" })).toBeTruthy();
     const nav = screen.getByRole("navigation", { name: "Admin" });
-    expect(nav.textContent).toContain("User Management");
+    expect(nav.textContent).toContain("Users");
     expect(nav.textContent).not.toContain("Flag Uploader");
     first.unmount();
 

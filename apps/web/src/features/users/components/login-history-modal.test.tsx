@@ -22,10 +22,8 @@ function logs(): LoginLogRow[] {
 }
 
 async function openHistory() {
-  fireEvent.click(await screen.findByRole("button", { name: /User Management/ }));
-  const item = await screen.findByTestId("user-item-oak");
-  fireEvent.click(within(item).getByRole("button", { name: /oak/ }));
-  fireEvent.click(await within(item).findByRole("button", { name: "Login History" }));
+  const row = await screen.findByTestId("user-row-oak");
+  fireEvent.click(within(row).getByRole("button", { name: "Login history of oak" }));
   return screen.findByRole("dialog", { name: "Login History: oak" });
 }
 
@@ -33,7 +31,7 @@ describe("Login History modal", () => {
   it("shows ten attempts a page with a browser label, and filters by status", async () => {
     signIn(buildUser({ id: 1, role: "admin" }));
     const fetchMock = mockUsersApi({ users: [buildListUser({ id: 3, username: "oak" })], logs: logs() });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     const table = await within(dialog).findByRole("table", { name: "Login history of oak" });
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent);
@@ -63,7 +61,7 @@ describe("Login History modal", () => {
     vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
       clicks.push(this.download);
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     await within(dialog).findByText("Showing 1-10 of 23");
     fireEvent.click(within(dialog).getByRole("button", { name: "Export CSV" }));
@@ -85,7 +83,7 @@ describe("Login History modal", () => {
       users: [buildListUser({ id: 3, username: "oak" })],
       overrides: { "GET /users/3/login-logs": () => jsonResponse(500, {}) },
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     expect(await within(dialog).findByText("Failed to load login history. Please try again.")).toBeTruthy();
   });

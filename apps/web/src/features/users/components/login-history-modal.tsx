@@ -10,7 +10,7 @@ import { getAllLoginLogs, type LoginLogFilters, type LoginStatusFilter, useLogin
 import { browserLabel } from "../lib/browser-label";
 import { loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { DARK_SHADES } from "../lib/user-rules";
-import { formatDateTime } from "./user-details";
+import { formatDateTime } from "../lib/date-time-text";
 
 const COLUMNS = ["Date/Time", "Method", "IP Address", "Browser", "Status", "Failure Reason"];
 
