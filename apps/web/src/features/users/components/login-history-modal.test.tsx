@@ -17,7 +17,7 @@ function logs(): LoginLogRow[] {
     ip_address: "10.0.0.1",
     user_agent: i === 0 ? CHROME_WIN : i === 1 ? "=HYPERLINK(\"http://evil\",\"x\")" : null,
     successful: i % 3 !== 0,
-    failure_reason: i % 3 !== 0 ? null : "Invalid credentials",
+    failure_reason: i % 3 !== 0 ? null : i === 3 ? "wrong_password" : "Invalid credentials",
   }));
 }
 
@@ -38,6 +38,9 @@ describe("Login History modal", () => {
     expect(headers).toEqual(["Date/Time", "Method", "IP Address", "Browser", "Status", "Failure Reason"]);
     expect(within(table).getAllByRole("row")).toHaveLength(11);
     expect(within(table).getByText("Chrome on Windows")).toBeTruthy();
+    // The stored code in words, never the code.
+    expect(within(table).getByText("Wrong password")).toBeTruthy();
+    expect(within(table).queryByText("wrong_password")).toBeNull();
     expect(within(dialog).getByText("Showing 1-10 of 23")).toBeTruthy();
     fireEvent.click(within(dialog).getByRole("button", { name: "Page 3" }));
     expect(await within(dialog).findByText("Showing 21-23 of 23")).toBeTruthy();

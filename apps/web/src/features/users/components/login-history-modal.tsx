@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, NativeSelect, Stack, Table } from "@mantine/core";
-import { LIMITS, type UserListItem } from "@tally/contract";
+import { LIMITS, loginFailureText, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { DataTable } from "../../../components/data-table";
 import { DateRangeInputs, datesOutOfOrder } from "../../../components/date-range-inputs";
@@ -109,7 +109,7 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
                     {r.successful ? "Success" : "Failed"}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{r.failure_reason ?? "-"}</Table.Td>
+                <Table.Td>{loginFailureText(r.failure_reason)}</Table.Td>
               </Table.Tr>
             ))}
           </DataTable>
