@@ -23,7 +23,7 @@ const navLinks = async () => {
 
 describe("admin navigation", () => {
   it("gives an admin the five admin links, and no super admin link, on every admin screen", async () => {
-    for (const path of ["/users", "/admin/settings", "/admin/flag-uploader"]) {
+    for (const path of ["/dashboard", "/users", "/admin/settings", "/admin/flag-uploader"]) {
       signIn(buildUser({ role: "admin" }));
       mockUsersApi({ users: [buildListUser({ id: 1, username: "admin", role: "admin" })] });
       const { unmount } = renderApp(path);
@@ -34,7 +34,7 @@ describe("admin navigation", () => {
   });
 
   it("gives a super admin the audit log and the flag uploader too, on every admin screen", async () => {
-    for (const path of ["/users", "/admin/settings", "/admin/audit", "/admin/anything"]) {
+    for (const path of ["/dashboard", "/users", "/admin/settings", "/admin/audit", "/admin/anything"]) {
       signIn(buildUser({ role: "super_admin" }));
       mockFetch(() => jsonResponse(200, { data: [], rows: [], count: 0, choices: { actors: [], actions: [], entities: [] } }));
       const { unmount } = renderApp(path);
@@ -78,11 +78,12 @@ describe("admin navigation", () => {
     expect(await screen.findByRole("dialog", { name: /Import/ })).toBeTruthy();
   });
 
-  it("shows no Import week on the dashboard to a district user", async () => {
+  it("shows no admin navigation on the dashboard to a district user", async () => {
     signIn(buildUser({ role: "district_user", accessibleSchoolIds: [1] }));
     mockFetch(() => jsonResponse(200, { data: [] }));
     renderApp("/dashboard");
     await screen.findByRole("heading", { name: "District Dashboard" });
+    expect(screen.queryByRole("navigation", { name: "Admin" })).toBeNull();
     expect(screen.queryByRole("link", { name: "Import week" })).toBeNull();
   });
 });

@@ -5,7 +5,6 @@ import { Link } from "react-router";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
 import classes from "./general-header.module.css";
-import { IMPORT_WEEK_PATH } from "./admin-links";
 import { Logo } from "./logo";
 
 export const SEARCH_PLACEHOLDER = "Search by student name, cohort, team, school";
@@ -52,15 +51,9 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
           </Badge>
         </Group>
         {isAdmin ? (
-          <>
-            {/* The weekly import one click from the dashboard (issue 29). */}
-            <Button component={Link} to={IMPORT_WEEK_PATH} variant="light" className={classes.button}>
-              Import week
-            </Button>
-            <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>
-              Settings
-            </Button>
-          </>
+          <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>
+            Settings
+          </Button>
         ) : null}
         <Button variant="outline" onClick={() => void logout()} className={classes.button}>
           Logout
