@@ -1,20 +1,13 @@
 import { Table, Text } from "@mantine/core";
-import { type AuditEntryView, auditActionText, auditEntityText } from "@tally/contract";
+import { type AuditEntryView, auditActionText } from "@tally/contract";
 import { DataTable } from "../../../components/data-table";
-import type { AuditNames } from "../lib/audit-changes";
+import { type AuditNames, whatText } from "../lib/audit-changes";
 import { AuditChangesList } from "./audit-changes-list";
 
 const formatTime = (iso: string) => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
 };
-
-/** "User oak", "Import Week 4 of Autumn 2026"; an entity gone since by its kind (and id, to look it up). */
-function whatText(r: AuditEntryView): string {
-  const kind = auditEntityText(r.entity);
-  if (r.entityName) return `${kind} ${r.entityName}`;
-  return r.entityId === null ? kind : `${kind} ${r.entityId} (no longer there)`;
-}
 
 const COLUMNS = ["When", "Who", "Address", "Action", "What", "Changes"];
 

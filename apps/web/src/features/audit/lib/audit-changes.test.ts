@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditChanges, fieldLabel, valueText } from "./audit-changes";
+import { auditChanges, fieldLabel, valueText, whatText } from "./audit-changes";
 
 const names = { schools: { "5": "Oak School", "6": "Pine School" }, cohorts: { "9": "Autumn 2026 Internship" } };
 
@@ -42,5 +42,15 @@ describe("audit changes in words", () => {
     expect(fieldLabel("first_name")).toBe("First name");
     expect(fieldLabel("attendanceRecordsRemoved")).toBe("Attendance records removed");
     expect(fieldLabel("enableExport")).toBe("Export enabled");
+  });
+});
+
+describe("what an audit entry changed", () => {
+  it("names it, says when it is gone, and never shows a sender's id or a settings key as an id", () => {
+    expect(whatText({ entity: "user", entityId: "9", entityName: "oak" })).toBe("User oak");
+    expect(whatText({ entity: "user", entityId: "9", entityName: null })).toBe("User 9 (no longer there)");
+    expect(whatText({ entity: "settings", entityId: "features", entityName: null })).toBe("Feature settings");
+    expect(whatText({ entity: "report_email", entityId: "3", entityName: null })).toBe("Report e-mail");
+    expect(whatText({ entity: "cohort_visibility", entityId: null, entityName: null })).toBe("Cohort visibility");
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditListResponse } from "@tally/contract";
+import { type AuditEntryView, type AuditListResponse, auditEntityText } from "@tally/contract";
 
 // Issue 29: before/after as a readable list of what changed ("Role: School User → Admin"),
 // schools and cohorts by name, instead of two blobs of JSON.
@@ -87,4 +87,17 @@ export function auditChanges(before: unknown, after: unknown, names: AuditNames)
   // Lists (the cohort visibility rows) and single values: one line, whole.
   if (!hasBefore && !hasAfter) return [];
   return [{ field: "Value", ...(hasBefore ? { before: valueText(before, names) } : {}), ...(hasAfter ? { after: valueText(after, names) } : {}) }];
+}
+
+/** The kinds of entity whose id is a row that has a name (the others are settings, sends, exports). */
+const NAMED_KINDS = new Set(["user", "school", "cohort", "student", "import_batch"]);
+const SETTINGS_WORDS: Record<string, string | undefined> = { features: "Feature settings", demo: "Demo school settings" };
+
+/** "User oak", "Import Week 4 of Autumn 2026"; an entity gone since by its kind (and id, to look it up). */
+export function whatText(r: Pick<AuditEntryView, "entity" | "entityId" | "entityName">): string {
+  const kind = auditEntityText(r.entity);
+  if (r.entityName) return `${kind} ${r.entityName}`;
+  if (r.entity === "settings" && r.entityId !== null) return SETTINGS_WORDS[r.entityId] ?? `${kind} ${r.entityId}`;
+  if (NAMED_KINDS.has(r.entity) && r.entityId !== null) return `${kind} ${r.entityId} (no longer there)`;
+  return kind;
 }
