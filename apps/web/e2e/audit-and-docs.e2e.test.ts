@@ -7,7 +7,7 @@ import { expectNoSeriousA11yViolations, expectTitle, settled, visible } from "./
 import { useSignedInPage } from "./journey-setup";
 import { SUPER_ADMIN } from "./demo-accounts";
 
-// A super admin opens the Audit Log from the Admin Area, narrows it to the student-data
+// A super admin opens the Audit Log from the admin navigation, narrows it to the student-data
 // exports they just made and downloads that as CSV; an integrator opens the API reference.
 // Nothing here changes data: the audited action is a CSV export of student data.
 
@@ -34,7 +34,7 @@ describe("Audit Log", () => {
 
     await page.goto("/admin");
     await expectTitle(page, "Admin Area");
-    await page.getByRole("link", { name: "Audit Log" }).click();
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log", exact: true }).click();
     await expectTitle(page, "Audit Log");
     const table = await visible(page.getByRole("table", { name: "Audit log" }));
     await settled(page);
@@ -50,7 +50,10 @@ describe("Audit Log", () => {
     expect(await rows.count()).toBeGreaterThan(0);
     for (const row of await rows.all()) {
       await expect.poll(() => row.locator("td").nth(1).textContent()).toBe(SUPER_ADMIN.username);
-      expect(await row.locator("td").nth(3).textContent()).toBe("export.csv");
+      // In words, not codes (issue 29); the CSV below keeps the codes for spreadsheets.
+      expect(await row.locator("td").nth(3).textContent()).toBe("Exported students as CSV");
+      expect(await row.locator("td").nth(4).textContent()).toBe("Student data");
+      expect(await row.locator("td").nth(5).textContent()).toContain("Format: csv");
     }
     // The address column shows where the export came from (the browser's loopback address).
     expect(await rows.first().locator("td").nth(2).textContent()).toMatch(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/);

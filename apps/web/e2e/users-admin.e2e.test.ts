@@ -56,28 +56,22 @@ const cell = (row: Locator, index: number): Locator => row.getByRole("cell").nth
 const bannerText = async (): Promise<string | undefined> =>
   (await admin.page.getByTestId("success-banner").allTextContents())[0]?.trim();
 
-/** Opens Admin Settings with the user list expanded and narrowed to this file's account. */
-async function openSettingsList(): Promise<Locator> {
-  await admin.page.goto("/admin/settings");
-  await expectTitle(admin.page, "Admin Settings");
-  const toggle = await visible(admin.page.getByRole("button", { name: "User Management", exact: true }));
-  await toggle.click();
-  await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+/**
+ * Narrows the users table to this file's account (the table pages ten at a time, and other
+ * journeys add accounts) and returns its row.
+ */
+async function findUser(): Promise<Locator> {
   await admin.page.getByLabel("Search users").fill(USERNAME);
-  const item = await visible(admin.page.getByTestId(`user-item-${USERNAME}`));
+  const row = await visible(userRow());
   await settled(admin.page);
-  return item;
+  return row;
 }
 
-/** Expands the account's row in the settings list and clicks one of its actions. */
-async function settingsAction(action: string, dialogName: string): Promise<Locator> {
-  const item = await openSettingsList();
-  const header = item.locator("button[aria-expanded]").first();
-  await header.click();
-  await expect.poll(() => header.getAttribute("aria-expanded")).toBe("true");
-  // The row slides open; a click during the slide can land beside the moving button.
-  await settled(admin.page);
-  await item.getByRole("group", { name: `Actions for ${USERNAME}` }).getByRole("button", { name: action }).click();
+/** Opens the one user screen at this account and clicks one of its row's actions. */
+async function userAction(label: string, dialogName: string): Promise<Locator> {
+  await openUsersPage();
+  const row = await findUser();
+  await row.getByRole("group", { name: `Actions for ${USERNAME}` }).getByRole("button", { name: `${label} ${USERNAME}` }).click();
   return visible(admin.page.getByRole("dialog", { name: dialogName }));
 }
 
@@ -155,6 +149,27 @@ function today(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+describe("the admin navigation", () => {
+  test("the weekly import is one click from the dashboard, and Users one click from any admin screen", async () => {
+    await admin.page.goto("/dashboard");
+    await admin.page.getByRole("link", { name: "Import week" }).click();
+    const dialog = await visible(admin.page.getByRole("dialog", { name: /Import/ }));
+    await waitForPath(admin.page, "/admin/settings");
+    await admin.page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    const nav = admin.page.getByRole("navigation", { name: "Admin" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Dashboard", "Import week", "Users", "Schools & cohorts", "Settings"]);
+    await nav.getByRole("link", { name: "Users" }).click();
+    await waitForPath(admin.page, "/users");
+    await expectTitle(admin.page, "User Management");
+    // The settings page no longer holds a second user list.
+    await admin.page.goto("/admin/settings");
+    await expectTitle(admin.page, "Admin Settings");
+    await visible(admin.page.getByRole("heading", { name: "System Settings" }));
+    expect(await admin.page.getByRole("button", { name: "User Management" }).count()).toBe(0);
+  });
+});
+
 describe("an admin creates a district user", () => {
   test("Add User: fill in the form, keep the generated password, see it once on the success panel", async () => {
     await openUsersPage();
@@ -172,8 +187,14 @@ describe("an admin creates a district user", () => {
     expect(password).toHaveLength(12);
     expect(await dialog.getByLabel(/^Confirm Password/).inputValue()).toBe(password);
 
+    const mailsBefore = sentMail().length;
     await dialog.getByRole("button", { name: "Create User" }).click();
     await visible(dialog.getByText("User created successfully"));
+    // The new person's mail: their username and how their password is set, never the password.
+    const welcome = (await nextMailTo(FIRST_EMAIL, mailsBefore)).raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    expect(welcome).toContain(`Your username: ${USERNAME}`);
+    expect(welcome).toContain("Forgot your password?");
+    expect(welcome).not.toContain(password);
     const panel = dialog.getByTestId("created-user");
     const shown = Object.fromEntries(
       await Promise.all(
@@ -192,7 +213,7 @@ describe("an admin creates a district user", () => {
   });
 
   test("the list shows the new user as District Admin with its three schools", async () => {
-    const row = await visible(userRow());
+    const row = await findUser();
     expect(await cell(row, 1).textContent()).toBe(FIRST_EMAIL);
     expect(await cell(row, 2).textContent()).toBe("District Admin");
     await visible(cell(row, 3).getByRole("button", { name: "Manage Schools" }));
@@ -215,8 +236,8 @@ describe("an admin creates a district user", () => {
 });
 
 describe("editing the account", () => {
-  test("Admin Settings lists it; Edit User saves a new e-mail address", async () => {
-    const dialog = await settingsAction("Edit", "Edit User");
+  test("the users table lists it; Edit User saves a new e-mail address", async () => {
+    const dialog = await userAction("Edit", "Edit User");
     await scan("the Edit User dialog");
     const email = dialog.getByLabel(/^Email/);
     expect(await email.inputValue()).toBe(FIRST_EMAIL);
@@ -225,14 +246,15 @@ describe("editing the account", () => {
     await visible(dialog.getByText("User updated successfully!", { exact: true }));
     // It closes by itself shortly after, and the list shows the new address.
     await dialog.waitFor({ state: "hidden" });
-    await visible(admin.page.getByTestId(`user-item-${USERNAME}`).getByText(NEW_EMAIL).first());
+    await visible(userRow().getByText(NEW_EMAIL).first());
   });
 
-  test("Admin Settings with the list and a row expanded, and the Reset Password dialog, pass axe", async () => {
-    await scan("Admin Settings with the user list expanded");
-    const dialog = await settingsAction("Reset Password", "Reset Password");
-    await visible(dialog.getByText(`E-mail ${NEW_EMAIL} a link to choose a password.`));
-    await scan("the Reset Password dialog");
+  test("Reset password asks first, naming the person, and passes axe", async () => {
+    const dialog = await userAction("Reset password of", `Reset password for ${USERNAME}`);
+    expect(await dialog.getByTestId("reset-confirm-text").textContent()).toBe(
+      `Send ${USERNAME} a link at ${NEW_EMAIL} to choose a new password?`,
+    );
+    await scan("the Reset password dialog");
     await dialog.getByRole("button", { name: "Close" }).last().click();
     await dialog.waitFor({ state: "hidden" });
   });
@@ -243,6 +265,7 @@ describe("school access", () => {
 
   test("the panel removes schools, offers at most ten unselected others, adds schools found by search, and saves", async () => {
     await openUsersPage();
+    await findUser();
     await cell(userRow(), 3).getByRole("button", { name: "Manage Schools" }).click();
     const dialog = await visible(admin.page.getByRole("dialog", { name: "School Access Management" }));
     await visible(dialog.getByRole("heading", { name: `Manage School Access for ${USERNAME}` }));
@@ -335,6 +358,7 @@ describe("school access", () => {
 describe("deactivation and reactivation", () => {
   test("Deactivate asks first, then marks the account Inactive", async () => {
     await openUsersPage();
+    await findUser();
     await userRow().getByRole("button", { name: `Deactivate ${USERNAME}` }).click();
     const dialog = await visible(admin.page.getByRole("dialog", { name: "Confirm Deactivation" }));
     expect(await dialog.getByTestId("confirm-text").textContent()).toBe(
@@ -345,6 +369,8 @@ describe("deactivation and reactivation", () => {
     await dialog.waitFor({ state: "hidden" });
     await expect.poll(() => bannerText()).toBe(`User ${USERNAME} has been deactivated successfully`);
     await expect.poll(() => cell(userRow(), 4).textContent()).toBe("Inactive");
+    // A deactivated account cannot use a reset link: the row offers none.
+    expect(await userRow().getByRole("button", { name: `Reset password of ${USERNAME}` }).count()).toBe(0);
   });
 
   test("the deactivated user can no longer sign in", async () => {
@@ -400,15 +426,16 @@ describe("login history", () => {
     );
 
   test("lists every sign-in attempt of the account, newest first", async () => {
-    dialog = await settingsAction("Login History", `Login History: ${USERNAME}`);
-    await expect.poll(outcomes).toEqual(["Failed/wrong_password", "Failed/inactive", "Success/-"]);
+    dialog = await userAction("Login history of", `Login History: ${USERNAME}`);
+    // In words, never the stored codes.
+    await expect.poll(outcomes).toEqual(["Failed/Wrong password", "Failed/Account deactivated", "Success/-"]);
     await visible(dialog.getByText("Showing 1-3 of 3", { exact: true }));
     await scan("the Login History dialog");
   });
 
   test("the Failed filter keeps only the refused attempts", async () => {
     await dialog.getByLabel("Status").selectOption({ label: "Failed" });
-    await expect.poll(outcomes).toEqual(["Failed/wrong_password", "Failed/inactive"]);
+    await expect.poll(outcomes).toEqual(["Failed/Wrong password", "Failed/Account deactivated"]);
     await visible(dialog.getByText("Showing 1-2 of 2", { exact: true }));
   });
 
@@ -444,11 +471,11 @@ describe("login history", () => {
       for (const value of record) expect(value).not.toMatch(/^[=+\-@\t\r]/);
     }
     const [hostile, inactive] = records as [string[], string[]];
-    expect(hostile[7]).toBe("wrong_password");
+    expect(hostile[7]).toBe("Wrong password");
     expect(hostile[5]).toBe(`'${HOSTILE_USER_AGENT}`);
     expect(text).toContain(`"'=HYPERLINK(""http://x"")"`);
     // A real browser's user agent holds commas and parentheses; it comes back whole.
-    expect(inactive[7]).toBe("inactive");
+    expect(inactive[7]).toBe("Account deactivated");
     expect(inactive[5]).toBe(await admin.page.evaluate(() => navigator.userAgent));
   });
 });

@@ -49,6 +49,7 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   entity: z.string(),
   entityId: z.string().nullable(),
+  entityName: z.string().nullable().describe("the user's, school's, cohort's or student's name, or the import's week and cohort; null when gone or nameless"),
   before: z.unknown().describe("the changed values before the change (never password hashes or tokens)"),
   after: z.unknown().describe("the changed values after the change"),
 });
@@ -63,6 +64,11 @@ export const auditListResponseSchema = z.object({
     actors: z.array(z.object({ id: z.number().int(), name: z.string() })),
     actions: z.array(z.string()),
     entities: z.array(z.string()),
+  }),
+  /** Names of the schools and cohorts the page's before/after values refer to by id. */
+  names: z.object({
+    schools: z.record(z.string(), z.string()),
+    cohorts: z.record(z.string(), z.string()),
   }),
 });
 export type AuditListResponse = z.infer<typeof auditListResponseSchema>;

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { Text } from "@mantine/core";
 import type { RouteObject } from "react-router";
@@ -141,7 +141,7 @@ describe("dashboard variants", () => {
     await screen.findByRole("heading", { name: "Admin Dashboard" });
     expect(screen.getByText("boss@example.org")).toBeTruthy();
     expect(screen.getByText("Super Admin")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Settings" }).getAttribute("href")).toBe("/admin/settings");
+    expect(within(screen.getByRole("banner")).getByRole("link", { name: "Settings" }).getAttribute("href")).toBe("/admin/settings");
     expect(screen.getByPlaceholderText("Search by student name, cohort, team, school")).toBeTruthy();
     first.unmount();
 
@@ -159,7 +159,7 @@ describe("dashboard variants", () => {
     expect(screen.getByText("Tally Admin")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Back to Dashboard" })).toBeTruthy();
     const nav = screen.getByRole("navigation", { name: "Admin" });
-    expect(nav.textContent).toContain("User Management");
+    expect(nav.textContent).toContain("Users");
     expect(nav.textContent).not.toContain("Flag Uploader");
     first.unmount();
 

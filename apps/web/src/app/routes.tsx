@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import { Navigate, type RouteObject } from "react-router";
+import { Navigate, type RouteObject, useLocation } from "react-router";
 import { NotFoundPage } from "../components/not-found-page";
 import { RouteErrorView } from "../components/route-error-view";
 import { UnauthorizedPage } from "../components/unauthorized-page";
@@ -41,9 +41,7 @@ const UserManagementPage = lazy(() =>
   })),
 );
 const AdminSettingsPage = lazy(() =>
-  import("./admin-settings-route").then((m) => ({
-    default: m.AdminSettingsRoute,
-  })),
+  import("../features/settings/components/admin-settings-page").then((m) => ({ default: m.AdminSettingsPage })),
 );
 const FlagUploaderPage = lazy(() =>
   import("../features/flags/components/flag-uploader-page").then((m) => ({ default: m.FlagUploaderPage })),
@@ -62,6 +60,12 @@ function HomeRedirect() {
   const user = useCurrentUser();
   // A school_user's home is their school page; /dashboard would only bounce them to /unauthorized.
   return <Navigate to={user ? homePath(user) : "/dashboard"} replace />;
+}
+
+/** A redirect that keeps the query and hash (/settings?import=1 opens the import too). */
+function KeepQueryRedirect({ to }: { to: string }) {
+  const { search, hash } = useLocation();
+  return <Navigate to={`${to}${search}${hash}`} replace />;
 }
 
 const FLAG_UPLOADER_VISITORS = { roles: ["admin", "super_admin"] } as const;
@@ -129,6 +133,9 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      // Issue 29: one user screen, at /users; the addresses people guess for it lead there.
+      { path: "/admin/users", element: <Navigate to="/users" replace /> },
+      { path: "/settings", element: <KeepQueryRedirect to="/admin/settings" /> },
       { path: "/unauthorized", element: <UnauthorizedPage /> },
       { path: "/debug", element: <ApiDebugPage /> },
       { path: "*", element: <NotFoundPage /> },

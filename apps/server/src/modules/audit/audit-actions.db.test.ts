@@ -1,4 +1,4 @@
-import type { ProcessFlagsResponse } from "@tally/contract";
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditActionText, type ProcessFlagsResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildTeam, buildUser } from "../../../test/factories.js";
 import { importForm, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
@@ -247,3 +247,17 @@ describe("the client address behind a proxy", () => {
   });
 });
 
+
+describe("the words of the audit page", () => {
+  // Last in this file, after every audited action above has run: a code recorded without words
+  // in the contract (a cast past the types, a new module) fails here.
+  it("has words for every action and entity recorded above", async () => {
+    const rows = await listChanges(t.db, { limit: 10_000 });
+    expect(rows.length).toBeGreaterThan(15);
+    const actions = new Set(rows.map((r) => r.action));
+    const entities = new Set(rows.map((r) => r.entity));
+    expect([...actions].filter((a) => !(AUDIT_ACTIONS as readonly string[]).includes(a))).toEqual([]);
+    expect([...entities].filter((e) => !(AUDIT_ENTITIES as readonly string[]).includes(e))).toEqual([]);
+    for (const row of rows) expect(auditActionText(row.action, row.entity)).not.toMatch(/[._]/);
+  });
+});

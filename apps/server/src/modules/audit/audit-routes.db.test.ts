@@ -1,10 +1,11 @@
 import { AUDIT_CSV_COLUMNS, auditListResponseSchema } from "@tally/contract";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { buildUser } from "../../../test/factories.js";
+import { buildCohort, buildSchool, buildStudent, buildUser } from "../../../test/factories.js";
 import { formulaCells, readAsSpreadsheet } from "../../../test/spreadsheet-reading.js";
 import { caller, useSignedIn, useTestApp } from "../../../test/test-app.js";
-import { listChanges, recordChange } from "./audit.service.js";
+import { insertAuditEntry } from "./audit.repository.js";
+import { type AuditEntry, listChanges, recordChange } from "./audit.service.js";
 
 const t = useTestApp();
 const call = caller(t);
@@ -17,7 +18,7 @@ const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 async function seedLog() {
   const alice = await buildUser(t.db, { role: "admin", username: "alice.audit" });
   const bob = await buildUser(t.db, { role: "admin", username: "bob.audit" });
-  const entries = [
+  const entries: AuditEntry[] = [
     { actorId: alice.id, action: "school.created", entity: "school", entityId: 1, before: null, after: { name: "=HYPERLINK(\"x\")" }, at: day("2026-03-01") },
     { actorId: bob.id, action: "school.updated", entity: "school", entityId: 1, before: { name: "A" }, after: { name: "B" }, at: day("2026-03-02") },
     { actorId: alice.id, action: "cohort.created", entity: "cohort", entityId: 9, before: null, after: { name: "C" }, at: day("2026-03-03") },
@@ -49,6 +50,40 @@ describe("GET /api/audit", () => {
     expect(body.rows[1]).toMatchObject({ clientAddress: "192.0.2.1", entity: "school", entityId: "1", before: { name: "A" }, after: { name: "B" } });
     expect(body.choices.actors.map((a) => a.name)).toEqual(expect.arrayContaining([alice.username, bob.username]));
     expect(body.choices.actions).toEqual(expect.arrayContaining(["school.created", "cohort.created"]));
+  });
+
+  it("names what changed and the schools and cohorts its values refer to, instead of bare ids", async () => {
+    const school = await buildSchool(t.db, { name: "Riverside Named School" });
+    const cohort = await buildCohort(t.db, { name: "Named Cohort 2026" });
+    const oak = await buildUser(t.db, { role: "school_user", username: "oak.named", schoolId: school.id });
+    const student = await buildStudent(t.db, { schoolId: school.id, firstName: "Dmitri", lastName: "Named" });
+    const at = day("2026-05-01");
+    const entries: AuditEntry[] = [
+      { actorId: null, action: "user.school.changed", entity: "user", entityId: oak.id, before: { school_id: null }, after: { school_id: school.id }, at },
+      { actorId: null, action: "school.updated", entity: "school", entityId: school.id, before: { name: "A" }, after: { name: "B" }, at },
+      { actorId: null, action: "cohort.updated", entity: "cohort", entityId: cohort.id, before: null, after: null, at },
+      { actorId: null, action: "student.updated", entity: "student", entityId: student.id, before: null, after: null, at },
+      { actorId: null, action: "import.undone", entity: "import_batch", entityId: 999_999, before: { cohortId: cohort.id, week: 4 }, after: null, at },
+      { actorId: null, action: "update", entity: "cohort_visibility", entityId: null, before: [{ cohort_id: cohort.id, school_id: school.id, is_visible: true }], after: null, at },
+      { actorId: null, action: "user.updated", entity: "user", entityId: 987_654, before: null, after: null, at },
+    ];
+    for (const e of entries) await recordChange(t.db, e);
+    const res = await list("?from=2026-05-01&to=2026-05-01");
+    expect(res.statusCode, res.body).toBe(200);
+    const body = auditListResponseSchema.parse(res.json());
+    expect(body.rows.map((r) => [r.action, r.entityName]).toReversed()).toEqual([
+      ["user.school.changed", "oak.named"],
+      ["school.updated", "Riverside Named School"],
+      ["cohort.updated", "Named Cohort 2026"],
+      ["student.updated", "Dmitri Named"],
+      // The batch is gone after an undo; its week and cohort come from the entry itself.
+      ["import.undone", "Week 4 of Named Cohort 2026"],
+      ["update", null],
+      // An account deleted since has no name.
+      ["user.updated", null],
+    ]);
+    expect(body.names.schools).toEqual({ [String(school.id)]: "Riverside Named School" });
+    expect(body.names.cohorts).toEqual({ [String(cohort.id)]: "Named Cohort 2026" });
   });
 
   it("filters by who, by action, by entity and by date range (whole days, both ends included)", async () => {
@@ -101,7 +136,8 @@ describe("GET /api/audit/export.csv", () => {
   it("puts an apostrophe before a cell that starts with = + - @ tab or CR", async () => {
     const sneaky = await buildUser(t.db, { role: "admin", username: "=cmd|calc" });
     for (const [i, action] of ["=1+1", "+SUM(A1)", "-A1+1", "@x", "\tx", "\rx"].entries()) {
-      await recordChange(t.db, { actorId: sneaky.id, action, entity: "x", entityId: i, before: null, after: null, at: day("2026-04-01") });
+      // Written raw: the modules record only the contract's codes, but any text in the log must export safely.
+      await insertAuditEntry(t.db, { actorId: sneaky.id, action, entity: "x", entityId: i, before: null, after: null, at: day("2026-04-01") });
     }
     const res = await call("GET", `/api/audit/export.csv?actorId=${sneaky.id}`, superAdmin.headers);
     const rows: string[][] = parse(res.body, { bom: true }).slice(1);
@@ -113,7 +149,7 @@ describe("GET /api/audit/export.csv", () => {
   it("starts no formula when read back with `;` as the separator; JSON cells stay JSON", async () => {
     const sly = await buildUser(t.db, { role: "admin", username: "sly;=cmd|calc" });
     const after = { name: "x;=HYPERLINK(\"http://evil.test\")", ids: [1, 2], note: "a;\"=1+1\"" };
-    await recordChange(t.db, { actorId: sly.id, action: "a;-1+1", entity: "x;@y", entityId: "1;+2", before: null, after, at: day("2026-04-02") });
+    await insertAuditEntry(t.db, { actorId: sly.id, action: "a;-1+1", entity: "x;@y", entityId: "1;+2", before: null, after, at: day("2026-04-02") });
     const res = await call("GET", `/api/audit/export.csv?actorId=${sly.id}`, superAdmin.headers);
     expect(formulaCells(readAsSpreadsheet(res.body, ";"))).toEqual([]);
     const [, row] = readAsSpreadsheet(res.body, ",");

@@ -13,7 +13,7 @@ describe("audit log", () => {
     await recordChange(db, { actorId: admin.id, action: "school.created", entity: "school", entityId: 7, before: null, after: { name: "A" }, at });
     await recordChange(db, {
       actorId: admin.id,
-      action: "school.renamed",
+      action: "school.updated",
       entity: "school",
       entityId: 7,
       before: { name: "A" },
@@ -22,7 +22,7 @@ describe("audit log", () => {
     });
     const rows = await listChanges(db, { entity: "school" });
     expect(rows.map((r) => [r.action, r.entity_id, r.actor_id, r.before, r.after])).toEqual([
-      ["school.renamed", "7", admin.id, { name: "A" }, { name: "B" }],
+      ["school.updated", "7", admin.id, { name: "A" }, { name: "B" }],
       ["school.created", "7", admin.id, null, { name: "A" }],
     ]);
   });
@@ -32,10 +32,10 @@ describe("audit log", () => {
     await db
       .transaction()
       .execute(async (trx) => {
-        await recordChange(trx, { actorId: null, action: "x.failed", entity: "x", entityId: null, before: null, after: 1, at: new Date() });
+        await recordChange(trx, { actorId: null, action: "cohort.created", entity: "cohort", entityId: null, before: null, after: 1, at: new Date() });
         throw new Error("rolled back");
       })
       .catch(() => {});
-    expect(await listChanges(db, { entity: "x" })).toEqual([]);
+    expect(await listChanges(db, { entity: "cohort" })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditFilter } from "@tally/contract";
-import type { Expression, SqlBool } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 
 export interface AuditEntry {
@@ -130,4 +130,33 @@ export function listAuditEntries(db: DbExecutor, filter: { entity?: string; limi
   let query = db.selectFrom("audit_log").selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(filter.limit);
   if (filter.entity) query = query.where("entity", "=", filter.entity);
   return query.execute();
+}
+
+/** The ids a page of the log names (its entities, and the schools and cohorts in its values). */
+export interface NamedIds {
+  users: number[];
+  schools: number[];
+  cohorts: number[];
+  students: number[];
+}
+
+/**
+ * The names of those ids, read by primary key (a page names a few dozen at most). The audit page
+ * is for super admins, who see every school, so no scope is applied.
+ */
+export async function findNames(db: DbExecutor, ids: NamedIds) {
+  const none = Promise.resolve([] as Array<{ id: number; name: string }>);
+  const [users, schools, cohorts, students] = await Promise.all([
+    ids.users.length ? db.selectFrom("users").select(["id", "username as name"]).where("id", "in", ids.users).execute() : none,
+    ids.schools.length ? db.selectFrom("schools").select(["id", "name"]).where("id", "in", ids.schools).execute() : none,
+    ids.cohorts.length ? db.selectFrom("cohorts").select(["id", "name"]).where("id", "in", ids.cohorts).execute() : none,
+    ids.students.length
+      ? db
+          .selectFrom("students")
+          .select(["id", sql<string>`first_name || ' ' || last_name`.as("name")])
+          .where("id", "in", ids.students)
+          .execute()
+      : none,
+  ]);
+  return { users, schools, cohorts, students };
 }

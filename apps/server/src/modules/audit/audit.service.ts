@@ -1,4 +1,6 @@
 import {
+  type AuditAction,
+  type AuditEntity,
   AUDIT_CSV_COLUMNS,
   csvRecord,
   type AuditEntryView,
@@ -8,17 +10,19 @@ import {
   UTF8_BOM,
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
+import { nameAuditRows } from "./audit-names.js";
 import * as repo from "./audit.repository.js";
 import { currentClientAddress } from "./client-address.js";
 
-export type { AuditEntry } from "./audit.repository.js";
+/** A change as the modules record it: its action and entity are contract codes, each with words for the audit page. */
+export type AuditEntry = Omit<repo.AuditEntry, "action" | "entity"> & { action: AuditAction; entity: AuditEntity };
 
 /**
  * Records one change. Pass the transaction that made the change, so the change and its
  * record commit (or roll back) together. The client address is the one of the request being
  * served unless the entry names one.
  */
-export function recordChange(db: DbExecutor, entry: repo.AuditEntry): Promise<void> {
+export function recordChange(db: DbExecutor, entry: AuditEntry): Promise<void> {
   return repo.insertAuditEntry(db, { ...entry, clientAddress: entry.clientAddress ?? currentClientAddress() });
 }
 
@@ -44,7 +48,7 @@ export function listChanges(db: DbExecutor, filter: { entity?: string; limit?: n
 
 const iso = (at: Date | string) => new Date(at).toISOString();
 
-function toView(row: repo.AuditRow): AuditEntryView {
+function toView(row: repo.AuditRow, entityName: string | null): AuditEntryView {
   return {
     id: row.id,
     at: iso(row.at),
@@ -54,6 +58,7 @@ function toView(row: repo.AuditRow): AuditEntryView {
     action: row.action,
     entity: row.entity,
     entityId: row.entity_id,
+    entityName,
     before: row.before,
     after: row.after,
   };
@@ -66,7 +71,8 @@ export async function listAuditPage(db: DbExecutor, query: AuditListQuery): Prom
     repo.findAuditEntries(db, filter, { limit, offset }),
     repo.findAuditChoices(db),
   ]);
-  return { rows: rows.map(toView), count, choices };
+  const { entityName, names } = await nameAuditRows(db, rows);
+  return { rows: rows.map((r) => toView(r, entityName(r))), count, choices, names };
 }
 
 const CSV_PAGE = 500;

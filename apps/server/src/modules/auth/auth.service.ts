@@ -1,4 +1,4 @@
-import { LIMITS, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
+import { LIMITS, type LoginFailureReason, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
 import { decodeJwt } from "jose";
 import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
@@ -104,7 +104,7 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   const byEmail = loginKey.includes("@");
   const user = pickAccount(await findAccountsByLogin(db, loginKey), loginKey, byEmail);
   const now = ctx.clock.now();
-  const log = (successful: boolean, failureReason: string | null) =>
+  const log = (successful: boolean, failureReason: LoginFailureReason | null) =>
     recordLoginAttempt(db, {
       userId: user?.id ?? null,
       login: loginKey,

@@ -38,6 +38,13 @@ describe("POST /api/auth/register", () => {
     });
 
     const mail = await smtp.waitForMessage((m) => m.to.includes(body.email));
+    // Issue 29: the mail tells the person their username and how their password is set.
+    expect(mail.subject).toBe("Your Tally account");
+    expect(mail.text).toContain(`Your username: ${body.username}`);
+    expect(mail.text).toContain(`You can also sign in with this e-mail address (${body.email}).`);
+    expect(mail.text).toContain("the person who created your account has set one and will give it to you");
+    expect(mail.text).toContain(`open ${t.ctx.config.appUrl}/login, choose "Forgot your password?"`);
+    expect(mail.text).not.toContain(body.password);
     // The token rides in the fragment, which browsers never send to the server.
     const token = /\/verify#token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     expect(token).toBeTruthy();

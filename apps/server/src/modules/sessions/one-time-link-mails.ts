@@ -28,16 +28,30 @@ export function passwordResetMail(appUrl: string, to: string, username: string, 
   };
 }
 
+/**
+ * The new account's mail (the only verification mail Tally sends): the username to sign in
+ * with, how the password is set (the administrator chose one and hands it over; the owner can
+ * choose their own through "Forgot your password?"), and the link that confirms the address.
+ */
 export function emailVerificationMail(appUrl: string, to: string, username: string, token: string): MailMessage {
   const link = oneTimeLink(appUrl, "/verify", token);
   return {
     to,
     secrets: [link],
-    subject: "Verify your Tally e-mail address",
+    subject: "Your Tally account",
     text: [
       `Hello ${username},`,
       "",
-      "An account has been created for you in Tally. Please confirm your e-mail address:",
+      "An account has been created for you in Tally.",
+      "",
+      `Your username: ${username}`,
+      `You can also sign in with this e-mail address (${to}).`,
+      "",
+      "Your password: the person who created your account has set one and will give it to you.",
+      `To choose your own instead, open ${appUrl}/login, choose "Forgot your password?" and enter`,
+      "this e-mail address; a link to set your password will arrive here.",
+      "",
+      "Please confirm your e-mail address:",
       "",
       link,
       "",

@@ -1,4 +1,4 @@
-import { FEATURE_DEFAULTS, type FeatureSettings } from "@tally/contract";
+import { type AuditAction, FEATURE_DEFAULTS, type FeatureSettings } from "@tally/contract";
 import { z } from "zod";
 import type { DbExecutor } from "../../db/executor.js";
 import { recordChange } from "../audit/audit.service.js";
@@ -38,7 +38,7 @@ export async function replaceSetting<T>(
   key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS],
   parse: (stored: unknown) => T,
   change: (before: T) => T,
-  audit: { actorId: number; action: string; at: Date },
+  audit: { actorId: number; action: AuditAction; at: Date },
 ): Promise<T> {
   const { actorId, action, at } = audit;
   await repo.insertSettingIfAbsent(trx, key, parse(undefined), at);

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { LoginFailureReason } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import type { LoginLogsTable, NewUser, User, UserUpdate } from "../../db/schema.js";
 
@@ -158,7 +159,8 @@ export interface LoginLogEntry {
   ipAddress: string;
   userAgent: string | null;
   successful: boolean;
-  failureReason: string | null;
+  /** A contract code (LOGIN_FAILURE_REASONS), so the login history can show it in words. */
+  failureReason: LoginFailureReason | null;
   at: Date;
 }
 

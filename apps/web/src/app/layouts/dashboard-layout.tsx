@@ -1,7 +1,10 @@
 import { Box } from "@mantine/core";
 import { Suspense, useState } from "react";
 import { Outlet, useOutletContext } from "react-router";
+import { isAdminRole } from "@tally/contract";
+import { AdminNav } from "../../components/admin-nav";
 import { GeneralHeader } from "../../components/general-header";
+import { useCurrentUser } from "../../lib/auth-store";
 import { PageLoader } from "../../components/page-loader";
 import { DemoSchoolLink } from "../demo-school-link";
 
@@ -16,9 +19,12 @@ export function useDashboardSearch(): string {
 
 export function DashboardLayout() {
   const [search, setSearch] = useState("");
+  const user = useCurrentUser();
   return (
     <Box mih="100vh">
       <GeneralHeader search={search} onSearchChange={setSearch} actions={<DemoSchoolLink />} />
+      {/* Admins get the admin navigation here too, so the weekly import is one click away (issue 29). */}
+      {user && isAdminRole(user.role) ? <AdminNav orientation="horizontal" /> : null}
       <Box component="main" p="md">
         <Suspense fallback={<PageLoader />}>
           <Outlet context={{ search } satisfies DashboardOutletContext} />

@@ -1,5 +1,5 @@
 import { Button, Group, NativeSelect } from "@mantine/core";
-import type { AuditListResponse } from "@tally/contract";
+import { AUDIT_ACTION_WORDS, type AuditListResponse, auditEntityText } from "@tally/contract";
 import { DateRangeInputs } from "../../../components/date-range-inputs";
 import type { AuditFilterFields } from "../api/get-audit-entries";
 
@@ -14,6 +14,9 @@ interface Props {
 
 const any = (label: string) => ({ value: "", label });
 
+/** The action in words ("Changed" and "Sent" alone, as their entity varies); an unknown code as stored. */
+const actionLabel = (action: string) => (AUDIT_ACTION_WORDS as Record<string, string | undefined>)[action] ?? action;
+
 /** Who, what (action, entity) and the date range of the audit page, and its CSV export. */
 export function AuditFilters({ fields, choices, onChange, onExport, exporting, canExport }: Props) {
   return (
@@ -26,13 +29,13 @@ export function AuditFilters({ fields, choices, onChange, onExport, exporting, c
       />
       <NativeSelect
         label="Action"
-        data={[any("Any action"), ...(choices?.actions ?? [])]}
+        data={[any("Any action"), ...(choices?.actions ?? []).map((a) => ({ value: a, label: actionLabel(a) }))]}
         value={fields.action}
         onChange={(e) => onChange({ action: e.currentTarget.value })}
       />
       <NativeSelect
         label="Entity"
-        data={[any("Anything"), ...(choices?.entities ?? [])]}
+        data={[any("Anything"), ...(choices?.entities ?? []).map((e) => ({ value: e, label: auditEntityText(e) }))]}
         value={fields.entity}
         onChange={(e) => onChange({ entity: e.currentTarget.value })}
       />

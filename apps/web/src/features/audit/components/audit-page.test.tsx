@@ -15,6 +15,7 @@ function entry(i: number, overrides: Partial<AuditEntryView> = {}): AuditEntryVi
     action: i % 2 ? "user.updated" : "school.created",
     entity: i % 2 ? "user" : "school",
     entityId: String(i),
+    entityName: i % 2 ? `user${i}` : null,
     before: i % 2 ? { role: "admin" } : null,
     after: { name: `Item ${i}` },
     ...overrides,
@@ -44,25 +45,30 @@ function mockAuditApi() {
       const rows = ENTRIES.filter((e) => !actorId || String(e.actorId) === actorId);
       const limit = Number(params.get("limit"));
       const offset = Number(params.get("offset"));
-      return jsonResponse(200, { rows: rows.slice(offset, offset + limit), count: rows.length, choices: CHOICES });
+      const names: AuditListResponse["names"] = { schools: { "5": "Oak School" }, cohorts: {} };
+      return jsonResponse(200, { rows: rows.slice(offset, offset + limit), count: rows.length, choices: CHOICES, names });
     }
     return jsonResponse(200, { data: [] });
   });
 }
 
 describe("Audit Log page (/admin/audit)", () => {
-  it("lists entries newest first, 50 a page, with who, address, action and the values before and after", async () => {
+  it("lists entries newest first, 50 a page, with who, address, the action in words, what by name and the changes", async () => {
     signIn(buildUser({ role: "super_admin" }));
     mockAuditApi();
     renderApp("/admin/audit");
     expect(await screen.findByRole("heading", { level: 1, name: "Audit Log" })).toBeTruthy();
     const table = await screen.findByRole("table", { name: "Audit log" });
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["When", "Who", "Address", "Action", "Entity", "Before", "After"]);
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["When", "Who", "Address", "Action", "What", "Changes"]);
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows).toHaveLength(50);
     expect(within(rows[1]!).getByText("olive")).toBeTruthy();
-    expect(within(rows[1]!).getByText("user #1")).toBeTruthy();
-    expect(within(rows[1]!).getByText('{"role":"admin"}')).toBeTruthy();
+    expect(within(rows[1]!).getByText("Changed user")).toBeTruthy();
+    expect(within(rows[1]!).getByText("User user1")).toBeTruthy();
+    expect(within(rows[1]!).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Role: Admin (removed)", "Name: Item 1"]);
+    // A school gone since: its kind and id, said so.
+    expect(within(rows[0]!).getByText("School 0 (no longer there)")).toBeTruthy();
+    expect(within(rows[0]!).getByText("Created school")).toBeTruthy();
     expect(within(rows[1]!).getByText("203.0.113.7")).toBeTruthy();
     expect(screen.getByText("Showing 1-50 of 120")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Page 3" }));

@@ -8,6 +8,7 @@ import { type AuditFilterFields, NO_AUDIT_FILTERS, useAuditEntries } from "../ap
 import { AuditFilters } from "./audit-filters";
 import { AuditTable } from "./audit-table";
 
+const NO_NAMES = { schools: {}, cohorts: {} };
 const LOAD_FAILED = "Failed to load the audit log. Please try again.";
 const EXPORT_FAILED = "Failed to export the audit log. Please try again.";
 
@@ -62,7 +63,7 @@ export function AuditPage() {
         emptyMessage="No audit entries match these filters"
         pagesLabel="audit entries"
       >
-        <AuditTable rows={rows} />
+        <AuditTable rows={rows} names={entries.data?.names ?? NO_NAMES} />
       </PagedList>
     </Stack>
   );

@@ -1,26 +1,18 @@
-import { Code, Table } from "@mantine/core";
-import type { AuditEntryView } from "@tally/contract";
+import { Table, Text } from "@mantine/core";
+import { type AuditEntryView, auditActionText } from "@tally/contract";
 import { DataTable } from "../../../components/data-table";
+import { type AuditNames, whatText } from "../lib/audit-changes";
+import { AuditChangesList } from "./audit-changes-list";
 
 const formatTime = (iso: string) => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
 };
 
-/** A before/after value as compact JSON; nothing (a creation's before) as a dash. */
-function Values({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <>-</>;
-  return (
-    <Code block fz="xs" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", maxWidth: "24rem" }}>
-      {JSON.stringify(value)}
-    </Code>
-  );
-}
+const COLUMNS = ["When", "Who", "Address", "Action", "What", "Changes"];
 
-const COLUMNS = ["When", "Who", "Address", "Action", "Entity", "Before", "After"];
-
-/** One page of audit entries, newest first. */
-export function AuditTable({ rows }: { rows: readonly AuditEntryView[] }) {
+/** One page of audit entries, newest first, in words. */
+export function AuditTable({ rows, names }: { rows: readonly AuditEntryView[]; names: AuditNames }) {
   return (
     <DataTable columns={COLUMNS} minWidth={960} striped verticalSpacing="xs" fz="sm" aria-label="Audit log">
       {rows.map((r) => (
@@ -28,18 +20,16 @@ export function AuditTable({ rows }: { rows: readonly AuditEntryView[] }) {
           <Table.Td>
             <time dateTime={r.at}>{formatTime(r.at)}</time>
           </Table.Td>
-          <Table.Td>{r.actorName ?? (r.actorId === null ? "System" : `Deleted user #${r.actorId}`)}</Table.Td>
+          <Table.Td>{r.actorName ?? (r.actorId === null ? "System" : "An account deleted since")}</Table.Td>
           <Table.Td ff="monospace">{r.clientAddress ?? "-"}</Table.Td>
-          <Table.Td ff="monospace">{r.action}</Table.Td>
           <Table.Td>
-            {r.entity}
-            {r.entityId === null ? "" : ` #${r.entityId}`}
+            <Text size="sm" title={r.action}>
+              {auditActionText(r.action, r.entity)}
+            </Text>
           </Table.Td>
+          <Table.Td>{whatText(r)}</Table.Td>
           <Table.Td>
-            <Values value={r.before} />
-          </Table.Td>
-          <Table.Td>
-            <Values value={r.after} />
+            <AuditChangesList before={r.before} after={r.after} names={names} />
           </Table.Td>
         </Table.Tr>
       ))}

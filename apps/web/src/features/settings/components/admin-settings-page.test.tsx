@@ -6,7 +6,7 @@ import { renderApp, renderWithProviders } from "../../../testing/render-app";
 import { AdminSettingsPage } from "./admin-settings-page";
 
 describe("Admin Settings page", () => {
-  it("shows Loading settings... and then the six sections", async () => {
+  it("shows Loading settings... and then the five sections, schools and cohorts first (users live on /users)", async () => {
     signIn(buildUser({ role: "admin" }));
     let answer: ((r: Response) => void) | undefined;
     mockFetch((url) =>
@@ -23,15 +23,15 @@ describe("Admin Settings page", () => {
     expect(await screen.findByRole("heading", { name: "System Settings" })).toBeTruthy();
     const headings = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent?.replace(/^[▸▾]\s*/, ""));
     expect(headings).toEqual([
-      "User Management",
       "Cohort & Weekly Data Management",
+      "System Settings",
       "School Data Visibility",
       "Demo school settings",
       "School Feature Settings",
-      "System Settings",
     ]);
     expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(false);
-    expect(screen.getByRole("button", { name: /User Management/ }).getAttribute("aria-expanded")).toBe("false");
+    expect(screen.queryByRole("button", { name: /User Management/ })).toBeNull();
+    expect(screen.getByRole("region", { name: "Schools and cohorts" }).id).toBe("schools-and-cohorts");
   });
 
   it("offers Retry when the settings data fails to load", async () => {

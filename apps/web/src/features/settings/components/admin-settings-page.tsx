@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { isAdminRole } from "@tally/contract";
-import type { ReactNode } from "react";
+import { useEffect } from "react";
+import { useLocation, useSearchParams } from "react-router";
 import { useCurrentUser } from "../../../lib/auth-store";
 import { useCohorts } from "../../../lib/api/get-cohorts";
 import { CohortManagementSection } from "./cohort-management-section";
@@ -9,13 +10,40 @@ import { FeatureSettingsSection } from "./feature-settings-section";
 import { SystemSettingsSection } from "./system-settings-section";
 import { VisibilitySection } from "./visibility-section";
 
-interface Props {
-  /** Section 1, the user list; the app composes it in so this feature does not import another. */
-  userManagement?: ReactNode;
+/** The block the admin navigation's "Schools & cohorts" link points at. */
+export const SCHOOLS_AND_COHORTS_ID = "schools-and-cohorts";
+
+/** Brings the block a link's #hash names into view once the page has drawn it (the router does not). */
+function ScrollToHash() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    target?.scrollIntoView?.({ block: "start" });
+    target?.focus({ preventScroll: true });
+  }, [hash]);
+  return null;
 }
 
-/** Spec section 2 "Admin Settings". Each section is its own component. */
-export function AdminSettingsPage({ userManagement }: Props) {
+/** The cohorts section, its import open while the address asks for it (?import=1, "Import week"). */
+function ImportFromAddress() {
+  const [params, setParams] = useSearchParams();
+  const closed = () =>
+    setParams(
+      (p) => {
+        p.delete("import");
+        return p;
+      },
+      { replace: true },
+    );
+  return <CohortManagementSection importRequested={params.get("import") === "1"} onImportClosed={closed} />;
+}
+
+/**
+ * Spec section 2 "Admin Settings". Each section is its own component. Users moved to /users
+ * (issue 29: one user screen); schools and cohorts come first, under one anchor.
+ */
+export function AdminSettingsPage() {
   const viewer = useCurrentUser();
   const allowed = viewer !== null && isAdminRole(viewer.role);
   // The page waits for the cohorts every section refers to (cached for the sections).
@@ -52,12 +80,14 @@ export function AdminSettingsPage({ userManagement }: Props) {
   return (
     <Stack gap="md">
       <Title order={1}>Admin Settings</Title>
-      {userManagement}
-      <CohortManagementSection />
+      <ScrollToHash />
+      <Stack component="section" gap="md" id={SCHOOLS_AND_COHORTS_ID} tabIndex={-1} aria-label="Schools and cohorts" style={{ scrollMarginTop: 16, outline: "none" }}>
+        <ImportFromAddress />
+        <SystemSettingsSection />
+      </Stack>
       <VisibilitySection />
       <DemoSettingsSection />
       <FeatureSettingsSection />
-      <SystemSettingsSection />
     </Stack>
   );
 }

@@ -28,12 +28,17 @@ const hoursText = (hours: number | null) => (hours === null ? "—" : hours.toLo
 
 /**
  * Spec section "Cohort & Weekly Data Management": the cohorts with their dates, students and
- * weeks (its own admin list, with counts), added and edited here.
+ * weeks (its own admin list, with counts), added and edited here. `importRequested` opens the
+ * import (the page's ?import=1, the admin navigation's "Import week").
  */
-export function CohortManagementSection() {
+export function CohortManagementSection({ importRequested = false, onImportClosed }: { importRequested?: boolean; onImportClosed?: () => void }) {
   const cohorts = useAdminCohorts();
   const { banner, show, clear } = useBanner();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const closeImport = () => {
+    setDialog(null);
+    onImportClosed?.();
+  };
 
   return (
     <SettingsSection title="Cohort & Weekly Data Management">
@@ -79,8 +84,8 @@ export function CohortManagementSection() {
         )}
       </ListState>
       <RecentImports />
-      {dialog?.kind === "import" ? (
-        <ImportModal onClose={() => setDialog(null)} onCommitted={(text) => show("success", text)} />
+      {dialog?.kind === "import" || importRequested ? (
+        <ImportModal onClose={closeImport} onCommitted={(text) => show("success", text)} />
       ) : dialog ? (
         <CohortFormModal
           key={dialog.kind === "edit" ? dialog.cohort.id : "add"}

@@ -7,10 +7,8 @@ import { renderApp } from "../../../testing/render-app";
 import { buildListUser, mockUsersApi } from "../../../testing/fake-users-api";
 
 async function openAction(username: string, action: string) {
-  fireEvent.click(await screen.findByRole("button", { name: /User Management/ }));
-  const item = await screen.findByTestId(`user-item-${username}`);
-  fireEvent.click(within(item).getByRole("button", { name: new RegExp(username) }));
-  fireEvent.click(await within(item).findByRole("button", { name: action }));
+  const row = await screen.findByTestId(`user-row-${username}`);
+  fireEvent.click(within(row).getByRole("button", { name: `${action} ${username}` }));
 }
 
 describe("Edit User modal", () => {
@@ -22,7 +20,7 @@ describe("Edit User modal", () => {
       users: [oak],
       overrides: { "PUT /users/3": () => jsonResponse(200, { message: MESSAGES.userUpdated, user: oak }) },
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     await openAction("oak", "Edit");
     const dialog = await screen.findByRole("dialog", { name: "Edit User" });
     fireEvent.change(within(dialog).getByLabelText(/^Email/), { target: { value: "new@example.org" } });
@@ -42,7 +40,7 @@ describe("Edit User modal", () => {
       users: [buildListUser({ id: 3, username: "oak", role: "school_user", school_id: null })],
       overrides: { "PUT /users/3": () => jsonResponse(409, { error: "Email already exists", code: "CONFLICT" }) },
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     await openAction("oak", "Edit");
     const dialog = await screen.findByRole("dialog", { name: "Edit User" });
     fireEvent.change(within(dialog).getByLabelText(/^Username/), { target: { value: "x" } });
@@ -63,9 +61,9 @@ describe("Reset Password modal", () => {
       users: [buildListUser({ id: 3, username: "oak" })],
       overrides: { "POST /users/3/reset-password": () => jsonResponse(200, { message: "Password for oak has been updated" }) },
     });
-    renderApp("/admin/settings");
-    await openAction("oak", "Reset Password");
-    const dialog = await screen.findByRole("dialog", { name: "Reset Password" });
+    renderApp("/users");
+    await openAction("oak", "Reset password of");
+    const dialog = await screen.findByRole("dialog", { name: "Reset password for oak" });
     fireEvent.change(within(dialog).getByLabelText(/^New Password/), { target: { value: "short" } });
     fireEvent.change(within(dialog).getByLabelText(/^Confirm New Password/), { target: { value: "other" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Set Password" }));
@@ -85,9 +83,9 @@ describe("Reset Password modal", () => {
       users: [buildListUser({ id: 3, username: "oak" })],
       overrides: { "POST /users/3/reset-password": () => new Response("", { status: 500 }) },
     });
-    renderApp("/admin/settings");
-    await openAction("oak", "Reset Password");
-    const dialog = await screen.findByRole("dialog", { name: "Reset Password" });
+    renderApp("/users");
+    await openAction("oak", "Reset password of");
+    const dialog = await screen.findByRole("dialog", { name: "Reset password for oak" });
     fireEvent.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByText("Failed to reset password. Please try again.")).toBeTruthy();
     const call = fetchMock.mock.calls.find(([u]) => String(u).endsWith("/api/users/3/reset-password"));

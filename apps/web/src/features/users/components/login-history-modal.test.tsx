@@ -17,15 +17,13 @@ function logs(): LoginLogRow[] {
     ip_address: "10.0.0.1",
     user_agent: i === 0 ? CHROME_WIN : i === 1 ? "=HYPERLINK(\"http://evil\",\"x\")" : null,
     successful: i % 3 !== 0,
-    failure_reason: i % 3 !== 0 ? null : "Invalid credentials",
+    failure_reason: i % 3 !== 0 ? null : i === 3 ? "wrong_password" : "Invalid credentials",
   }));
 }
 
 async function openHistory() {
-  fireEvent.click(await screen.findByRole("button", { name: /User Management/ }));
-  const item = await screen.findByTestId("user-item-oak");
-  fireEvent.click(within(item).getByRole("button", { name: /oak/ }));
-  fireEvent.click(await within(item).findByRole("button", { name: "Login History" }));
+  const row = await screen.findByTestId("user-row-oak");
+  fireEvent.click(within(row).getByRole("button", { name: "Login history of oak" }));
   return screen.findByRole("dialog", { name: "Login History: oak" });
 }
 
@@ -33,13 +31,16 @@ describe("Login History modal", () => {
   it("shows ten attempts a page with a browser label, and filters by status", async () => {
     signIn(buildUser({ id: 1, role: "admin" }));
     const fetchMock = mockUsersApi({ users: [buildListUser({ id: 3, username: "oak" })], logs: logs() });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     const table = await within(dialog).findByRole("table", { name: "Login history of oak" });
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent);
     expect(headers).toEqual(["Date/Time", "Method", "IP Address", "Browser", "Status", "Failure Reason"]);
     expect(within(table).getAllByRole("row")).toHaveLength(11);
     expect(within(table).getByText("Chrome on Windows")).toBeTruthy();
+    // The stored code in words, never the code.
+    expect(within(table).getByText("Wrong password")).toBeTruthy();
+    expect(within(table).queryByText("wrong_password")).toBeNull();
     expect(within(dialog).getByText("Showing 1-10 of 23")).toBeTruthy();
     fireEvent.click(within(dialog).getByRole("button", { name: "Page 3" }));
     expect(await within(dialog).findByText("Showing 21-23 of 23")).toBeTruthy();
@@ -63,7 +64,7 @@ describe("Login History modal", () => {
     vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
       clicks.push(this.download);
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     await within(dialog).findByText("Showing 1-10 of 23");
     fireEvent.click(within(dialog).getByRole("button", { name: "Export CSV" }));
@@ -85,7 +86,7 @@ describe("Login History modal", () => {
       users: [buildListUser({ id: 3, username: "oak" })],
       overrides: { "GET /users/3/login-logs": () => jsonResponse(500, {}) },
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const dialog = await openHistory();
     expect(await within(dialog).findByText("Failed to load login history. Please try again.")).toBeTruthy();
   });

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, NativeSelect, Stack, Table } from "@mantine/core";
-import { LIMITS, type UserListItem } from "@tally/contract";
+import { LIMITS, loginFailureText, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { DataTable } from "../../../components/data-table";
 import { DateRangeInputs, datesOutOfOrder } from "../../../components/date-range-inputs";
@@ -10,7 +10,7 @@ import { getAllLoginLogs, type LoginLogFilters, type LoginStatusFilter, useLogin
 import { browserLabel } from "../lib/browser-label";
 import { loginHistoryCsv, loginHistoryFileName } from "../lib/login-history-csv";
 import { DARK_SHADES } from "../lib/user-rules";
-import { formatDateTime } from "./user-details";
+import { formatDateTime } from "../lib/date-time-text";
 
 const COLUMNS = ["Date/Time", "Method", "IP Address", "Browser", "Status", "Failure Reason"];
 
@@ -109,7 +109,7 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
                     {r.successful ? "Success" : "Failed"}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{r.failure_reason ?? "-"}</Table.Td>
+                <Table.Td>{loginFailureText(r.failure_reason)}</Table.Td>
               </Table.Tr>
             ))}
           </DataTable>

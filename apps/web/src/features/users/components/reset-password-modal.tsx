@@ -9,7 +9,10 @@ import { PasswordPairFields } from "./password-pair-fields";
 
 const FAILED = "Failed to reset password. Please try again.";
 
-/** Set a new password for the account, or e-mail its owner a reset link. */
+/**
+ * Asks before anything happens, naming the person: e-mail them a reset link (first: the owner
+ * chooses the password), or set one for them.
+ */
 export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onClose: () => void }) {
   const [password, setPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
@@ -24,7 +27,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
   };
 
   return (
-    <ModalShell title="Reset Password" onClose={onClose}>
+    <ModalShell title={`Reset password for ${user.username}`} onClose={onClose}>
       <Stack gap="sm">
         {reset.isSuccess ? (
           <Alert color="green" role="status">
@@ -36,10 +39,19 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
             {errorText(reset.error, FAILED)}
           </Alert>
         ) : null}
+        <Text size="sm" data-testid="reset-confirm-text">
+          Send <strong>{user.username}</strong> a link at <strong>{user.email}</strong> to choose a new password?
+        </Text>
+        <Group justify="flex-end">
+          <Button onClick={() => reset.mutate(undefined)} loading={reset.isPending && reset.variables === undefined} data-autofocus>
+            Send Reset Link
+          </Button>
+        </Group>
+        <Divider label="or set a password yourself" labelPosition="center" />
         <form onSubmit={submit} noValidate aria-label={`Set a new password for ${user.username}`}>
           <Stack gap="sm">
             <Text size="sm">
-              Set a new password for <strong>{user.username}</strong>. Their other sessions end.
+              Choose a new password and give it to {user.username} yourself. Their other sessions end.
             </Text>
             <PasswordPairFields
               labels={["New Password", "Confirm New Password"]}
@@ -48,7 +60,6 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
               onPassword={setPassword}
               onConfirmPassword={setConfirmPassword}
               errors={errors}
-              focusPassword
             />
             <Group justify="flex-end">
               <Button type="submit" loading={reset.isPending && reset.variables !== undefined}>
@@ -57,17 +68,6 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
             </Group>
           </Stack>
         </form>
-        <Divider label="or" labelPosition="center" />
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Text size="sm">E-mail {user.email} a link to choose a password.</Text>
-          <Button
-            variant="light"
-            onClick={() => reset.mutate(undefined)}
-            loading={reset.isPending && reset.variables === undefined}
-          >
-            Send Reset Link
-          </Button>
-        </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Close

@@ -36,7 +36,7 @@ describe("User Management page", () => {
     expect(await screen.findByRole("heading", { name: "User Management" })).toBeTruthy();
     await screen.findByTestId("user-row-oak");
     const headers = screen.getAllByRole("columnheader").map((h) => h.textContent);
-    expect(headers).toEqual(["Username", "Email", "Role", "School", "Status", "Actions"]);
+    expect(headers).toEqual(["Username", "Email", "Role", "School", "Status", "Last login", "Actions"]);
     expect(within(row("root")).getByText("Super Admin")).toBeTruthy();
     expect(within(row("admin")).getByText("Admin")).toBeTruthy();
     expect(within(row("oak")).getByText("School User")).toBeTruthy();
@@ -83,7 +83,48 @@ describe("User Management page", () => {
     expect(within(row("root")).queryByRole("button", { name: /Deactivate/ })).toBeNull();
     expect(within(row("oak")).getByRole("button", { name: "Deactivate oak" })).toBeTruthy();
     expect(within(row("gone")).getByRole("button", { name: "Reactivate gone" })).toBeTruthy();
-    expect(within(row("oak")).getByRole("button", { name: "Send Reset to oak" })).toBeTruthy();
+    // Super admin rows are out of an admin's reach altogether.
+    expect(within(row("root")).queryByRole("button")).toBeNull();
+    expect(within(row("root")).getByText("Super admins only")).toBeTruthy();
+  });
+
+  it("offers Edit, Reset password, Login history and Deactivate on an active row, no reset on an inactive one", async () => {
+    signIn(admin);
+    mockUsersApi(world());
+    renderApp("/users");
+    await screen.findByTestId("user-row-oak");
+    const actions = (username: string) =>
+      within(within(row(username)).getByRole("group", { name: `Actions for ${username}` }))
+        .getAllByRole("button")
+        .map((b) => b.textContent);
+    expect(actions("oak")).toEqual(["Edit", "Reset password", "Login history", "Deactivate"]);
+    // A deactivated account cannot use a reset link; reactivating sends one.
+    expect(actions("gone")).toEqual(["Edit", "Login history", "Reactivate"]);
+    // One's own row: no Deactivate.
+    expect(actions("admin")).toEqual(["Edit", "Reset password", "Login history"]);
+    expect(within(row("oak")).getByText("Never")).toBeTruthy();
+  });
+
+  it("pages ten at a time, counts, and filters by status", async () => {
+    signIn(admin);
+    const users = [buildListUser({ id: 1, username: "admin", role: "admin" })];
+    for (let i = 2; i <= 23; i++) users.push(buildListUser({ id: i, username: `active${String(i).padStart(2, "0")}` }));
+    users.push(buildListUser({ id: 71, username: "old1", is_active: false }), buildListUser({ id: 72, username: "old2", is_active: false }));
+    mockUsersApi({ users });
+    renderApp("/users");
+    await screen.findByTestId("user-row-admin");
+    expect(screen.getByTestId("active-users-count").textContent).toBe("Active users: 23 of 25");
+    expect(screen.getByTestId("showing-range").textContent).toBe("Showing 1-10 of 25");
+    const pages = within(screen.getByRole("navigation", { name: "Pages of users" }));
+    fireEvent.click(pages.getByRole("button", { name: "Page 3" }));
+    expect(screen.getByTestId("showing-range").textContent).toBe("Showing 21-25 of 25");
+    expect(screen.getByTestId("user-row-old2")).toBeTruthy();
+    fireEvent.click(screen.getByRole("radio", { name: "Inactive" }));
+    expect(screen.getByTestId("showing-range").textContent).toBe("Showing 1-2 of 2");
+    expect(screen.queryByTestId("user-row-admin")).toBeNull();
+    fireEvent.click(screen.getByRole("radio", { name: "Active" }));
+    expect(screen.getByTestId("showing-range").textContent).toBe("Showing 1-10 of 23");
+    expect(screen.queryByTestId("user-row-old1")).toBeNull();
   });
 
   it("shows deactivate on super admin rows for a super admin, but not on their own", async () => {
@@ -168,18 +209,46 @@ describe("User Management page", () => {
     expect(within(row("gone")).getByText("Inactive")).toBeTruthy();
   });
 
-  it("sends a password reset and reports success or failure", async () => {
+  it("asks before sending a password reset, naming the person, and sends only on confirmation", async () => {
     signIn(admin);
-    mockUsersApi({
+    const fetchMock = mockUsersApi({
       ...world(),
-      overrides: { "POST /auth/request-reset/4": () => new Response("", { status: 502 }) },
+      overrides: { "POST /users/3/reset-password": () => jsonResponse(200, { message: "A password reset link has been sent to oak" }) },
     });
     renderApp("/users");
     await screen.findByTestId("user-row-oak");
-    fireEvent.click(screen.getByRole("button", { name: "Send Reset to oak" }));
-    expect((await screen.findByTestId("success-banner")).textContent).toContain("Password reset link has been sent");
-    fireEvent.click(screen.getByRole("button", { name: "Send Reset to dana" }));
-    expect((await screen.findByTestId("error-banner")).textContent).toContain("Failed to send password reset");
+    fireEvent.click(screen.getByRole("button", { name: "Reset password of oak" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reset password for oak" });
+    expect(within(dialog).getByTestId("reset-confirm-text").textContent).toBe(
+      "Send oak a link at oak@example.org to choose a new password?",
+    );
+    const resets = () => fetchMock.mock.calls.filter(([u]) => String(u).endsWith("/api/users/3/reset-password"));
+    expect(resets()).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
+    expect(await within(dialog).findByText("A password reset link has been sent to oak")).toBeTruthy();
+    expect(resets()).toHaveLength(1);
+  });
+
+  it("reactivates an inactive account after its confirmation", async () => {
+    signIn(admin);
+    mockUsersApi(world());
+    renderApp("/users");
+    await screen.findByTestId("user-row-gone");
+    fireEvent.click(screen.getByRole("button", { name: "Reactivate gone" }));
+    const dialog = await screen.findByRole("dialog", { name: "Confirm Reactivation" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Reactivate" }));
+    expect((await screen.findByTestId("success-banner")).textContent).toContain(
+      "User gone has been reactivated successfully and a password reset has been sent",
+    );
+    await waitFor(() => expect(within(row("gone")).getByText("Active")).toBeTruthy());
+    expect(within(row("gone")).getByRole("button", { name: "Reset password of gone" })).toBeTruthy();
+  });
+
+  it("leads the old addresses to this screen", async () => {
+    signIn(admin);
+    mockUsersApi(world());
+    renderApp("/admin/users");
+    expect(await screen.findByRole("heading", { name: "User Management" })).toBeTruthy();
   });
 
   it("shows the server's error or 'Failed to fetch users' when the list fails", async () => {

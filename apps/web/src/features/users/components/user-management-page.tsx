@@ -1,33 +1,41 @@
-import { Alert, Button, Group, Stack, TextInput, Title } from "@mantine/core";
-import type { UserListItem } from "@tally/contract";
+import { ActionIcon, Alert, Button, Group, SegmentedControl, Stack, Text, TextInput, Title } from "@mantine/core";
+import { LIMITS, type UserListItem } from "@tally/contract";
+import { useState } from "react";
 import { BannerAlert } from "../../../components/banner-alert";
 import { EmptyState } from "../../../components/empty-state";
+import { PageButtons } from "../../../components/page-buttons";
 import { SectionLoader } from "../../../components/section-loader";
 import { errorText } from "../../../lib/api-error";
 import { useCurrentUser } from "../../../lib/auth-store";
-import { useRequestPasswordReset } from "../api/request-password-reset";
-import { ConfirmStatusModal } from "./confirm-status-modal";
-import { CreateUserModal } from "./create-user-modal";
-import { SchoolAssignmentModal } from "./school-assignment-modal";
+import { pageOf } from "../../../lib/paging";
+import { type UserDialog, UserDialogs } from "./user-dialogs";
 import { UsersTable } from "./users-table";
 import { useUserAdmin } from "./use-user-admin";
 
-type Dialog = { kind: "create" } | { kind: "confirm"; user: UserListItem } | { kind: "schools"; user: UserListItem };
+type StatusFilter = "all" | "active" | "inactive";
 
-/** Spec section 2 "User Management page (/users)". */
+const STATUS_CHOICES = [
+  { value: "all", label: "All" },
+  { value: "active", label: "Active" },
+  { value: "inactive", label: "Inactive" },
+];
+
+const byStatus = (filter: StatusFilter) => (u: UserListItem) => filter === "all" || u.is_active === (filter === "active");
+
+/** /users: the one user-management screen (issue 29 merged the settings list into it). */
 export function UserManagementPage() {
   const viewer = useCurrentUser();
-  const admin = useUserAdmin<Dialog>((user) => `Failed to update status for user ${user.username}. Please try again.`);
-  const { users, dialog, setDialog, closeDialog, show } = admin;
-  const sendReset = useRequestPasswordReset();
+  const admin = useUserAdmin<UserDialog>((user) => `Failed to update status for user ${user.username}. Please try again.`);
+  const { users, setDialog } = admin;
+  const [status, setStatus] = useState<StatusFilter>("all");
+  const [page, setPage] = useState(1);
 
   if (!viewer) return null;
 
-  const onSendReset = (user: UserListItem) =>
-    sendReset.mutate(user.id, {
-      onSuccess: () => show("success", "Password reset link has been sent"),
-      onError: (error) => show("error", errorText(error, "Failed to send password reset")),
-    });
+  const all = users.data ?? [];
+  const shown = admin.matching.filter(byStatus(status));
+  const slice = pageOf(shown, page, LIMITS.userListPageSize);
+  const activeCount = all.filter((u) => u.is_active).length;
 
   return (
     <Stack gap="md">
@@ -41,44 +49,63 @@ export function UserManagementPage() {
           {errorText(users.error, "Failed to fetch users")}
         </Alert>
       ) : null}
-      <TextInput
-        label="Search users"
-        placeholder="Search users by name, email, or role..."
-        value={admin.search}
-        onChange={(e) => admin.setSearch(e.currentTarget.value)}
-        maw={480}
-      />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search users"
+          placeholder="Search users by name, email, or role..."
+          value={admin.search}
+          onChange={(e) => {
+            admin.setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          style={{ flex: "1 1 260px", maxWidth: 480 }}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="user-status-filter">
+            Status
+          </Text>
+          <SegmentedControl
+            aria-labelledby="user-status-filter"
+            data={STATUS_CHOICES}
+            value={status}
+            onChange={(value) => {
+              setStatus(value as StatusFilter);
+              setPage(1);
+            }}
+          />
+        </Stack>
+        <ActionIcon variant="default" size={36} aria-label="Refresh users" onClick={() => void users.refetch()} loading={users.isFetching}>
+          <span aria-hidden="true">↻</span>
+        </ActionIcon>
+      </Group>
       {users.isPending ? (
         <SectionLoader label="Loading users" py="xl" size="md" />
-      ) : users.data && admin.matching.length === 0 ? (
+      ) : users.data && slice.total === 0 ? (
         <EmptyState message="No users found matching your search" />
       ) : users.data ? (
-        <UsersTable
-          users={admin.matching}
-          viewer={viewer}
-          onSendReset={onSendReset}
-          onToggleActive={(user) => setDialog({ kind: "confirm", user })}
-          onManageSchools={(user) => setDialog({ kind: "schools", user })}
-        />
+        <>
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm" fw={600} data-testid="active-users-count">
+              Active users: {activeCount} of {all.length}
+            </Text>
+            <Text size="sm" c="dimmed" data-testid="showing-range">
+              Showing {slice.from}-{slice.to} of {slice.total}
+            </Text>
+          </Group>
+          <UsersTable users={slice.items} viewer={viewer} onAction={(kind, user) => setDialog({ kind, user })} />
+          <PageButtons page={slice.page} pageCount={slice.pageCount} onChange={setPage} label="users" />
+        </>
       ) : null}
-      {dialog?.kind === "create" ? <CreateUserModal viewer={viewer} onClose={closeDialog} onCreated={admin.onCreated} /> : null}
-      {dialog?.kind === "confirm" ? (
-        <ConfirmStatusModal
-          user={dialog.user}
-          onClose={closeDialog}
-          onConfirm={() => {
-            admin.changeStatus(dialog.user);
-            closeDialog();
-          }}
-        />
-      ) : null}
-      {dialog?.kind === "schools" ? (
-        <SchoolAssignmentModal
-          user={dialog.user}
-          districtTitle="School Access Management"
-          onClose={closeDialog}
-        />
-      ) : null}
+      <UserDialogs
+        dialog={admin.dialog}
+        viewer={viewer}
+        onClose={admin.closeDialog}
+        onCreated={admin.onCreated}
+        onConfirmStatus={(user) => {
+          admin.closeDialog();
+          admin.changeStatus(user);
+        }}
+      />
     </Stack>
   );
 }

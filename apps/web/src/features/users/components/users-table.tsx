@@ -5,40 +5,60 @@ import { canChangeActive, canManage } from "../lib/user-rules";
 import { SchoolNamesToggle } from "./school-names-toggle";
 import { StatusButton } from "./status-button";
 import { RoleBadge, StatusBadge } from "./user-badges";
+import { formatDateTime } from "../lib/date-time-text";
+
+/** What a row's buttons (and a district user's school link) open. */
+export type RowAction = "edit" | "reset-password" | "login-history" | "status" | "schools";
 
 interface Props {
   users: UserListItem[];
   viewer: SessionUser;
-  onSendReset: (user: UserListItem) => void;
-  onToggleActive: (user: UserListItem) => void;
-  onManageSchools: (user: UserListItem) => void;
+  onAction: (action: RowAction, user: UserListItem) => void;
 }
 
-function SchoolCell({ user, onManage }: { user: UserListItem; onManage: () => void }) {
+function SchoolCell({ user, onManage }: { user: UserListItem; onManage?: () => void }) {
   if (user.role !== "district_user") return <Text size="sm">{user.school_name ?? "-"}</Text>;
   return (
     <Stack gap={2}>
-      <Anchor component="button" type="button" size="sm" ta="left" onClick={onManage}>
-        {user.school_name ?? "Manage Schools"}
-      </Anchor>
+      {onManage ? (
+        <Anchor component="button" type="button" size="sm" ta="left" onClick={onManage}>
+          {user.school_name ?? "Manage Schools"}
+        </Anchor>
+      ) : (
+        <Text size="sm">{user.school_name ?? "-"}</Text>
+      )}
       <SchoolNamesToggle names={user.school_names} username={user.username} />
     </Stack>
   );
 }
 
-/** Send Reset for accounts the viewer may manage; Deactivate / Reactivate where the viewer may change it. */
-function RowActions({ user, viewer, onSendReset, onToggleActive }: Omit<Props, "users" | "onManageSchools"> & { user: UserListItem }) {
+/**
+ * Edit, Reset password (active accounts only: a deactivated account cannot use a reset, and
+ * reactivating sends one), Login history and Deactivate/Reactivate (never on one's own row).
+ * Each button names the account for screen readers, as the row is read out of context.
+ */
+function RowActions({ user, viewer, onAction }: { user: UserListItem; viewer: SessionUser; onAction: Props["onAction"] }) {
+  if (!canManage(viewer, user)) {
+    return (
+      <Text size="sm" c="dimmed">
+        Super admins only
+      </Text>
+    );
+  }
+  const button = (action: RowAction, text: string, label: string) => (
+    <Button size="compact-sm" variant="light" onClick={() => onAction(action, user)} aria-label={`${label} ${user.username}`}>
+      {text}
+    </Button>
+  );
   return (
-    <Group gap={6} wrap="nowrap">
-      {canManage(viewer, user) ? (
-        <Button size="compact-sm" variant="light" onClick={() => onSendReset(user)} aria-label={`Send Reset to ${user.username}`}>
-          Send Reset
-        </Button>
-      ) : null}
+    <Group gap={6} wrap="wrap" role="group" aria-label={`Actions for ${user.username}`}>
+      {button("edit", "Edit", "Edit")}
+      {user.is_active ? button("reset-password", "Reset password", "Reset password of") : null}
+      {button("login-history", "Login history", "Login history of")}
       {canChangeActive(viewer, user) ? (
         <StatusButton
           user={user}
-          onClick={() => onToggleActive(user)}
+          onClick={() => onAction("status", user)}
           aria-label={`${user.is_active ? "Deactivate" : "Reactivate"} ${user.username}`}
         />
       ) : null}
@@ -46,12 +66,12 @@ function RowActions({ user, viewer, onSendReset, onToggleActive }: Omit<Props, "
   );
 }
 
-const COLUMNS = ["Username", "Email", "Role", "School", "Status", "Actions"];
+const COLUMNS = ["Username", "Email", "Role", "School", "Status", "Last login", "Actions"];
 
-/** The /users table: Username, Email, Role, School, Status, Actions. */
-export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManageSchools }: Props) {
+/** The one user table (issue 29: /users and the old settings list merged). */
+export function UsersTable({ users, viewer, onAction }: Props) {
   return (
-    <DataTable columns={COLUMNS} minWidth={820} striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+    <DataTable columns={COLUMNS} minWidth={1040} striped highlightOnHover verticalSpacing="sm" aria-label="Users">
       {users.map((user) => (
         <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
           <Table.Td fw={600}>{user.username}</Table.Td>
@@ -59,14 +79,17 @@ export function UsersTable({ users, viewer, onSendReset, onToggleActive, onManag
           <Table.Td>
             <RoleBadge role={user.role} />
           </Table.Td>
-          <Table.Td maw={260}>
-            <SchoolCell user={user} onManage={() => onManageSchools(user)} />
+          <Table.Td maw={240}>
+            <SchoolCell user={user} onManage={canManage(viewer, user) ? () => onAction("schools", user) : undefined} />
           </Table.Td>
           <Table.Td>
             <StatusBadge active={user.is_active} />
           </Table.Td>
-          <Table.Td>
-            <RowActions user={user} viewer={viewer} onSendReset={onSendReset} onToggleActive={onToggleActive} />
+          <Table.Td fz="sm" style={{ whiteSpace: "nowrap" }}>
+            {user.last_login ? formatDateTime(user.last_login) : "Never"}
+          </Table.Td>
+          <Table.Td miw={260}>
+            <RowActions user={user} viewer={viewer} onAction={onAction} />
           </Table.Td>
         </Table.Tr>
       ))}

@@ -26,6 +26,11 @@ describe("login history CSV", () => {
     expect(lines[3]).toBe("");
   });
 
+  it("writes the failure reason in words", () => {
+    const csv = loginHistoryCsv([row({ id: 9, successful: false, failure_reason: "wrong_password" })]);
+    expect(csv.split("\r\n")[1]).toBe("9,2025-03-04T05:06:07.000Z,username,10.0.0.1,Unknown,,Failed,Wrong password");
+  });
+
   it("quotes a user agent holding `;` and defuses a formula after it, for Excel in a `;` locale", () => {
     const csv = loginHistoryCsv([row({ id: 9, user_agent: "Mozilla/5.0 (X11;=cmd|' /C calc'!A0)" })]);
     expect(csv.split("\r\n")[1]).toBe("9,2025-03-04T05:06:07.000Z,username,10.0.0.1,Other,\"Mozilla/5.0 (X11;'=cmd|' /C calc'!A0)\",Success,");

@@ -1,4 +1,4 @@
-import type { LoginLogRow } from "@tally/contract";
+import { loginFailureText, type LoginLogRow } from "@tally/contract";
 import { toCsv } from "../../../lib/csv";
 import { browserLabel } from "./browser-label";
 
@@ -25,7 +25,8 @@ export function loginHistoryCsv(rows: readonly LoginLogRow[]): string {
       browserLabel(r.user_agent),
       r.user_agent,
       r.successful ? "Success" : "Failed",
-      r.failure_reason,
+      // In words, as the modal shows it (issue 29); an older free-text reason as written.
+      r.failure_reason === null ? null : loginFailureText(r.failure_reason),
     ]),
   ]);
 }

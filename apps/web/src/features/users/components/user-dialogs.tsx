@@ -5,20 +5,20 @@ import { EditUserModal } from "./edit-user-modal";
 import { LoginHistoryModal } from "./login-history-modal";
 import { ResetPasswordModal } from "./reset-password-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
-import type { RowAction } from "./user-list-row";
+import type { RowAction } from "./users-table";
 
-export type ListDialog = { kind: RowAction; user: UserListItem } | { kind: "create" };
+export type UserDialog = { kind: RowAction; user: UserListItem } | { kind: "create" };
 
 interface Props {
-  dialog: ListDialog | null;
+  dialog: UserDialog | null;
   viewer: SessionUser;
   onClose: () => void;
   onCreated: () => void;
   onConfirmStatus: (user: UserListItem) => void;
 }
 
-/** Whichever dialog of the settings user list is open. */
-export function UserListDialogs({ dialog, viewer, onClose, onCreated, onConfirmStatus }: Props) {
+/** Whichever dialog of the user table is open. */
+export function UserDialogs({ dialog, viewer, onClose, onCreated, onConfirmStatus }: Props) {
   if (!dialog) return null;
   switch (dialog.kind) {
     case "create":
@@ -30,7 +30,7 @@ export function UserListDialogs({ dialog, viewer, onClose, onCreated, onConfirmS
     case "edit":
       return <EditUserModal user={dialog.user} viewer={viewer} onClose={onClose} />;
     case "schools":
-      return <SchoolAssignmentModal user={dialog.user} onClose={onClose} />;
+      return <SchoolAssignmentModal user={dialog.user} districtTitle="School Access Management" onClose={onClose} />;
     case "status":
       return <ConfirmStatusModal user={dialog.user} onClose={onClose} onConfirm={() => onConfirmStatus(dialog.user)} />;
   }
