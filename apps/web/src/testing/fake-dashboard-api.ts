@@ -57,6 +57,7 @@ export function buildStudents(count: number): StudentListItem[] {
       school_name: t.school_name,
       cohort: { id: c.id, name: c.name, start_date: c.start_date, end_date: c.end_date },
       team: { id: t.id, name: t.name },
+      latestWeek: { week: 3, flagCount: i % 3, attendedPercent: i % 2 === 0 ? 100 : 50 },
     });
   }
   list.push({
@@ -68,6 +69,7 @@ export function buildStudents(count: number): StudentListItem[] {
     school_name: null,
     cohort: null,
     team: null,
+    latestWeek: null,
   });
   return list;
 }
