@@ -84,6 +84,8 @@ export interface DashboardWorld {
   failing?: string[];
   /** Reply of GET /settings/features (absent: 404, as before that module exists). */
   features?: unknown;
+  /** The "Did you mean …?" name GET /students answers when a search finds nobody. */
+  suggestion?: string;
   /** Override of a PUT /students/:id reply. */
   onUpdate?: (id: number, body: unknown) => Response;
 }
@@ -137,11 +139,14 @@ export function mockDashboardApi(world: DashboardWorld = {}) {
         total: matching.length,
         page,
         limit,
+        suggestion: q && matching.length === 0 ? (world.suggestion ?? null) : null,
       });
     }
     if (path === "/attendance/cohort-trends") {
       const type = p.get("meetingType") ?? "both";
-      const points = (world.trends ?? []).map((t) => ({
+      // A search that finds nobody has no attendance to count, as on the server.
+      const found = q ? matching.length > 0 : true;
+      const points = (found ? (world.trends ?? []) : []).map((t) => ({
         ...t,
         mentorPresent: type === "advisor" ? null : t.mentorPresent,
         mentorLate: type === "advisor" ? null : t.mentorLate,

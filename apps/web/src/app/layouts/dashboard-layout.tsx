@@ -1,6 +1,6 @@
 import { Box } from "@mantine/core";
-import { Suspense, useState } from "react";
-import { Outlet, useOutletContext } from "react-router";
+import { Suspense } from "react";
+import { Outlet, useOutletContext, useSearchParams } from "react-router";
 import { GeneralHeader } from "../../components/general-header";
 import { PageLoader } from "../../components/page-loader";
 import { DemoSchoolLink } from "../demo-school-link";
@@ -14,8 +14,24 @@ export function useDashboardSearch(): string {
   return useOutletContext<DashboardOutletContext | undefined>()?.search ?? "";
 }
 
+/**
+ * The header search lives in the URL (`?q=`) beside the dashboard's filters, so a search
+ * survives a reload and can be bookmarked or sent. Typing replaces the history entry rather
+ * than adding one per letter.
+ */
 export function DashboardLayout() {
-  const [search, setSearch] = useState("");
+  const [params, setParams] = useSearchParams();
+  const search = params.get("q") ?? "";
+  const setSearch = (value: string) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set("q", value);
+        else next.delete("q");
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <Box mih="100vh">
       <GeneralHeader search={search} onSearchChange={setSearch} actions={<DemoSchoolLink />} />

@@ -9,6 +9,8 @@ interface Props {
   cohorts: CohortItem[];
   teams: TeamItem[];
   showSchoolFilter: boolean;
+  /** The cohort running today, marked in the list (shown when no cohort is in the URL). */
+  runningCohortId?: number | null;
   /** True while narrowed option lists are still loading. */
   cohortsLoading?: boolean;
   teamsLoading?: boolean;
@@ -47,7 +49,7 @@ export function DashboardFilterBar(props: Props) {
       <Select
         label="Cohort"
         placeholder="All cohorts"
-        data={cohorts.map((c) => ({ value: String(c.id), label: c.name }))}
+        data={cohorts.map((c) => ({ value: String(c.id), label: c.id === props.runningCohortId ? `${c.name} (running)` : c.name }))}
         value={filters.cohortId === null ? null : String(filters.cohortId)}
         onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
         searchable

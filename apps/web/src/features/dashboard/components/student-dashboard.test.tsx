@@ -118,7 +118,7 @@ describe("admin dashboard", () => {
       { week: 2, mentorPresent: 80, mentorLate: 10, advisorPresent: 60, advisorLate: 20 },
     ];
     const fetchMock = mockDashboardApi({ trends });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=10");
     const chart = await screen.findByTestId("trend-chart", {}, SLOW);
     expect(screen.getByRole("radio", { name: "Both" })).toHaveProperty("checked", true);
     expect(callsTo(fetchMock, "/attendance/cohort-trends")[0]!.get("meetingType")).toBe("both");
@@ -126,7 +126,8 @@ describe("admin dashboard", () => {
     expect(caption()).toContain("Mentor meetings average 85%");
     expect(caption()).toContain("Advisor meetings average 70%");
     const table = screen.getByRole("table", { name: "Attendance by Week" });
-    const week2 = within(table).getByRole("row", { name: /Week 2/ });
+    // Weeks carry their dates (Spring 2025 starts on 6 January).
+    const week2 = within(table).getByRole("row", { name: /Week 2 · 13–19 Jan/ });
     expect(within(week2).getAllByRole("cell").map((c) => c.textContent)).toEqual(["80%", "10%", "60%", "20%"]);
 
     fireEvent.click(screen.getByRole("radio", { name: "Mentor" }));
@@ -142,7 +143,7 @@ describe("admin dashboard", () => {
     // The summary never arrives, so the chart and the grid are never shown: their data was
     // asked for all the same, while the lists were loading.
     const fetchMock = mockDashboardApi({ failing: ["/students/summary"] });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=10");
     expect(await screen.findByText("Failed to load dashboard data. Please try again.", {}, SLOW)).toBeTruthy();
     expect(screen.queryByTestId("student-card")).toBeNull();
     expect(callsTo(fetchMock, "/attendance/cohort-trends").map((c) => c.get("meetingType"))).toContain("both");
