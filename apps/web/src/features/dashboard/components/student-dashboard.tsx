@@ -102,8 +102,8 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData, enabled: ready });
   // Weeks of several cohorts are not comparable: the trend is drawn for one cohort in view
   // (the cohort list tells before the totals arrive; the totals tell for a search).
-  const severalCohorts =
-    filters.cohortId === null && (summary.data ? summary.data.cohortCount > 1 : (cohorts.data?.length ?? 0) > 1);
+  const cohortsInView = summary.data?.cohortCount ?? (cohorts.isPlaceholderData ? undefined : cohorts.data?.length);
+  const severalCohorts = filters.cohortId === null && (cohortsInView === undefined || cohortsInView > 1);
   const trend = useQuery({ ...cohortTrendsQuery(filters, "both", q), enabled: ready && !severalCohorts });
   // The grid asks for its page once the page shows; asking now, beside the totals, saves a
   // round trip of waiting on a fresh sign-in. Nothing here reads it, so nothing re-renders.
