@@ -5,11 +5,13 @@ import type { DashboardFilters } from "../api/dashboard-filters";
 interface Props {
   filters: DashboardFilters;
   onChange: (next: DashboardFilters) => void;
+  /** Clear Filters: every school, cohort and team (else onChange with none). */
+  onClear?: () => void;
   schools: SchoolItem[];
   cohorts: CohortItem[];
   teams: TeamItem[];
   showSchoolFilter: boolean;
-  /** The cohort running today, marked in the list (shown when no cohort is in the URL). */
+  /** The current cohort (running, or the latest started), marked in the list: shown when no cohort is in the URL. */
   runningCohortId?: number | null;
   /** True while narrowed option lists are still loading. */
   cohortsLoading?: boolean;
@@ -49,7 +51,7 @@ export function DashboardFilterBar(props: Props) {
       <Select
         label="Cohort"
         placeholder="All cohorts"
-        data={cohorts.map((c) => ({ value: String(c.id), label: c.id === props.runningCohortId ? `${c.name} (running)` : c.name }))}
+        data={cohorts.map((c) => ({ value: String(c.id), label: c.id === props.runningCohortId ? `${c.name} (current)` : c.name }))}
         value={filters.cohortId === null ? null : String(filters.cohortId)}
         onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
         searchable
@@ -75,7 +77,7 @@ export function DashboardFilterBar(props: Props) {
         disabled={props.teamsLoading || props.teamsNeedSchool}
         w={{ base: "100%", xs: 260 }}
       />
-      <Button variant="default" onClick={() => onChange({ schoolId: null, cohortId: null, teamId: null })} disabled={!active}>
+      <Button variant="default" onClick={() => (props.onClear ? props.onClear() : onChange({ schoolId: null, cohortId: null, teamId: null }))} disabled={!active}>
         Clear Filters
       </Button>
     </Group>

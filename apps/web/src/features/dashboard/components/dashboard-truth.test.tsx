@@ -31,6 +31,20 @@ describe("the dashboard's URL", () => {
     expect(screen.getByTestId("search-scope").textContent).toContain("Student1");
   });
 
+  it("opens on the current cohort when the URL names none, and keeps following it", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const fetchMock = mockDashboardApi();
+    const { router } = renderApp("/dashboard");
+    await screen.findByRole("heading", { name: /^Students \(/ }, SLOW);
+    // The fake cohorts all lie in 2025: Fall 2025 started last.
+    expect((screen.getByRole("combobox", { name: "Cohort" }) as HTMLInputElement).value).toBe("Fall 2025 (current)");
+    for (const path of ["/students", "/students/summary"]) expect(callsTo(fetchMock, path).every((p) => p.get("cohortId") === "11")).toBe(true);
+    expect(router.state.location.search).toBe("");
+    fireEvent.click(screen.getByRole("button", { name: "Clear Filters" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?cohort=all"));
+    await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
+  });
+
   it("writes a choice to the URL, and Back undoes it", async () => {
     signIn(buildUser({ role: "admin" }));
     mockDashboardApi();

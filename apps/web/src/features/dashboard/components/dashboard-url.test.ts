@@ -37,8 +37,9 @@ describe("the running cohort", () => {
     const cohorts = [cohort(1, "2026-09-01", "2026-12-18"), cohort(2, "2026-10-26", "2026-12-04"), cohort(3, "2027-01-04", "2027-02-12")];
     expect(runningCohort(cohorts, now)?.id).toBe(2);
   });
-  it("is none between cohorts", () => {
-    expect(runningCohort([cohort(1, "2026-01-05", "2026-02-13")], now)).toBeNull();
+  it("is the latest to have started between cohorts, none before the first", () => {
+    expect(runningCohort([cohort(1, "2026-01-05", "2026-02-13"), cohort(2, "2026-03-02", "2026-04-10")], now)?.id).toBe(2);
+    expect(runningCohort([cohort(3, "2027-01-04", "2027-02-12")], now)).toBeNull();
     expect(runningCohort([], now)).toBeNull();
   });
 });

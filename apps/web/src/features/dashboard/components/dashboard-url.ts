@@ -5,7 +5,7 @@ import type { DashboardFilters } from "../api/dashboard-filters";
 
 // The dashboard's filters live in its URL (`?school=…&cohort=…&team=…&q=…`): a reload, Back,
 // a bookmark or a link sent to a colleague opens the same view. No `cohort` means the running
-// cohort; `cohort=all` means every cohort.
+// cohort (between cohorts, the latest); `cohort=all` means every cohort.
 
 export const ALL_COHORTS = "all";
 
@@ -50,12 +50,16 @@ function today(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** The cohort running today (the latest to start, when several are), or null between cohorts. */
+/**
+ * The cohort a coordinator means by default: the one running today (the latest to start,
+ * when several are); between cohorts, the latest to have started; before any, none.
+ */
 export function runningCohort(cohorts: readonly CohortItem[], now = new Date()): CohortItem | null {
   const day = today(now);
-  const running = cohorts.filter((c) => c.start_date <= day && day <= c.end_date);
-  running.sort((a, b) => b.start_date.localeCompare(a.start_date) || b.id - a.id);
-  return running[0] ?? null;
+  const started = cohorts.filter((c) => c.start_date <= day);
+  const byStart = (a: CohortItem, b: CohortItem) => b.start_date.localeCompare(a.start_date) || b.id - a.id;
+  const running = started.filter((c) => day <= c.end_date).sort(byStart);
+  return running[0] ?? started.sort(byStart)[0] ?? null;
 }
 
 const STORE_PREFIX = "tally.dashboard-view:";

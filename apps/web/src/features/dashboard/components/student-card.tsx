@@ -38,10 +38,10 @@ export function LatestWeekBadges({ week }: { week: StudentListItem["latestWeek"]
       <Text size="xs" c="dimmed" aria-hidden="true">
         Week {week.week}
       </Text>
-      <Badge size="sm" variant="light" color={week.flagCount > 0 ? "red" : "gray"} aria-hidden="true">
+      <Badge size="sm" variant="light" tt="none" color={week.flagCount > 0 ? "red" : "gray"} aria-hidden="true">
         {week.flagCount === 1 ? "1 flag" : `${week.flagCount} flags`}
       </Badge>
-      <Badge size="sm" variant="light" color="blue" aria-hidden="true">
+      <Badge size="sm" variant="light" tt="none" color="blue" aria-hidden="true">
         {week.attendedPercent === null ? "no meetings" : `${week.attendedPercent}% attended`}
       </Badge>
     </Group>

@@ -38,7 +38,7 @@ describe("admin dashboard", () => {
   it("shows title, the four stat cards and the card grid with exact total and pagination", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi({ students: buildStudents(59) });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByText("Loading dashboard...", {}, SLOW)).toBeTruthy();
     expect(await screen.findByRole("heading", { name: "Admin Dashboard" }, SLOW)).toBeTruthy();
     expect(screen.getByText("Manage students and view analytics")).toBeTruthy();
@@ -59,7 +59,7 @@ describe("admin dashboard", () => {
   it("shows the card defaults for a student without cohort, team or school", async () => {
     signIn(buildUser({ role: "admin" }));
     mockDashboardApi({ students: buildStudents(0) });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     const card = await screen.findByRole("article", { name: "Lonely Learner" });
     expect(within(card).getByText("No Cohort")).toBeTruthy();
     expect(within(card).getByText("No Team")).toBeTruthy();
@@ -70,7 +70,7 @@ describe("admin dashboard", () => {
   it("narrows cohorts and teams by school and cohort, and Clear Filters resets them", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     // Across all schools the team list can run to thousands: it waits for a school.
     expect(callsTo(fetchMock, "/teams")).toHaveLength(0);
@@ -81,7 +81,7 @@ describe("admin dashboard", () => {
     expect(callsTo(fetchMock, "/cohorts").at(-1)!.get("school_id")).toBe("2");
     expect(callsTo(fetchMock, "/teams").at(-1)!.get("school_id")).toBe("2");
     expect(callsTo(fetchMock, "/students/summary").at(-1)!.get("school_id")).toBe("2");
-    expect(await optionsOf("Cohort")).toEqual(["South Cohort"]);
+    expect(await optionsOf("Cohort")).toEqual(["South Cohort (current)"]);
 
     await choose("School", "North High");
     await choose("Cohort", "Spring 2025");
@@ -154,7 +154,7 @@ describe("admin dashboard", () => {
     signIn(buildUser({ role: "admin" }));
     const failing = ["/students/summary"];
     mockDashboardApi({ failing });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByText("Failed to load dashboard data. Please try again.", {}, SLOW)).toBeTruthy();
     failing.length = 0;
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
@@ -164,7 +164,7 @@ describe("admin dashboard", () => {
   it("sends the header search as q after a pause", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     fireEvent.change(screen.getByPlaceholderText("Search by student name, cohort, team, school"), {
       target: { value: "Student1" },
@@ -187,7 +187,7 @@ describe("district dashboard", () => {
   it("shows the school count, the school filter and all four cards", async () => {
     signIn(buildUser({ role: "district_user", accessibleSchoolIds: [1, 2] }));
     mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByRole("heading", { name: "District Dashboard" }, SLOW)).toBeTruthy();
     expect(screen.getByText("2 Schools Overview")).toBeTruthy();
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);

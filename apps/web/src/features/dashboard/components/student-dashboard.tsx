@@ -83,8 +83,10 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const page = paging.key === pageKey ? paging.page : 1;
 
   const setFilters = (next: DashboardFilters) => {
-    // The running cohort stays implicit while it is the one shown, so the link keeps following it.
-    const cohortIsDefault = url.cohort === undefined && next.cohortId === filters.cohortId;
+    // The current cohort stays implicit while it is the one shown (and when another school is
+    // chosen, whose own current cohort then shows), so the link keeps following it.
+    const schoolChanged = next.schoolId !== filters.schoolId && next.cohortId === null;
+    const cohortIsDefault = url.cohort === undefined && (next.cohortId === filters.cohortId || schoolChanged);
     setParams(writeUrlFilters(params, next, cohortIsDefault));
   };
   const setSearch = (text: string) => {
@@ -166,6 +168,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
       <DashboardFilterBar
         filters={filters}
         onChange={setFilters}
+        onClear={() => setParams(writeUrlFilters(params, { schoolId: null, cohortId: null, teamId: null }, false))}
         schools={schools.data ?? []}
         cohorts={cohorts.data ?? []}
         teams={teamsEnabled ? (teams.data ?? []) : []}
