@@ -50,6 +50,9 @@ function today(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+/** Latest start first. */
+const byStart = (a: CohortItem, b: CohortItem) => b.start_date.localeCompare(a.start_date) || b.id - a.id;
+
 /**
  * The cohort a coordinator means by default: the one running today (the latest to start,
  * when several are); between cohorts, the latest to have started; before any, none.
@@ -57,7 +60,6 @@ function today(now = new Date()): string {
 export function runningCohort(cohorts: readonly CohortItem[], now = new Date()): CohortItem | null {
   const day = today(now);
   const started = cohorts.filter((c) => c.start_date <= day);
-  const byStart = (a: CohortItem, b: CohortItem) => b.start_date.localeCompare(a.start_date) || b.id - a.id;
   const running = started.filter((c) => day <= c.end_date).sort(byStart);
   return running[0] ?? started.sort(byStart)[0] ?? null;
 }
