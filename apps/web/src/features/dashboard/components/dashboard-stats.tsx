@@ -15,12 +15,12 @@ interface Props {
 function AttendedLine({ name, value, change }: { name: string; value: number | null; change: number | null }) {
   if (value === null) return null;
   return (
-    <Group gap={6} wrap="nowrap" align="baseline">
+    <Group gap={6} wrap="wrap" align="baseline">
       <Text fw={700} fz={22} lh={1.2}>
         {value}%
       </Text>
       <Text size="sm">{name}</Text>
-      <Text size="xs" c={change === null || change === 0 ? "dimmed" : change > 0 ? "teal.9" : "red.9"} fw={500}>
+      <Text size="xs" c={change === null || change === 0 ? "dimmed" : change > 0 ? "teal.9" : "red.9"} fw={500} w="100%">
         {change === null ? "first week" : changeText(change)}
       </Text>
     </Group>
@@ -39,9 +39,9 @@ export function DashboardStats({ summary, showSchoolCard, latest, latestLabel }:
       {latest ? (
         <Paper withBorder p="md" radius="md" role="group" aria-label="Attendance this week" data-testid="stat-attendance">
           <Text size="sm" c="dimmed" fw={500}>
-            Attended · {latestLabel}
+            Attended, {latestLabel}
           </Text>
-          <Stack gap={0}>
+          <Stack gap={4}>
             <AttendedLine name="mentor" value={latest.mentor} change={latest.mentorChange} />
             <AttendedLine name="advisor" value={latest.advisor} change={latest.advisorChange} />
           </Stack>
