@@ -11,7 +11,7 @@ interface Props {
   cohorts: CohortItem[];
   teams: TeamItem[];
   showSchoolFilter: boolean;
-  /** The current cohort (running, or the latest started), marked in the list: shown when no cohort is in the URL. */
+  /** The current cohort (running, or the latest started): said under the dropdown while it is the one shown. */
   runningCohortId?: number | null;
   /** True while narrowed option lists are still loading. */
   cohortsLoading?: boolean;
@@ -51,7 +51,8 @@ export function DashboardFilterBar(props: Props) {
       <Select
         label="Cohort"
         placeholder="All cohorts"
-        data={cohorts.map((c) => ({ value: String(c.id), label: c.id === props.runningCohortId ? `${c.name} (current)` : c.name }))}
+        data={cohorts.map((c) => ({ value: String(c.id), label: c.name }))}
+        description={filters.cohortId !== null && filters.cohortId === props.runningCohortId ? "The current cohort" : undefined}
         value={filters.cohortId === null ? null : String(filters.cohortId)}
         onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
         searchable

@@ -37,7 +37,8 @@ describe("the dashboard's URL", () => {
     const { router } = renderApp("/dashboard");
     await screen.findByRole("heading", { name: /^Students \(/ }, SLOW);
     // The fake cohorts all lie in 2025: Fall 2025 started last.
-    expect((screen.getByRole("combobox", { name: "Cohort" }) as HTMLInputElement).value).toBe("Fall 2025 (current)");
+    expect((screen.getByRole("combobox", { name: "Cohort" }) as HTMLInputElement).value).toBe("Fall 2025");
+    expect(screen.getByText("The current cohort")).toBeTruthy();
     for (const path of ["/students", "/students/summary"]) expect(callsTo(fetchMock, path).every((p) => p.get("cohortId") === "11")).toBe(true);
     expect(router.state.location.search).toBe("");
     fireEvent.click(screen.getByRole("button", { name: "Clear Filters" }));

@@ -81,7 +81,7 @@ describe("admin dashboard", () => {
     expect(callsTo(fetchMock, "/cohorts").at(-1)!.get("school_id")).toBe("2");
     expect(callsTo(fetchMock, "/teams").at(-1)!.get("school_id")).toBe("2");
     expect(callsTo(fetchMock, "/students/summary").at(-1)!.get("school_id")).toBe("2");
-    expect(await optionsOf("Cohort")).toEqual(["South Cohort (current)"]);
+    expect(await optionsOf("Cohort")).toEqual(["South Cohort"]);
 
     await choose("School", "North High");
     await choose("Cohort", "Spring 2025");
