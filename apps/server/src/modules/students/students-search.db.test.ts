@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAttendance, buildCohort, buildSchool, buildStudent, buildUser, buildWeeklyData } from "../../../test/factories.js";
 import { loginAs, useSignedIn, useTestApp } from "../../../test/test-app.js";
+import { normaliseName } from "../report-formats/student-names.js";
 
 // Issue 29: the dashboard search reads names as the import does, applies to every figure and
 // never crosses the caller's scope.
@@ -112,6 +113,22 @@ describe("dashboard search", () => {
     const byName = new Map(body.data.map((s) => [`${s.first_name} ${s.last_name}`, s.latestWeek]));
     expect(byName.get("Dmitri Silva")).toEqual({ week: 2, flagCount: 2, attendedPercent: 0 });
     expect(byName.get("Dmitri Silvestri")).toEqual({ week: 2, flagCount: 0, attendedPercent: 100 });
+  });
+
+  it("keys names in SQL exactly as normaliseName does in JavaScript", async () => {
+    const names: Array<[string, string]> = [
+      ["José", "García"],
+      ["  Jürgen ", "Müller  "],
+      ["Zoë", "Ångström-Łukasz"],
+      ["Nguyễn", "Thị Minh"],
+      ["Ana", "Ñúñez"],
+      ["Cafe\u0301", "O'Brien"],
+      ["Mary  Ann", "De la Cruz"],
+    ];
+    for (const [first, last] of names) {
+      const { rows } = await sql<{ key: string }>`select tally_name_key(${first}, ${last}) as key`.execute(t.db);
+      expect(rows[0]?.key, `${first} ${last}`).toBe(normaliseName(`${first} ${last}`));
+    }
   });
 
   it("looks names up through the migration's indexes", async () => {
