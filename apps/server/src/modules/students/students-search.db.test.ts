@@ -116,7 +116,7 @@ describe("dashboard search", () => {
   });
 
   it("keys names in SQL exactly as normaliseName does in JavaScript", async () => {
-    const names: Array<[string, string]> = [
+    const written: Array<[string, string]> = [
       ["José", "García"],
       ["  Jürgen ", "Müller  "],
       ["Zoë", "Ångström-Łukasz"],
@@ -125,7 +125,7 @@ describe("dashboard search", () => {
       ["Cafe\u0301", "O'Brien"],
       ["Mary  Ann", "De la Cruz"],
     ];
-    for (const [first, last] of names) {
+    for (const [first, last] of written) {
       const { rows } = await sql<{ key: string }>`select tally_name_key(${first}, ${last}) as key`.execute(t.db);
       expect(rows[0]?.key, `${first} ${last}`).toBe(normaliseName(`${first} ${last}`));
     }
