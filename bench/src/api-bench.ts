@@ -113,6 +113,16 @@ function buildScenarios(
     },
     { name: "students page 1, 48 (admin)", target: FILTERED, run: one("/api/students?page=1&limit=48", users.admin) },
     { name: "students page 1, 48 (school user)", target: FILTERED, run: one("/api/students?page=1&limit=48", users.school) },
+    // Issue 29: the search reads names as the import does (accents, "Last, First") through the
+    // name-key indexes; it narrows the totals and the trend as well as the list.
+    { name: "students search \"garcia\", 24 (admin)", target: FILTERED, run: one("/api/students?page=1&limit=24&q=garcia", users.admin) },
+    {
+      name: "students search \"garcia, m\", 24 (school user)",
+      target: FILTERED,
+      run: one("/api/students?page=1&limit=24&q=garcia%2C%20m", users.school),
+    },
+    { name: "students summary, search \"garcia\" (admin)", target: FILTERED, run: one("/api/students/summary?q=garcia", users.admin) },
+    { name: "students trend, search \"garcia\" (admin)", target: FILTERED, run: one("/api/attendance/cohort-trends?q=garcia", users.admin) },
     {
       name: "student detail, 3 calls (school user)",
       target: FILTERED,

@@ -58,12 +58,23 @@ async function expectGridMatches(query: Record<string, number | string | undefin
   return expected;
 }
 
+/** The whole programme: every cohort (the dashboard opens on the current one). */
 async function openDashboard(): Promise<void> {
   const { page } = admin;
-  await page.goto(ADMIN.home);
+  await page.goto(`${ADMIN.home}?cohort=all`);
   await expectTitle(page, ADMIN.title);
   await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
   await settled(page);
+}
+
+/** A cohort with more than one week of attendance (the chart's and the table's subject). */
+async function cohortWithWeeks(): Promise<Named> {
+  const cohorts = (await api<{ data: Named[] }>("/cohorts")).body.data;
+  for (const cohort of cohorts) {
+    const weeks = (await api<{ data: unknown[] }>("/attendance/cohort-trends", { cohortId: cohort.id })).body.data;
+    if (weeks.length > 1) return cohort;
+  }
+  throw new Error("No cohort of the demo data has two weeks of attendance");
 }
 
 beforeAll(async () => {
@@ -147,6 +158,8 @@ describe("the admin dashboard", () => {
 
   test("the meeting type switches the chart's lines; the advisor line is the dashed one", async () => {
     const { page } = admin;
+    // Weeks of several cohorts are never added together: the chart shows one cohort's.
+    await page.goto(`${ADMIN.home}?cohort=${(await cohortWithWeeks()).id}`);
     const chart = page.getByTestId("trend-chart");
     const lines = async () => {
       const curves = chart.locator("path.recharts-line-curve");
@@ -163,19 +176,23 @@ describe("the admin dashboard", () => {
     await eventually(lines, { lines: 2, dashed: 1 }, "both lines again for Both");
   });
 
-  test("Attendance by Week lists Week 1 to Week N, one row per week the server reports", async () => {
+  test("Attendance by Week lists Week 1 to Week N, one row per week the server reports, with its dates", async () => {
     const { page } = admin;
-    const weeks = (await api<{ data: Array<{ week: number }> }>("/attendance/cohort-trends", { meetingType: "both" })).body.data;
+    const cohort = await cohortWithWeeks();
+    const weeks = (await api<{ data: Array<{ week: number }> }>("/attendance/cohort-trends", { meetingType: "both", cohortId: cohort.id })).body
+      .data;
     expect(weeks.length).toBeGreaterThan(1);
     const table = page.getByRole("table", { name: "Attendance by Week" });
     await visible(table);
     const rows = await table.locator("tbody th").allTextContents();
-    expect(rows).toEqual(weeks.map((w) => `Week ${w.week}`));
+    expect(rows.map((r) => r.split(" · ")[0])).toEqual(weeks.map((w) => `Week ${w.week}`));
+    for (const row of rows) expect(row).toMatch(/^Week \d+ · \d{1,2}( [A-Z][a-z]{2})?–\d{1,2} [A-Z][a-z]{2}$/);
     expect(weeks.map((w) => w.week)).toEqual(weeks.map((_, i) => i + 1));
   });
 
   test("the header search narrows the cards to the students that match", async () => {
     const { page } = admin;
+    await openDashboard();
     const first = (await studentsOf()).data[0] as StudentRow;
     const search = page.getByRole("searchbox", { name: "Search" });
     await search.fill(first.last_name);

@@ -98,7 +98,7 @@ describe.each(WIDTHS)("at %i px wide", (width) => {
       });
       expect(scrolls, "the weekly table scrolls sideways").toBe(width < 600);
       expect(await page.getByText(SCROLL_HINT).isVisible(), "the scroll hint").toBe(scrolls);
-      const weekCell = table.getByRole("rowheader", { name: "Week 1", exact: true });
+      const weekCell = table.getByRole("rowheader", { name: /^Week 1 · / });
       const lineHeight = await weekCell.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight) || 20);
       expect((await weekCell.boundingBox())?.height ?? 0, "Week 1 stays on one line").toBeLessThan(lineHeight * 2 + 16);
     } finally {

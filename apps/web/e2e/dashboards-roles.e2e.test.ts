@@ -24,7 +24,8 @@ let admin: ReturnType<typeof apiAs>;
 
 /** Opens the signed-in user's dashboard and waits for its first cards. */
 async function dashboardOf(page: Page, home: string, title: string): Promise<Page> {
-  await page.goto(home);
+  // Every cohort: the counts below are the user's whole scope (the dashboard opens on the current cohort).
+  await page.goto(`${home}?cohort=all`);
   await expectTitle(page, title);
   await visible(page.getByRole("heading", { level: 2, name: /^Students \(\d+\)$/ }));
   await visible(studentCards(page).first());

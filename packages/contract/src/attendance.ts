@@ -55,7 +55,7 @@ export const studentAttendanceResponseSchema = z.object({
 });
 export type StudentAttendanceResponse = z.infer<typeof studentAttendanceResponseSchema>;
 
-export const cohortTrendsQuerySchema = dashboardFilterQuerySchema.omit({ q: true }).extend({
+export const cohortTrendsQuerySchema = dashboardFilterQuerySchema.extend({
   meetingType: z.enum(["mentor", "advisor", "both"], { error: "meetingType must be mentor, advisor or both" }).default("both"),
   // The spec's trend call sends these two as well: accepted, never read.
   school_name: z.string().max(300).optional().describe("Accepted for the spec's clients and ignored: the school is school_id"),

@@ -37,6 +37,14 @@ export const studentListItemSchema = studentBaseSchema.extend({
   cohort: cohortRefSchema.nullable(),
   /** Team with the newest membership (null: "No Team"). */
   team: teamRefSchema.nullable(),
+  /**
+   * The newest week of the current cohort with weekly data: its flag count and the share of
+   * its meetings attended (present or late, whole percent; null with no meeting recorded).
+   * Null when the student has no weekly data in that cohort.
+   */
+  latestWeek: z
+    .object({ week: z.number().int(), flagCount: z.number().int(), attendedPercent: z.number().int().nullable() })
+    .nullable(),
 });
 export type StudentListItem = z.infer<typeof studentListItemSchema>;
 
@@ -45,6 +53,8 @@ export const studentsResponseSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   limit: z.number().int(),
+  /** When a search finds nobody: the closest student name in the caller's scope ("Did you mean …?"), else null. */
+  suggestion: z.string().nullable().optional(),
 });
 export type StudentsResponse = z.infer<typeof studentsResponseSchema>;
 

@@ -17,10 +17,14 @@ interface Props {
   /** Short text alternative for screen readers (the chart itself is hidden from them). */
   summary: string;
   height?: number;
+  /** The y-axis range and its ticks (percent); 0-100 % when not given. */
+  axis?: { domain: [number, number]; ticks: number[] } | undefined;
 }
 
-/** Percentage line chart on a fixed 0-100 % axis. */
-export function TrendChart({ data, xKey, series, summary, height = 300 }: Props) {
+const FULL_AXIS = { domain: [0, 100] as [number, number], ticks: [0, 20, 40, 60, 80, 100] };
+
+/** Percentage line chart; the axis is the caller's (fitted to the data) or 0-100 %. */
+export function TrendChart({ data, xKey, series, summary, height = 300, axis = FULL_AXIS }: Props) {
   return (
     <Box component="figure" m={0} data-testid="trend-chart">
       <Box aria-hidden="true">
@@ -34,7 +38,7 @@ export function TrendChart({ data, xKey, series, summary, height = 300 }: Props)
             color: s.color,
             strokeDasharray: s.dashed ? "6 4" : undefined,
           }))}
-          yAxisProps={{ domain: [0, 100], ticks: [0, 20, 40, 60, 80, 100], width: 48 }}
+          yAxisProps={{ domain: axis.domain, ticks: axis.ticks, width: 48, interval: 0, allowDataOverflow: true }}
           unit="%"
           withLegend
           legendProps={{ verticalAlign: "bottom", height: 40 }}
@@ -43,7 +47,8 @@ export function TrendChart({ data, xKey, series, summary, height = 300 }: Props)
           strokeWidth={2.5}
           tooltipAnimationDuration={150}
           // Recharts' keyboard layer makes the svg focusable, inside a wrapper hidden from screen readers.
-          lineChartProps={{ accessibilityLayer: false }}
+          // The top margin leaves room above the top gridline, so its label sits on the line, not clipped.
+          lineChartProps={{ accessibilityLayer: false, margin: { top: 12, right: 16, left: 0, bottom: 0 } }}
         />
       </Box>
       <VisuallyHidden component="figcaption">{summary}</VisuallyHidden>

@@ -57,6 +57,7 @@ export function buildStudents(count: number): StudentListItem[] {
       school_name: t.school_name,
       cohort: { id: c.id, name: c.name, start_date: c.start_date, end_date: c.end_date },
       team: { id: t.id, name: t.name },
+      latestWeek: { week: 3, flagCount: i % 3, attendedPercent: i % 2 === 0 ? 100 : 50 },
     });
   }
   list.push({
@@ -68,6 +69,7 @@ export function buildStudents(count: number): StudentListItem[] {
     school_name: null,
     cohort: null,
     team: null,
+    latestWeek: null,
   });
   return list;
 }
@@ -82,6 +84,8 @@ export interface DashboardWorld {
   failing?: string[];
   /** Reply of GET /settings/features (absent: 404, as before that module exists). */
   features?: unknown;
+  /** The "Did you mean …?" name GET /students answers when a search finds nobody. */
+  suggestion?: string;
   /** Override of a PUT /students/:id reply. */
   onUpdate?: (id: number, body: unknown) => Response;
 }
@@ -135,11 +139,14 @@ export function mockDashboardApi(world: DashboardWorld = {}) {
         total: matching.length,
         page,
         limit,
+        suggestion: q && matching.length === 0 ? (world.suggestion ?? null) : null,
       });
     }
     if (path === "/attendance/cohort-trends") {
       const type = p.get("meetingType") ?? "both";
-      const points = (world.trends ?? []).map((t) => ({
+      // A search that finds nobody has no attendance to count, as on the server.
+      const found = q ? matching.length > 0 : true;
+      const points = (found ? (world.trends ?? []) : []).map((t) => ({
         ...t,
         mentorPresent: type === "advisor" ? null : t.mentorPresent,
         mentorLate: type === "advisor" ? null : t.mentorLate,

@@ -87,6 +87,36 @@ export async function sumAttendanceByWeek(
   return rows.map(toTrendRow);
 }
 
+/**
+ * The same weekly counts from the records of the given students (a search's matches): the
+ * summaries have no student column. The ids travel as one JSON parameter.
+ */
+export async function sumStudentsAttendanceByWeek(
+  db: DbExecutor,
+  scope: DataScope,
+  studentIds: readonly number[],
+  filters: { cohortId?: number | undefined; teamId?: number | undefined; meetingType?: MeetingType | undefined },
+): Promise<TrendCountRow[]> {
+  if (studentIds.length === 0) return [];
+  let query = db
+    .selectFrom("attendance_records as ar")
+    .select([
+      "ar.week_number",
+      "ar.meeting_type",
+      sql<number>`count(*) filter (where ar.status = 'present')`.as("present"),
+      sql<number>`count(*) filter (where ar.status = 'late')`.as("late"),
+      sql<number>`count(*) filter (where ar.status = 'absent')`.as("absent"),
+    ])
+    .where(sql<boolean>`ar.student_id in (select value::int from json_array_elements_text(${JSON.stringify(studentIds)}::json))`)
+    .where(schoolInScope(scope, "ar.school_id"))
+    .where(cohortVisible(scope, "ar.cohort_id", "ar.school_id"));
+  if (filters.cohortId !== undefined) query = query.where("ar.cohort_id", "=", filters.cohortId);
+  if (filters.teamId !== undefined) query = query.where("ar.team_id", "=", filters.teamId);
+  if (filters.meetingType) query = query.where("ar.meeting_type", "=", filters.meetingType);
+  const rows = await query.groupBy(["ar.week_number", "ar.meeting_type"]).orderBy("ar.week_number").orderBy("ar.meeting_type").execute();
+  return rows.map(toTrendRow);
+}
+
 function toTrendRow(r: { week_number: number; meeting_type: MeetingType; present: number; late: number; absent: number }): TrendCountRow {
   return {
     week_number: r.week_number,

@@ -2,6 +2,7 @@ import type { AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttenda
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
+import { matchingStudentIds } from "../students/students.service.js";
 import * as repo from "./attendance.repository.js";
 
 export async function getStudentAttendance(
@@ -42,11 +43,15 @@ export async function getCohortTrends(
   meetingType: MeetingTypeFilter,
 ): Promise<TrendPoint[]> {
   const scope = await resolveScope(db, user, filter);
-  const rows = await repo.sumAttendanceByWeek(db, scope, {
+  const narrow = {
     cohortId: filter.cohortId,
     teamId: filter.teamId,
     meetingType: meetingType === "both" ? undefined : meetingType,
-  });
+  };
+  // A search narrows the trend to the students it finds, like the totals and the list.
+  const rows = filter.q
+    ? await repo.sumStudentsAttendanceByWeek(db, scope, await matchingStudentIds(db, scope, filter), narrow)
+    : await repo.sumAttendanceByWeek(db, scope, narrow);
   const points = new Map<number, TrendPoint>();
   for (const r of rows) {
     let point = points.get(r.week_number);

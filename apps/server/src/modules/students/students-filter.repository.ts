@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
+import { normaliseName } from "../report-formats/student-names.js";
 import { cohortVisible, type DataScope, studentInScope, teamInScope } from "../scope/scope.js";
 
 // Which students a dashboard's filters select: the list and the summary both start here.
@@ -15,9 +16,31 @@ export function hasFilters(filters: StudentFilters): boolean {
   return filters.cohortId !== undefined || filters.teamId !== undefined || Boolean(filters.q);
 }
 
-/** `%text%` for ilike, with the pattern characters taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The pattern characters of like, taken literally. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * SQL: ids of the students the search text finds. A name is read as the import reads it
+ * (normaliseName: accents, case, spaces, "Last, First"), and found when its key starts with
+ * the text either way round ("jose", "garcia jose", "silva, dmitri"): each side is a range
+ * scan of an index of migration 018 (tally_name_key, the SQL twin of normaliseName). Schools,
+ * cohorts and teams are few and found by any part of their name; each arm of the union is an
+ * index lookup, so no search reads every student.
+ */
+export function searchMatches(scope: DataScope, q: string) {
+  const prefix = `${likeLiteral(normaliseName(q))}%`;
+  const contains = `%${likeLiteral(q.trim())}%`;
+  return sql`select q_n.id from students q_n where tally_name_key(q_n.first_name, q_n.last_name) like ${prefix}
+    union select q_r.id from students q_r where tally_name_key(q_r.last_name, q_r.first_name) like ${prefix}
+    union select q_s.id from students q_s where q_s.school_id in (select q_sch.id from schools q_sch where q_sch.name ilike ${contains})
+    union select q_sc.student_id from student_cohorts q_sc
+            join cohorts q_c on q_c.id = q_sc.cohort_id
+            join students q_s2 on q_s2.id = q_sc.student_id
+           where q_c.name ilike ${contains} and ${cohortVisible(scope, "q_sc.cohort_id", "q_s2.school_id")}
+    union select q_st.student_id from student_teams q_st join teams q_t on q_t.id = q_st.team_id
+           where q_t.name ilike ${contains} and ${teamInScope(scope, "q_t")}`;
 }
 
 /** SQL: the id of the student's current team: the newest membership among teams in scope. */
@@ -45,19 +68,7 @@ export function filteredStudents(db: DbExecutor, scope: DataScope, filters: Stud
       .where(sql<boolean>`${currentTeamId(scope, "s.id")} = ${teamId}`);
   }
   if (filters.q) {
-    const pattern = containsPattern(filters.q);
-    // Schools, cohorts and teams are few: each match set is built once, not per student.
-    query = query.where(
-      sql<boolean>`((s.first_name || ' ' || s.last_name) ilike ${pattern}
-        or (s.last_name || ' ' || s.first_name) ilike ${pattern}
-        or s.school_id in (select q_sch.id from schools q_sch where q_sch.name ilike ${pattern})
-        or s.id in (select q_sc.student_id from student_cohorts q_sc
-              join cohorts q_c on q_c.id = q_sc.cohort_id
-              join students q_s on q_s.id = q_sc.student_id
-             where q_c.name ilike ${pattern} and ${cohortVisible(scope, "q_sc.cohort_id", "q_s.school_id")})
-        or s.id in (select q_st.student_id from student_teams q_st join teams q_t on q_t.id = q_st.team_id
-             where q_t.name ilike ${pattern} and ${teamInScope(scope, "q_t")}))`,
-    );
+    query = query.where(sql<boolean>`s.id in (${searchMatches(scope, filters.q)})`);
   }
   return query;
 }

@@ -46,6 +46,11 @@ export interface StudentListRow extends StudentRow {
   cohort_end_date: string | null;
   team_id: number | null;
   team_name: string | null;
+  /** The newest week with weekly data in the current cohort, its flag count and attended share. */
+  week_number: number | null;
+  week_flags: number | null;
+  week_attended: number | null;
+  week_records: number | null;
 }
 
 /**
@@ -102,6 +107,34 @@ export async function listStudents(
           .as("tm"),
       (join) => join.onTrue(),
     )
+    // The newest week of the current cohort with weekly data (unique key student, cohort,
+    // week), then that week's meetings (index on student, cohort, date): a few probes a row.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("weekly_data as wd")
+          .select(["wd.week_number", sql<number>`jsonb_array_length(wd.flags)`.as("flags")])
+          .whereRef("wd.student_id", "=", "p.id")
+          .whereRef("wd.cohort_id", "=", "cc.id")
+          .orderBy("wd.week_number", "desc")
+          .limit(sql.lit(1))
+          .as("wk"),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("attendance_records as wa")
+          .select([
+            sql<number>`count(*) filter (where wa.status <> 'absent')`.as("attended"),
+            sql<number>`count(*)`.as("records"),
+          ])
+          .whereRef("wa.student_id", "=", "p.id")
+          .whereRef("wa.cohort_id", "=", "cc.id")
+          .whereRef("wa.week_number", "=", "wk.week_number")
+          .as("wa"),
+      (join) => join.onTrue(),
+    )
     .select([
       "p.id",
       "p.first_name",
@@ -115,6 +148,10 @@ export async function listStudents(
       "cc.end_date as cohort_end_date",
       "tm.id as team_id",
       "tm.name as team_name",
+      "wk.week_number",
+      "wk.flags as week_flags",
+      "wa.attended as week_attended",
+      "wa.records as week_records",
     ]);
   const totalSql = hasFilters(filters)
     ? sql<number>`(${base.select((eb) => eb.fn.countAll<number>().as("total"))})`
@@ -129,6 +166,11 @@ export async function listStudents(
     )::text as page`.execute(db);
   const result = JSON.parse(rows[0]?.page ?? "{}") as { total?: number | null; rows?: StudentListRow[] };
   return { rows: result.rows ?? [], total: Number(result.total ?? 0) };
+}
+
+/** Ids of the students visible in the scope that match the filters and search. */
+export async function filteredStudentIds(db: DbExecutor, scope: DataScope, filters: StudentFilters): Promise<Array<{ id: number }>> {
+  return filteredStudents(db, scope, filters).select("s.id").execute();
 }
 
 /** A student the scope may see, or undefined (absent and out of scope look the same). */

@@ -18,6 +18,7 @@ import { findTeamAtSchool } from "../teams/teams.service.js";
 import { canChangeStudentEmail, canEditStudent } from "./students.policy.js";
 import * as repo from "./students.repository.js";
 import * as summaryRepo from "./students-summary.repository.js";
+import { closestStudentName } from "./students-suggestion.repository.js";
 
 export async function listStudents(
   db: DbExecutor,
@@ -39,8 +40,31 @@ export async function listStudents(
         ? null
         : { id: r.cohort_id, name: r.cohort_name ?? "", start_date: r.cohort_start_date ?? "", end_date: r.cohort_end_date ?? "" },
     team: r.team_id === null ? null : { id: r.team_id, name: r.team_name ?? "" },
+    latestWeek:
+      r.week_number === null
+        ? null
+        : {
+            week: r.week_number,
+            flagCount: Number(r.week_flags ?? 0),
+            attendedPercent: percentOf(Number(r.week_attended ?? 0), Number(r.week_records ?? 0)),
+          },
   }));
-  return { data, total, page, limit };
+  // Only an empty search pays for the suggestion.
+  const suggestion = total === 0 && filter.q ? await closestStudentName(db, scope, filter.q) : null;
+  return { data, total, page, limit, suggestion };
+}
+
+/**
+ * Ids of the students the dashboard's filters and search select in the caller's scope: the
+ * trend and the weekly table of a search are counted from these students' own records.
+ */
+export async function matchingStudentIds(db: DbExecutor, scope: DataScope, filter: DashboardFilter): Promise<number[]> {
+  const rows = await repo.filteredStudentIds(db, scope, filter);
+  return rows.map((r) => r.id);
+}
+
+function percentOf(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((100 * part) / whole) : null;
 }
 
 export async function summarizeStudents(db: DbExecutor, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {

@@ -1,6 +1,6 @@
 import { Box } from "@mantine/core";
-import { Suspense, useState } from "react";
-import { Outlet, useOutletContext } from "react-router";
+import { Suspense } from "react";
+import { Outlet, useOutletContext, useSearchParams } from "react-router";
 import { isAdminRole } from "@tally/contract";
 import { AdminNav } from "../../components/admin-nav";
 import { GeneralHeader } from "../../components/general-header";
@@ -17,9 +17,25 @@ export function useDashboardSearch(): string {
   return useOutletContext<DashboardOutletContext | undefined>()?.search ?? "";
 }
 
+/**
+ * The header search lives in the URL (`?q=`) beside the dashboard's filters, so a search
+ * survives a reload and can be bookmarked or sent. Typing replaces the history entry rather
+ * than adding one per letter.
+ */
 export function DashboardLayout() {
-  const [search, setSearch] = useState("");
   const user = useCurrentUser();
+  const [params, setParams] = useSearchParams();
+  const search = params.get("q") ?? "";
+  const setSearch = (value: string) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set("q", value);
+        else next.delete("q");
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <Box mih="100vh">
       <GeneralHeader search={search} onSearchChange={setSearch} actions={<DemoSchoolLink />} />

@@ -8,23 +8,27 @@ import { queryKeys } from "../../../lib/query-keys";
 export async function getCohortTrends(
   filters: DashboardFilters,
   meetingType: MeetingTypeFilter,
+  q = "",
   signal?: AbortSignal,
 ): Promise<TrendPoint[]> {
   const reply = await apiRequest<CohortTrendsResponse>("/attendance/cohort-trends", {
     signal,
-    query: { ...filterQuery(filters), meetingType },
+    query: { ...filterQuery(filters, q), meetingType },
   });
   return listData(reply);
 }
 
-/** Weekly present and late percentages per meeting type for the chart and the table. */
-export function cohortTrendsQuery(filters: DashboardFilters, meetingType: MeetingTypeFilter) {
+/**
+ * Weekly present and late percentages per meeting type for the chart, the table and the
+ * attendance card; the search text narrows them to the students it finds, as it does the totals.
+ */
+export function cohortTrendsQuery(filters: DashboardFilters, meetingType: MeetingTypeFilter, q = "") {
   return queryOptions({
-    queryKey: queryKeys.attendance.trends.list({ ...filters, meetingType }),
-    queryFn: ({ signal }) => getCohortTrends(filters, meetingType, signal),
+    queryKey: queryKeys.attendance.trends.list({ ...filters, meetingType, q }),
+    queryFn: ({ signal }) => getCohortTrends(filters, meetingType, q, signal),
   });
 }
 
-export function useCohortTrends(filters: DashboardFilters, meetingType: MeetingTypeFilter) {
-  return useQuery(cohortTrendsQuery(filters, meetingType));
+export function useCohortTrends(filters: DashboardFilters, meetingType: MeetingTypeFilter, q = "", enabled = true) {
+  return useQuery({ ...cohortTrendsQuery(filters, meetingType, q), enabled });
 }

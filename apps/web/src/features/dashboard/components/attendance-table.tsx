@@ -7,6 +7,7 @@ import { SectionLoader } from "../../../components/section-loader";
 import { useCohortTrends } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import classes from "./attendance-table.module.css";
+import { CHOOSE_COHORT, type WeekCalendar, weekLabel } from "./trend-rows";
 
 /** Below this width the table scrolls sideways inside its box instead of squeezing the columns. */
 const TABLE_MIN_WIDTH = 520;
@@ -16,14 +17,23 @@ function percent(value: number | null): string {
   return value === null ? "—" : `${value}%`;
 }
 
+interface Props {
+  filters: DashboardFilters;
+  q: string;
+  /** The cohort whose weeks are listed (dates each week); null with all cohorts. */
+  cohort: WeekCalendar | null;
+  /** The view spans several cohorts: their weeks are not added together. */
+  severalCohorts: boolean;
+}
+
 /** Per-week mentor and advisor present/late percentages; also the chart's data alternative. */
-export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
+export function AttendanceTable({ filters, q, cohort, severalCohorts }: Props) {
   const titleId = useId();
   const hintId = `${titleId}-hint`;
   // The hint shows only when the box really is narrower than the table (phones).
   const { ref: boxRef, width: boxWidth } = useElementSize();
   const narrow = boxWidth > 0 && boxWidth < TABLE_MIN_WIDTH;
-  const trends = useCohortTrends(filters, "both");
+  const trends = useCohortTrends(filters, "both", q, !severalCohorts);
   // Spec: a failed attendance fetch counts as an empty list.
   const weeks: TrendPoint[] = trends.data ?? [];
   return (
@@ -32,7 +42,9 @@ export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
         <Title order={2} size="h3" id={titleId}>
           Attendance by Week
         </Title>
-        {trends.isPending ? (
+        {severalCohorts ? (
+          <EmptyState message={CHOOSE_COHORT} />
+        ) : trends.isPending ? (
           <SectionLoader label="Loading attendance table" />
         ) : weeks.length === 0 ? (
           <EmptyState message="No attendance records found." />
@@ -66,7 +78,7 @@ export function AttendanceTable({ filters }: { filters: DashboardFilters }) {
                   {weeks.map((w) => (
                     <Table.Tr key={w.week}>
                       <Table.Th scope="row" fw={500} style={{ whiteSpace: "nowrap" }}>
-                        Week {w.week}
+                        {weekLabel(w.week, cohort)}
                       </Table.Th>
                       <Table.Td>{percent(w.mentorPresent)}</Table.Td>
                       <Table.Td>{percent(w.mentorLate)}</Table.Td>

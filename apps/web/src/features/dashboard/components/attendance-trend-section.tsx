@@ -1,4 +1,4 @@
-import { Alert, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Alert, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { MeetingTypeFilter } from "@tally/contract";
 import { Suspense, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
@@ -7,12 +7,11 @@ import { lazyComponent } from "../../../lib/lazy-component";
 import type { TrendSeries } from "../../../components/trend-chart";
 import { useCohortTrends } from "../api/get-cohort-trends";
 import type { DashboardFilters } from "../api/dashboard-filters";
-import { toTrendRows, trendSummary } from "./trend-rows";
+import { CHOOSE_COHORT, changeText, fitAxis, latestWeekChange, toTrendRows, trendSummary, type WeekCalendar, weekLabel } from "./trend-rows";
 
-// The charting library is the biggest part of the page: its own chunk, fetched as soon as this
-// module loads so it arrives alongside the numbers instead of after them.
+// The charting library is the biggest part of the page: its own chunk, fetched only when the
+// section renders, which is after the totals have arrived and shown.
 const TrendChart = lazyComponent(() => import("../../../components/trend-chart").then((m) => m.TrendChart));
-TrendChart.preload();
 
 const MENTOR: TrendSeries = { name: "mentor", label: "Mentor", color: "blue.9" };
 const ADVISOR: TrendSeries = { name: "advisor", label: "Advisor", color: "orange.9", dashed: true };
@@ -21,26 +20,75 @@ export const NO_TREND_DATA = "No attendance data available for the selected filt
 
 interface Props {
   filters: DashboardFilters;
+  q: string;
+  /** The cohort whose weeks are shown (dates the weeks); null with all cohorts. */
+  cohort: (WeekCalendar & { name: string }) | null;
+  /** True when the view spans several cohorts: the weeks are not charted then. */
+  severalCohorts: boolean;
   meetingType: MeetingTypeFilter;
   onMeetingTypeChange: (value: MeetingTypeFilter) => void;
 }
 
+function WeekFigure({ name, value }: { name: string; value: number | null }) {
+  if (value === null) return null;
+  return (
+    <Paper withBorder p="sm" radius="md" role="group" aria-label={`${name} meetings attended`}>
+      <Text size="sm" c="dimmed">
+        {name} meetings attended
+      </Text>
+      <Text fz={28} fw={700} lh={1.2}>
+        {value}%
+      </Text>
+    </Paper>
+  );
+}
+
+/** A single week of data: its figures, not a lone dot on a chart. */
+function OneWeek({ rows, label }: { rows: ReturnType<typeof latestWeekChange>; label: string }) {
+  if (!rows) return null;
+  return (
+    <Stack gap="xs" data-testid="trend-one-week">
+      <Text fw={500}>{label}</Text>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        <WeekFigure name="Mentor" value={rows.mentor} />
+        <WeekFigure name="Advisor" value={rows.advisor} />
+      </SimpleGrid>
+      <Text size="sm" c="dimmed">
+        The first week with attendance: the change shows from the next week on.
+      </Text>
+    </Stack>
+  );
+}
+
 /** Weekly attendance line chart with its meeting-type filter. */
-export function AttendanceTrendSection({ filters, meetingType, onMeetingTypeChange }: Props) {
+export function AttendanceTrendSection({ filters, q, cohort, severalCohorts, meetingType, onMeetingTypeChange }: Props) {
   const titleId = useId();
-  const trends = useCohortTrends(filters, meetingType);
-  const rows = toTrendRows(trends.data ?? []);
+  const trends = useCohortTrends(filters, meetingType, q, !severalCohorts);
+  const points = trends.data ?? [];
+  const rows = toTrendRows(points, cohort);
   const series = [meetingType !== "advisor" ? MENTOR : null, meetingType !== "mentor" ? ADVISOR : null].filter(
     (s): s is TrendSeries => s !== null,
   );
   const plotted = rows.filter((r) => series.some((s) => r[s.name] !== null));
+  const axis = fitAxis(plotted.flatMap((r) => series.map((s) => r[s.name] as number | null)));
+  const last = latestWeekChange(points);
+  const changes = [
+    last && last.mentorChange !== null && meetingType !== "advisor" ? `Mentor ${changeText(last.mentorChange)}` : null,
+    last && last.advisorChange !== null && meetingType !== "mentor" ? `Advisor ${changeText(last.advisorChange)}` : null,
+  ].filter(Boolean);
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
         <Group justify="space-between" align="center" gap="sm">
-          <Title order={2} size="h3" id={titleId}>
-            Attendance Trend
-          </Title>
+          <Stack gap={2}>
+            <Title order={2} size="h3" id={titleId}>
+              Attendance Trend
+            </Title>
+            <Text size="sm" c="dimmed">
+              Share of meetings attended (present or late) per week{cohort ? ` · ${cohort.name}` : ""}
+              {q ? ` · students matching “${q}”` : ""}
+            </Text>
+          </Stack>
           <Stack gap={4}>
             <Text size="sm" fw={500} id={`${titleId}-type`}>
               Meeting type
@@ -57,7 +105,9 @@ export function AttendanceTrendSection({ filters, meetingType, onMeetingTypeChan
             />
           </Stack>
         </Group>
-        {trends.isPending ? (
+        {severalCohorts ? (
+          <EmptyState message={CHOOSE_COHORT} />
+        ) : trends.isPending ? (
           <SectionLoader label="Loading attendance trend" py="xl" />
         ) : (
           <>
@@ -68,16 +118,30 @@ export function AttendanceTrendSection({ filters, meetingType, onMeetingTypeChan
             ) : null}
             {plotted.length === 0 ? (
               <EmptyState message={NO_TREND_DATA} />
+            ) : plotted.length === 1 ? (
+              <OneWeek rows={last} label={last ? weekLabel(last.week, cohort) : ""} />
             ) : (
-              <Suspense
-                fallback={
-                  <Group justify="center" py="xl" mih={300}>
-                    <Loader size="sm" aria-label="Loading chart" />
-                  </Group>
-                }
-              >
-                <TrendChart data={plotted} xKey="week" series={series} summary={trendSummary(plotted)} />
-              </Suspense>
+              <Stack gap={4}>
+                {changes.length > 0 && last ? (
+                  <Text size="sm" fw={500} data-testid="trend-change">
+                    {weekLabel(last.week, cohort)}: {changes.join(" · ")}
+                  </Text>
+                ) : null}
+                <Suspense
+                  fallback={
+                    <Group justify="center" py="xl" mih={300}>
+                      <Loader size="sm" aria-label="Loading chart" />
+                    </Group>
+                  }
+                >
+                  <TrendChart data={plotted} xKey="week" series={series} summary={trendSummary(plotted)} axis={axis} />
+                </Suspense>
+                <Text size="xs" c="dimmed" data-testid="trend-axis-note">
+                  {axis.fromZero
+                    ? `The axis runs from 0% to ${axis.domain[1]}%.`
+                    : `The axis runs from ${axis.domain[0]}% to ${axis.domain[1]}%, not from zero, so that weekly changes show.`}
+                </Text>
+              </Stack>
             )}
           </>
         )}

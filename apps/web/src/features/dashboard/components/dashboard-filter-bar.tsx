@@ -5,10 +5,14 @@ import type { DashboardFilters } from "../api/dashboard-filters";
 interface Props {
   filters: DashboardFilters;
   onChange: (next: DashboardFilters) => void;
+  /** Clear Filters: every school, cohort and team (else onChange with none). */
+  onClear?: () => void;
   schools: SchoolItem[];
   cohorts: CohortItem[];
   teams: TeamItem[];
   showSchoolFilter: boolean;
+  /** The current cohort (running, or the latest started): said under the dropdown while it is the one shown. */
+  runningCohortId?: number | null;
   /** True while narrowed option lists are still loading. */
   cohortsLoading?: boolean;
   teamsLoading?: boolean;
@@ -48,6 +52,7 @@ export function DashboardFilterBar(props: Props) {
         label="Cohort"
         placeholder="All cohorts"
         data={cohorts.map((c) => ({ value: String(c.id), label: c.name }))}
+        description={filters.cohortId !== null && filters.cohortId === props.runningCohortId ? "The current cohort" : undefined}
         value={filters.cohortId === null ? null : String(filters.cohortId)}
         onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
         searchable
@@ -73,7 +78,7 @@ export function DashboardFilterBar(props: Props) {
         disabled={props.teamsLoading || props.teamsNeedSchool}
         w={{ base: "100%", xs: 260 }}
       />
-      <Button variant="default" onClick={() => onChange({ schoolId: null, cohortId: null, teamId: null })} disabled={!active}>
+      <Button variant="default" onClick={() => (props.onClear ? props.onClear() : onChange({ schoolId: null, cohortId: null, teamId: null }))} disabled={!active}>
         Clear Filters
       </Button>
     </Group>

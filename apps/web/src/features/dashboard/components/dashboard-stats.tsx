@@ -1,15 +1,52 @@
-import { SimpleGrid } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import type { StudentsSummary } from "@tally/contract";
 import { StatCard } from "../../../components/stat-card";
+import { changeText, type WeekChange } from "./trend-rows";
 
-/** The four stat cards; Total Schools is left out for school users. */
-export function DashboardStats({ summary, showSchoolCard }: { summary: StudentsSummary; showSchoolCard: boolean }) {
+interface Props {
+  summary: StudentsSummary;
+  showSchoolCard: boolean;
+  /** The newest week's attendance and its change; undefined while it loads or when weeks are not comparable. */
+  latest?: WeekChange | null | undefined;
+  /** "Week 4 · 16–22 Nov". */
+  latestLabel?: string | undefined;
+}
+
+function AttendedLine({ name, value, change }: { name: string; value: number | null; change: number | null }) {
+  if (value === null) return null;
   return (
-    <SimpleGrid cols={{ base: 2, md: showSchoolCard ? 4 : 3 }} spacing="sm">
+    <Group gap={6} wrap="wrap" align="baseline">
+      <Text fw={700} fz={22} lh={1.2}>
+        {value}%
+      </Text>
+      <Text size="sm">{name}</Text>
+      <Text size="xs" c={change === null || change === 0 ? "dimmed" : change > 0 ? "teal.9" : "red.9"} fw={500} w="100%">
+        {change === null ? "first week" : changeText(change)}
+      </Text>
+    </Group>
+  );
+}
+
+/** The four totals (Total Schools left out for school users) and the newest week's attendance with its change. */
+export function DashboardStats({ summary, showSchoolCard, latest, latestLabel }: Props) {
+  const cards = (showSchoolCard ? 4 : 3) + (latest ? 1 : 0);
+  return (
+    <SimpleGrid cols={{ base: 2, md: cards }} spacing="sm">
       {showSchoolCard ? <StatCard label="Total Schools" value={summary.schoolCount} /> : null}
       <StatCard label="Total Students" value={summary.studentCount} />
       <StatCard label="Total Cohorts" value={summary.cohortCount} />
       <StatCard label="Total Teams" value={summary.teamCount} />
+      {latest ? (
+        <Paper withBorder p="md" radius="md" role="group" aria-label="Attendance this week" data-testid="stat-attendance">
+          <Text size="sm" c="dimmed" fw={500}>
+            Attended, {latestLabel}
+          </Text>
+          <Stack gap={4}>
+            <AttendedLine name="mentor" value={latest.mentor} change={latest.mentorChange} />
+            <AttendedLine name="advisor" value={latest.advisor} change={latest.advisorChange} />
+          </Stack>
+        </Paper>
+      ) : null}
     </SimpleGrid>
   );
 }

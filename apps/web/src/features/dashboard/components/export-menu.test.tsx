@@ -63,7 +63,7 @@ describe("the Export menu", () => {
   it("offers the three exports, and downloads the PDF of the dashboard's school with its names and totals", async () => {
     signIn(buildUser({ role: "admin" }), "tok-9");
     const dashboard = mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     const school = screen.getByRole("combobox", { name: "School" });
     fireEvent.click(school);

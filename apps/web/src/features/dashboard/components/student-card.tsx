@@ -1,4 +1,4 @@
-import { Button, Card, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
 import type { StudentListItem } from "@tally/contract";
 
 export function studentName(s: { first_name: string; last_name: string }): string {
@@ -16,6 +16,38 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** "Week 3 · 2 flags · 75% attended": the student's newest week, so a cohort can be scanned without opening each. */
+export function latestWeekText(week: StudentListItem["latestWeek"]): string {
+  if (!week) return "No weekly data yet";
+  const flags = week.flagCount === 1 ? "1 flag" : `${week.flagCount} flags`;
+  const attended = week.attendedPercent === null ? "no meetings recorded" : `${week.attendedPercent}% attended`;
+  return `Week ${week.week} · ${flags} · ${attended}`;
+}
+
+/** The week's figures as two badges: flags (red when any) and the attended share. */
+export function LatestWeekBadges({ week }: { week: StudentListItem["latestWeek"] }) {
+  if (!week) {
+    return (
+      <Text size="xs" c="dimmed">
+        No weekly data yet
+      </Text>
+    );
+  }
+  return (
+    <Group gap={6} wrap="wrap" aria-label={latestWeekText(week)} role="group">
+      <Text size="xs" c="dimmed" aria-hidden="true">
+        Week {week.week}
+      </Text>
+      <Badge size="sm" variant="light" tt="none" color={week.flagCount > 0 ? "red" : "gray"} aria-hidden="true">
+        {week.flagCount === 1 ? "1 flag" : `${week.flagCount} flags`}
+      </Badge>
+      <Badge size="sm" variant="light" tt="none" color="blue" aria-hidden="true">
+        {week.attendedPercent === null ? "no meetings" : `${week.attendedPercent}% attended`}
+      </Badge>
+    </Group>
+  );
+}
+
 /** Grid card; missing values show the spec's defaults. */
 export function StudentCard({ student, onView }: { student: StudentListItem; onView: (id: number) => void }) {
   const name = studentName(student);
@@ -25,6 +57,7 @@ export function StudentCard({ student, onView }: { student: StudentListItem; onV
         <Title order={3} size="h5" style={{ overflowWrap: "anywhere" }}>
           {name}
         </Title>
+        <LatestWeekBadges week={student.latestWeek} />
         <Line label="Cohort" value={student.cohort?.name ?? "No Cohort"} />
         <Line label="Team" value={student.team?.name ?? "No Team"} />
         <Line label="School" value={student.school_name ?? "Update School"} />
@@ -39,5 +72,31 @@ export function StudentCard({ student, onView }: { student: StudentListItem; onV
         </Button>
       </Stack>
     </Card>
+  );
+}
+
+/** One line of the compact list small screens get: name, team and the week's figures; the whole row opens the detail. */
+export function StudentRow({ student, onView }: { student: StudentListItem; onView: (id: number) => void }) {
+  const name = studentName(student);
+  return (
+    <UnstyledButton
+      onClick={() => onView(student.id)}
+      aria-label={`View Details for ${name}`}
+      data-testid="student-row"
+      py={8}
+      px={4}
+      w="100%"
+      style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}
+    >
+      <Stack gap={2}>
+        <Text fw={600} size="sm" style={{ overflowWrap: "anywhere" }}>
+          {name}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+          {student.team?.name ?? "No Team"} · {student.school_name ?? "Update School"}
+        </Text>
+        <LatestWeekBadges week={student.latestWeek} />
+      </Stack>
+    </UnstyledButton>
   );
 }

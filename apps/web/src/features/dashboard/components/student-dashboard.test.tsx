@@ -38,7 +38,7 @@ describe("admin dashboard", () => {
   it("shows title, the four stat cards and the card grid with exact total and pagination", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi({ students: buildStudents(59) });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByText("Loading dashboard...", {}, SLOW)).toBeTruthy();
     expect(await screen.findByRole("heading", { name: "Admin Dashboard" }, SLOW)).toBeTruthy();
     expect(screen.getByText("Manage students and view analytics")).toBeTruthy();
@@ -59,7 +59,7 @@ describe("admin dashboard", () => {
   it("shows the card defaults for a student without cohort, team or school", async () => {
     signIn(buildUser({ role: "admin" }));
     mockDashboardApi({ students: buildStudents(0) });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     const card = await screen.findByRole("article", { name: "Lonely Learner" });
     expect(within(card).getByText("No Cohort")).toBeTruthy();
     expect(within(card).getByText("No Team")).toBeTruthy();
@@ -70,7 +70,7 @@ describe("admin dashboard", () => {
   it("narrows cohorts and teams by school and cohort, and Clear Filters resets them", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     // Across all schools the team list can run to thousands: it waits for a school.
     expect(callsTo(fetchMock, "/teams")).toHaveLength(0);
@@ -118,7 +118,7 @@ describe("admin dashboard", () => {
       { week: 2, mentorPresent: 80, mentorLate: 10, advisorPresent: 60, advisorLate: 20 },
     ];
     const fetchMock = mockDashboardApi({ trends });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=10");
     const chart = await screen.findByTestId("trend-chart", {}, SLOW);
     expect(screen.getByRole("radio", { name: "Both" })).toHaveProperty("checked", true);
     expect(callsTo(fetchMock, "/attendance/cohort-trends")[0]!.get("meetingType")).toBe("both");
@@ -126,7 +126,8 @@ describe("admin dashboard", () => {
     expect(caption()).toContain("Mentor meetings average 85%");
     expect(caption()).toContain("Advisor meetings average 70%");
     const table = screen.getByRole("table", { name: "Attendance by Week" });
-    const week2 = within(table).getByRole("row", { name: /Week 2/ });
+    // Weeks carry their dates (Spring 2025 starts on 6 January).
+    const week2 = within(table).getByRole("row", { name: /Week 2 · 13–19 Jan/ });
     expect(within(week2).getAllByRole("cell").map((c) => c.textContent)).toEqual(["80%", "10%", "60%", "20%"]);
 
     fireEvent.click(screen.getByRole("radio", { name: "Mentor" }));
@@ -142,7 +143,7 @@ describe("admin dashboard", () => {
     // The summary never arrives, so the chart and the grid are never shown: their data was
     // asked for all the same, while the lists were loading.
     const fetchMock = mockDashboardApi({ failing: ["/students/summary"] });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=10");
     expect(await screen.findByText("Failed to load dashboard data. Please try again.", {}, SLOW)).toBeTruthy();
     expect(screen.queryByTestId("student-card")).toBeNull();
     expect(callsTo(fetchMock, "/attendance/cohort-trends").map((c) => c.get("meetingType"))).toContain("both");
@@ -153,7 +154,7 @@ describe("admin dashboard", () => {
     signIn(buildUser({ role: "admin" }));
     const failing = ["/students/summary"];
     mockDashboardApi({ failing });
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByText("Failed to load dashboard data. Please try again.", {}, SLOW)).toBeTruthy();
     failing.length = 0;
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
@@ -163,7 +164,7 @@ describe("admin dashboard", () => {
   it("sends the header search as q after a pause", async () => {
     signIn(buildUser({ role: "admin" }));
     const fetchMock = mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     fireEvent.change(screen.getByPlaceholderText("Search by student name, cohort, team, school"), {
       target: { value: "Student1" },
@@ -186,7 +187,7 @@ describe("district dashboard", () => {
   it("shows the school count, the school filter and all four cards", async () => {
     signIn(buildUser({ role: "district_user", accessibleSchoolIds: [1, 2] }));
     mockDashboardApi();
-    renderApp("/dashboard");
+    renderApp("/dashboard?cohort=all");
     expect(await screen.findByRole("heading", { name: "District Dashboard" }, SLOW)).toBeTruthy();
     expect(screen.getByText("2 Schools Overview")).toBeTruthy();
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);

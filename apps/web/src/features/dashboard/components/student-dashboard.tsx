@@ -1,12 +1,12 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
-import { keepPreviousData, usePrefetchQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { useOutletContext } from "react-router";
+import { useSearchParams } from "react-router";
 import { cohortsQuery } from "../../../lib/api/get-cohorts";
 import { schoolsQuery } from "../../../lib/api/get-schools";
-import { type DashboardFilters, NO_FILTERS } from "../api/dashboard-filters";
+import type { DashboardFilters } from "../api/dashboard-filters";
 import { cohortTrendsQuery } from "../api/get-cohort-trends";
 import { studentsQuery } from "../api/get-students";
 import { studentsSummaryQuery } from "../api/get-students-summary";
@@ -16,16 +16,13 @@ import { AttendanceTable } from "./attendance-table";
 import { AttendanceTrendSection } from "./attendance-trend-section";
 import { DashboardFilterBar } from "./dashboard-filter-bar";
 import { DashboardStats } from "./dashboard-stats";
+import { ALL_COHORTS, readUrlFilters, runningCohort, useRememberedDashboardView, writeUrlFilters } from "./dashboard-url";
 import { ExportMenu } from "./export-menu";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
+import { latestWeekChange, weekLabel } from "./trend-rows";
 
 export const SEARCH_DEBOUNCE_MS = 300;
-
-/** The header search text the dashboard layout passes down (empty outside that layout). */
-function useHeaderSearch(): string {
-  return useOutletContext<{ search: string } | undefined>()?.search ?? "";
-}
 
 interface Props {
   user: SessionUser;
@@ -61,42 +58,67 @@ export function DashboardLoading() {
 
 /** Shared student dashboard (spec section 2); the server limits every list to the caller's scope. */
 export function StudentDashboard({ user, title, subtitle, showSchoolFilter, showSchoolCard, fixedSchoolId }: Props) {
-  const search = useHeaderSearch();
-  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [chosen, setFilters] = useState<DashboardFilters>(NO_FILTERS);
-  const filters: DashboardFilters = fixedSchoolId === undefined ? chosen : { ...chosen, schoolId: fixedSchoolId };
+  useRememberedDashboardView();
+  const [params, setParams] = useSearchParams();
+  const url = readUrlFilters(params);
+  const [q] = useDebouncedValue(url.q.trim(), SEARCH_DEBOUNCE_MS);
+  const schoolId = fixedSchoolId ?? (showSchoolFilter ? url.schoolId : null);
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
   const [openStudentId, setOpenStudentId] = useState<number | null>(null);
+
+  // A school user's own school names the export; the school page has it cached already.
+  const ownSchoolId = user.role === "school_user" && fixedSchoolId === undefined ? user.school_id : null;
+  const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter || ownSchoolId !== null });
+  const cohorts = useQuery({ ...cohortsQuery(schoolId), placeholderData: keepPreviousData });
+  // No cohort in the URL is the running cohort (all cohorts between two): the page waits for
+  // the cohort list to know it, so no figure is first drawn for the wrong cohorts.
+  const running = cohorts.data && !cohorts.isPlaceholderData ? runningCohort(cohorts.data) : undefined;
+  const cohortId = url.cohort === ALL_COHORTS ? null : url.cohort !== undefined ? url.cohort : running === undefined ? undefined : (running?.id ?? null);
+  const ready = cohortId !== undefined;
+  const filters: DashboardFilters = { schoolId, cohortId: cohortId ?? null, teamId: url.teamId };
+  const cohort = cohortId ? (cohorts.data?.find((c) => c.id === cohortId) ?? null) : null;
   // The page belongs to one filter + search combination; any change starts again at page 1.
   const pageKey = JSON.stringify([filters, q]);
   const [paging, setPaging] = useState({ key: pageKey, page: 1 });
   const page = paging.key === pageKey ? paging.page : 1;
 
-  // A school user's own school names the export; the school page has it cached already.
-  const ownSchoolId = user.role === "school_user" && fixedSchoolId === undefined ? user.school_id : null;
-  const schools = useQuery({ ...schoolsQuery, enabled: showSchoolFilter || ownSchoolId !== null });
-  const cohorts = useQuery({ ...cohortsQuery(filters.schoolId), placeholderData: keepPreviousData });
+  const setFilters = (next: DashboardFilters) => {
+    // The current cohort stays implicit while it is the one shown (and when another school is
+    // chosen, whose own current cohort then shows), so the link keeps following it.
+    const schoolChanged = next.schoolId !== filters.schoolId && next.cohortId === null;
+    const cohortIsDefault = url.cohort === undefined && (next.cohortId === filters.cohortId || schoolChanged);
+    setParams(writeUrlFilters(params, next, cohortIsDefault));
+  };
+  const setSearch = (text: string) => {
+    const next = new URLSearchParams(params);
+    next.set("q", text);
+    setParams(next);
+  };
+
   // Teams are listed once a school narrows them: across all schools they run to thousands.
   const teamsEnabled = !showSchoolFilter || filters.schoolId !== null;
   const teams = useQuery({
-    ...teamsQuery({ schoolId: filters.schoolId, cohortId: filters.cohortId }, teamsEnabled),
+    ...teamsQuery({ schoolId: filters.schoolId, cohortId: filters.cohortId }, teamsEnabled && ready),
     placeholderData: keepPreviousData,
   });
-  const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData });
-  // The chart, the table and the grid ask for these once the page shows; asking now, beside
-  // the lists above, saves a round trip of waiting on a fresh sign-in.
-  usePrefetchQuery(cohortTrendsQuery(filters, meetingType));
-  usePrefetchQuery(cohortTrendsQuery(filters, "both"));
-  usePrefetchQuery(studentsQuery({ filters, q, page, limit: STUDENTS_PER_PAGE }));
+  const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData, enabled: ready });
+  // Weeks of several cohorts are not comparable: the trend is drawn for one cohort in view
+  // (the cohort list tells before the totals arrive; the totals tell for a search).
+  const cohortsInView = summary.data?.cohortCount ?? (cohorts.isPlaceholderData ? undefined : cohorts.data?.length);
+  const severalCohorts = filters.cohortId === null && (cohortsInView === undefined || cohortsInView > 1);
+  const trend = useQuery({ ...cohortTrendsQuery(filters, "both", q), enabled: ready && !severalCohorts });
+  // The grid asks for its page once the page shows; asking now, beside the totals, saves a
+  // round trip of waiting on a fresh sign-in. Nothing here reads it, so nothing re-renders.
+  useQuery({ ...studentsQuery({ filters, q, page, limit: STUDENTS_PER_PAGE }), enabled: ready, notifyOnChangeProps: [] });
 
   /** What the Export menu reports on: the filters as chosen, with the names and totals shown. */
   const exportReport = (): ReportFilters => {
-    const schoolId = filters.schoolId ?? ownSchoolId;
+    const reportSchool = filters.schoolId ?? ownSchoolId;
     return {
       ...filters,
-      schoolId,
-      schoolName: schools.data?.find((s) => s.id === schoolId)?.name,
-      cohortName: cohorts.data?.find((c) => c.id === filters.cohortId)?.name,
+      schoolId: reportSchool,
+      schoolName: schools.data?.find((s) => s.id === reportSchool)?.name,
+      cohortName: cohort?.name,
       teamName: teams.data?.find((t) => t.id === filters.teamId)?.name,
       totals: summary.data,
     };
@@ -136,6 +158,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
     );
   }
 
+  const latest = trend.data && trend.data.length > 0 ? latestWeekChange(trend.data) : undefined;
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -145,20 +168,40 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
       <DashboardFilterBar
         filters={filters}
         onChange={setFilters}
+        onClear={() => setParams(writeUrlFilters(params, { schoolId: null, cohortId: null, teamId: null }, false))}
         schools={schools.data ?? []}
         cohorts={cohorts.data ?? []}
         teams={teamsEnabled ? (teams.data ?? []) : []}
         teamsNeedSchool={!teamsEnabled}
         showSchoolFilter={showSchoolFilter}
+        runningCohortId={running?.id ?? null}
         cohortsLoading={cohorts.isPlaceholderData}
         teamsLoading={teamsEnabled && (teams.isPending || teams.isPlaceholderData)}
       />
-      <DashboardStats summary={summary.data} showSchoolCard={showSchoolCard} />
-      <AttendanceTrendSection filters={filters} meetingType={meetingType} onMeetingTypeChange={setMeetingType} />
-      <AttendanceTable filters={filters} />
+      {q ? (
+        <Text size="sm" c="dimmed" data-testid="search-scope">
+          Every figure below counts only the students matching “{q}”.
+        </Text>
+      ) : null}
+      <DashboardStats
+        summary={summary.data}
+        showSchoolCard={showSchoolCard}
+        latest={latest}
+        latestLabel={latest ? weekLabel(latest.week, cohort) : undefined}
+      />
+      <AttendanceTrendSection
+        filters={filters}
+        q={q}
+        cohort={cohort}
+        severalCohorts={severalCohorts}
+        meetingType={meetingType}
+        onMeetingTypeChange={setMeetingType}
+      />
+      <AttendanceTable filters={filters} q={q} cohort={cohort} severalCohorts={severalCohorts} />
       <StudentGrid
         filters={filters}
         q={q}
+        onSearch={setSearch}
         page={page}
         onPageChange={(next) => setPaging({ key: pageKey, page: next })}
         onView={setOpenStudentId}
