@@ -18,7 +18,9 @@ import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
   --iterations N   timed iterations per request (default 200)
-  --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
+  --browser        also time the dashboard in Chromium (sign-in to chart and first cards), and run
+                   Lighthouse 12 (mobile) on /login and the signed-in dashboard; its figures are
+                   written into docs/performance.md
   --browser-only   only the browser timing
   --no-embedded    skip the embedded database
   --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
@@ -217,6 +219,11 @@ async function main(): Promise<void> {
   }
 
   if (values.browser || values["browser-only"]) {
+    if (!usesBenchData || values["no-embedded"]) {
+      // The browser bench signs in as the bench admin on the embedded data: seed it if it never was.
+      const database = await openEmbeddedBenchDatabase(dataDir, log);
+      await database.close();
+    }
     const browser = await runBrowserBench({ dataDir: join(dataDir), log });
     for (const line of browser.lines) log(line);
     misses.push(...browser.misses);
