@@ -45,6 +45,8 @@ interface NetworkRequestItem {
 async function audit(browser: Browser, url: string, page: string, opts: { keepStorage: boolean }): Promise<PageAudit> {
   const tab = await browser.newPage();
   try {
+    // Storage kept (the session) but not the cache: both pages are measured as a first visit.
+    if (opts.keepStorage) await (await tab.createCDPSession()).send("Network.clearBrowserCache");
     // Mobile preset: Lighthouse's defaults (formFactor mobile, simulated throttling).
     const result = await lighthouse(url, { onlyCategories: ["performance"], logLevel: "error", disableStorageReset: opts.keepStorage }, undefined, tab);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
@@ -69,7 +71,7 @@ async function audit(browser: Browser, url: string, page: string, opts: { keepSt
 /**
  * Lighthouse 12 (mobile preset) on the built server at baseUrl: /login cold (storage reset, no
  * cache), then the signed-in admin dashboard (the session put in localStorage as the web app
- * keeps it, the cache emptied by Lighthouse as for a first visit).
+ * keeps it, the cache emptied as for a first visit).
  */
 export async function runLighthouse(opts: { baseUrl: string; log: (line: string) => void }): Promise<LighthouseResult> {
   const browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
