@@ -18,8 +18,11 @@ import { idleEventLoop } from "./stats.js";
 
 const HELP = `npm run bench [-- options]
   --iterations N   timed iterations per request (default 200)
-  --browser        also time the dashboard in Chromium (sign-in to chart and first cards)
-  --browser-only   only the browser timing
+  --browser        also time the dashboard in Chromium (sign-in to chart and first cards), and run
+                   Lighthouse 12 (mobile) on /login and the signed-in dashboard; its figures are
+                   written into docs/performance.md
+  --browser-only   only the browser timing and Lighthouse
+  --lighthouse-only  only Lighthouse (/login and the signed-in dashboard)
   --no-embedded    skip the embedded database
   --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
                    the import, flag-uploader and report benches are skipped then, unless --import)
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       iterations: { type: "string", default: "200" },
       browser: { type: "boolean", default: false },
       "browser-only": { type: "boolean", default: false },
+      "lighthouse-only": { type: "boolean", default: false },
       "no-embedded": { type: "boolean", default: false },
       only: { type: "string" },
       import: { type: "boolean", default: false },
@@ -95,8 +99,9 @@ async function main(): Promise<void> {
     .filter((r) => r > 0);
   const loadResults: LoadBenchResult[] = [];
   const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly;
-  const dashboards = !onlyOne && !values["browser-only"];
-  const everything = !onlyOne && !values.only && !values["browser-only"];
+  const browserOnly = values["browser-only"] || values["lighthouse-only"];
+  const dashboards = !onlyOne && !browserOnly;
+  const everything = !onlyOne && !values.only && !browserOnly;
   // The import runs after the dashboard requests, so it never changes their figures.
   const withImport = importOnly || (!values["no-import"] && (values.import || everything));
   const withFlags = flagsOnly || everything;
@@ -216,8 +221,13 @@ async function main(): Promise<void> {
     log("");
   }
 
-  if (values.browser || values["browser-only"]) {
-    const browser = await runBrowserBench({ dataDir: join(dataDir), log });
+  if (values.browser || browserOnly) {
+    if (!usesBenchData || values["no-embedded"]) {
+      // The browser bench signs in as the bench admin on the embedded data: seed it if it never was.
+      const database = await openEmbeddedBenchDatabase(dataDir, log);
+      await database.close();
+    }
+    const browser = await runBrowserBench({ dataDir: join(dataDir), log, timing: !values["lighthouse-only"] });
     for (const line of browser.lines) log(line);
     misses.push(...browser.misses);
     log("");

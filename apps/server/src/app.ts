@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import { MESSAGES } from "@tally/contract";
@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { ServerContext } from "./context.js";
 import { clientAddressPlugin } from "./modules/audit/client-address.js";
 import { apiDocsPlugin } from "./plugins/api-docs.js";
+import { compressionPlugin } from "./plugins/compression.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { inputGuardPlugin } from "./plugins/input-guard.js";
@@ -55,6 +56,7 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   await app.register(inputGuardPlugin);
   await app.register(queryGuardPlugin);
   await app.register(multipartPlugin);
+  await app.register(compressionPlugin);
   await app.register(apiDocsPlugin);
   // Audited changes record the client address of the request that made them.
   await app.register(clientAddressPlugin);
@@ -75,18 +77,25 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     if (isSourceMapPath(request.url)) return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
   });
   if (webRoot && existsSync(join(webRoot, "index.html"))) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // Cache-Control is set per file below instead of the plugin's "public, max-age=0".
+      cacheControl: false,
+      setHeaders: (reply, path) => reply.header("Cache-Control", cacheControlFor(webRoot, path)),
+    });
+
+    // Client-side routes: the web app decides what "not found" looks like. A route rather than
+    // the not-found handler, so the page gets the compression every route gets. HEAD answers as
+    // GET does, without the body (uptime monitors ask with HEAD).
+    app.get("/*", { schema: { hide: true } }, (request, reply) => {
+      if (request.url.startsWith("/api")) return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
+      return reply.type("text/html").sendFile("index.html");
+    });
   }
 
-  app.setNotFoundHandler((request, reply) => {
-    const pageRequest = request.method === "GET" || request.method === "HEAD";
-    if (request.url.startsWith("/api") || !webRoot || !pageRequest) {
-      return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
-    }
-    // Client-side routes: the web app decides what "not found" looks like. HEAD answers as GET
-    // does, without the body (uptime monitors ask with HEAD).
-    return reply.type("text/html").sendFile("index.html");
-  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" }));
 
   return app;
 }
@@ -107,6 +116,16 @@ function isSourceMapPath(url: string): boolean {
     // A malformed escape: the static files will not match it either.
   }
   return /\.map$/i.test(decoded);
+}
+
+/**
+ * Vite names every file under assets/ by its content's hash, so a browser may keep it for a
+ * year without asking; the HTML (and the other unhashed files) must be asked for again each
+ * time, or a deploy would leave browsers on the old asset names.
+ */
+export function cacheControlFor(webRoot: string, filePath: string): string {
+  const assets = resolve(webRoot, "assets") + sep;
+  return filePath.startsWith(assets) ? "public, max-age=31536000, immutable" : "no-cache";
 }
 
 function defaultWebDist(): string | undefined {

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { MESSAGES } from "@tally/contract";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { baseUrl, expectNoSeriousA11yViolations, expectTitle, newContext, settled, signIn, visible, waitForPath } from "./browser";
+import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, signIn, visible, waitForPath } from "./browser";
 import { useBrowser } from "./journey-setup";
 import { ADMIN, DISTRICT } from "./demo-accounts";
 import { type StoppableServer, startStoppableServer } from "./stoppable-server";
@@ -35,51 +35,60 @@ async function shoot(page: Page, path: string): Promise<void> {
 
 const statusButton = (page: Page) => page.getByTestId("api-status-button");
 
-describe("the floating API status button", () => {
+describe("the connection status in the header", () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await newContext(browser());
+    context = await newContext(browser(), { width: 390, height: 844 });
     page = await context.newPage();
   });
   afterAll(async () => {
     await context?.close();
   });
 
-  test("shows its tooltip on hover: online message, last check and the health-check URL", async () => {
+  test("shows nothing while online; offline, a header indicator in words that covers no control, reached by keyboard, with no address for a coordinator", async () => {
     await page.goto("/login");
     await expectTitle(page, "Sign in to Tally");
     await settled(page);
-    await statusButton(page).hover();
-    const tooltip = await visible(page.getByRole("tooltip"));
-    const text = await tooltip.textContent();
-    expect(text).toContain("Connected to the API server");
-    expect(text).toMatch(/Last checked: \d{1,2}:\d{2}:\d{2}/);
-    expect(text).toContain(`Health check: ${baseUrl()}/api/health-check`);
-    await shoot(page, `${SCREENS_DIR}api-status-tooltip.png`);
-    await expectNoSeriousA11yViolations(page, "the sign-in page with the status tooltip open");
-    await page.mouse.move(10, 10);
-    await tooltip.waitFor({ state: "hidden" });
-  });
+    expect(await statusButton(page).count()).toBe(0);
 
-  test("is reached with the keyboard, named clearly, and its tooltip shows on focus", async () => {
-    await page.goto("/login");
-    await expectTitle(page, "Sign in to Tally");
-    const button = page.getByRole("button", { name: "API status: online. Check the connection now" });
-    await visible(button);
+    // The browser's offline event marks the API offline at once.
+    await context.setOffline(true);
+    const button = await visible(page.getByRole("button", { name: "Offline: check the connection again" }));
+    expect(await button.textContent()).toBe("Offline");
+    await expect.poll(() => page.getByTestId("api-status-live").textContent()).toBe("API offline: Your device is offline");
+    expect(await button.evaluate((el) => el.closest("header") !== null)).toBe(true);
+    const overlaps = await button.evaluate((status) => {
+      const box = status.getBoundingClientRect();
+      const controls = [...document.querySelectorAll("button, input, a, [role=button]")].filter((el) => el !== status && !status.contains(el));
+      return controls
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+        })
+        .map((el) => el.outerHTML.slice(0, 80));
+    });
+    expect(overlaps).toEqual([]);
+    expect(await button.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+
     let focused = false;
     for (let i = 0; i < 30 && !focused; i++) {
       await page.keyboard.press("Tab");
       focused = await button.evaluate((el) => el === document.activeElement);
     }
-    expect(focused, "Tab never reached the status button").toBe(true);
+    expect(focused, "Tab never reached the status indicator").toBe(true);
     const tooltip = await visible(page.getByRole("tooltip"));
-    expect(await tooltip.textContent()).toContain("Connected to the API server");
+    const text = await tooltip.textContent();
+    expect(text).toContain("Your device is offline");
+    expect(text).toMatch(/Last checked: /);
+    expect(text).not.toContain("/api/");
     expect(await button.getAttribute("aria-describedby")).toBe(await tooltip.getAttribute("id"));
-    await expect.poll(() => page.getByTestId("api-status-live").getAttribute("aria-live")).toBe("polite");
-    // Enter runs a check, and the button keeps the focus (and so its tooltip).
-    await page.keyboard.press("Enter");
-    await visible(page.getByRole("tooltip"));
+    await shoot(page, `${SCREENS_DIR}connection-status-390.png`);
+    await expectNoSeriousA11yViolations(page, "the sign-in page with the offline indicator's tooltip open");
+
+    await context.setOffline(false);
+    await statusButton(page).waitFor({ state: "detached", timeout: 15_000 });
+    await expect.poll(() => page.getByTestId("api-status-live").textContent()).toBe("Connected to the API server");
   });
 });
 
@@ -107,9 +116,8 @@ describe("with the server stopped", () => {
       await visible(page.getByRole("button", { name: "Try Again" }));
       await visible(page.getByRole("button", { name: "Return to Login" }));
       expect(await page.getByTestId("support-contact").textContent()).toMatch(/^If the problem persists, please contact /);
-      await visible(page.getByRole("button", { name: "API status: offline. Check the connection now" }));
+      await visible(page.getByRole("button", { name: "Offline: check the connection again" }));
       await expect.poll(() => page.getByTestId("api-status-live").textContent()).toBe("API offline: Cannot connect to the API server");
-      await page.waitForTimeout(300); // the status button's colour transition
       await shoot(page, `${DOCS_DIR}server-connection-error.png`);
       await shoot(page, `${SCREENS_DIR}server-connection-error.png`);
       await expectNoSeriousA11yViolations(page, "the Server Connection Error page");
@@ -119,7 +127,7 @@ describe("with the server stopped", () => {
       await expectTitle(page, ADMIN.title);
       expect(new URL(page.url()).pathname).toBe(ADMIN.home);
       expect(await page.getByRole("heading", { name: "Server Connection Error" }).count()).toBe(0);
-      await visible(page.getByRole("button", { name: "API status: online. Check the connection now" }));
+      expect(await statusButton(page).count()).toBe(0);
     } finally {
       await context.close();
       // A failure while it was stopped must not fail the journeys after this one too.

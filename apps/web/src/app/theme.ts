@@ -1,4 +1,5 @@
-import { type CSSVariablesResolver, Modal, PasswordInput, createTheme } from "@mantine/core";
+import { type CSSVariablesResolver, Input, Modal, PasswordInput, createTheme } from "@mantine/core";
+import focusRing from "./focus-ring.module.css";
 
 /**
  * Darker filled shades and text tokens than Mantine's defaults so text and buttons meet
@@ -13,9 +14,12 @@ export const theme = createTheme({
   components: {
     // Mantine's "Toggle password visibility" name would make the field's label "Password"
     // ambiguous for label-based lookups (screen-reader rotors, browser tests).
+    // Mantine takes the toggle out of the tab order; a keyboard user needs it as much as anyone.
     PasswordInput: PasswordInput.extend({
-      defaultProps: { visibilityToggleButtonProps: { "aria-label": "Show or hide characters" } },
+      defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { "aria-label": "Show or hide characters" } },
     }),
+    // Every text input, select and combobox is an Input underneath: one place for the focus ring.
+    Input: Input.extend({ classNames: { input: focusRing.input } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
   },
 });

@@ -1,6 +1,7 @@
 import { Modal } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import type { ReactNode } from "react";
+import { useReturnFocus } from "../lib/use-return-focus";
 
 interface Props {
   title: string;
@@ -9,9 +10,13 @@ interface Props {
   children: ReactNode;
 }
 
-/** The app's dialog frame: a bold title, a close button, centred, full screen on phones. */
+/**
+ * The app's dialog frame: a bold title, a close button, centred, full screen on phones. It
+ * mounts open and unmounts to close, giving focus back to what opened it.
+ */
 export function ModalShell({ title, onClose, size = "md", children }: Props) {
   const phone = useMediaQuery("(max-width: 36em)");
+  useReturnFocus();
   return (
     <Modal.Root opened onClose={onClose} size={size} fullScreen={phone} centered>
       <Modal.Overlay />

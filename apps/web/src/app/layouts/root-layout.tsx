@@ -1,7 +1,6 @@
 import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router";
 import { PageLoader } from "../../components/page-loader";
-import { ApiStatusButton } from "../../features/connection/components/api-status-button";
 import { ServerConnectionErrorPage } from "../../features/connection/components/server-connection-error-page";
 import { useHealth } from "../../lib/health";
 import { useNotificationWatch } from "../notification-watch";
@@ -17,16 +16,11 @@ export function RootLayout() {
   const { isOnline } = useHealth();
   const { pathname } = useLocation();
   const replaced = !isOnline && !SHOWN_WHILE_OFFLINE.has(pathname);
-  return (
-    <>
-      {replaced ? (
-        <ServerConnectionErrorPage />
-      ) : (
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
-      )}
-      <ApiStatusButton />
-    </>
+  return replaced ? (
+    <ServerConnectionErrorPage />
+  ) : (
+    <Suspense fallback={<PageLoader />}>
+      <Outlet />
+    </Suspense>
   );
 }

@@ -17,7 +17,12 @@ function loginErrorText(error: unknown): string {
   return MESSAGES.loginFailedRetry;
 }
 
-export function LoginPage() {
+interface Props {
+  /** Someone has started signing in: the app may fetch what comes after (called more than once). */
+  onSignInIntent?: () => void;
+}
+
+export function LoginPage({ onSignInIntent }: Props = {}) {
   const [login, setLogin] = useState("");
   const [password, setPassword] = useState("");
   const [fieldErrors, setFieldErrors] = useState<{ login?: string; password?: string }>({});
@@ -70,7 +75,7 @@ export function LoginPage() {
             {loginErrorText(signIn.error)}
           </Alert>
         ) : null}
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={submit} noValidate onFocus={onSignInIntent} onInput={onSignInIntent}>
           <Stack gap="md">
             <TextInput
               label="Username or Email"

@@ -1,5 +1,6 @@
-import { Box, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import type { StudentDetail } from "@tally/contract";
+import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import type { AttendanceRecordItem, StudentDetail } from "@tally/contract";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
 import { useStudentAttendance } from "../api/get-student-attendance";
@@ -9,8 +10,72 @@ import { attendanceShares, validRecords } from "./attendance-shares";
 
 const STATUS_COLOR = { present: "green", late: "yellow", absent: "red" } as const;
 
+/** Phones: the records as stacked rows instead of a table that scrolls sideways. */
+const NARROW = "(max-width: 36em)";
+
 function capitalise(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
+}
+
+/** The status in words; the colour only repeats it. */
+function StatusBadge({ status }: { status: AttendanceRecordItem["status"] }) {
+  return (
+    <Badge variant="light" color={STATUS_COLOR[status]} radius="sm" tt="none" style={{ flexShrink: 0 }}>
+      {capitalise(status)}
+    </Badge>
+  );
+}
+
+const weekOf = (r: AttendanceRecordItem) => r.formatted_week || `Week ${r.week_number}`;
+
+function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
+  return (
+    <Table.ScrollContainer minWidth={420} maxHeight={360} type="native" tabIndex={0} aria-label="Attendance records">
+      <Table striped stickyHeader style={{ whiteSpace: "nowrap" }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Week</Table.Th>
+            <Table.Th scope="col">Date</Table.Th>
+            <Table.Th scope="col">Meeting type</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {records.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td>{weekOf(r)}</Table.Td>
+              <Table.Td>{displayDate(r.date)}</Table.Td>
+              <Table.Td>{capitalise(r.meeting_type)}</Table.Td>
+              <Table.Td>
+                <StatusBadge status={r.status} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** One record a row: week and status on the first line, date and meeting type below, wrapping rather than cut. */
+function RecordList({ records }: { records: AttendanceRecordItem[] }) {
+  return (
+    <Stack component="ul" gap={0} aria-label="Attendance records" data-testid="attendance-record-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
+      {records.map((r) => (
+        <li key={r.id} style={{ borderBottom: "1px solid var(--mantine-color-gray-3)", padding: "var(--mantine-spacing-xs) 0", minWidth: 0 }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" fw={600} style={{ minWidth: 0, overflowWrap: "anywhere" }}>
+              {weekOf(r)}
+            </Text>
+            <StatusBadge status={r.status} />
+          </Group>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+            {displayDate(r.date)} · {capitalise(r.meeting_type)}
+          </Text>
+        </li>
+      ))}
+    </Stack>
+  );
 }
 
 function Tile({ label, value }: { label: string; value: number }) {
@@ -30,6 +95,7 @@ function Tile({ label, value }: { label: string; value: number }) {
 export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
   const cohort = latestCohort(student);
   const attendance = useStudentAttendance(student.id, cohort?.id ?? null);
+  const narrow = useMediaQuery(NARROW);
   if (!cohort) return <EmptyState message="No cohort found for student" />;
   if (attendance.isPending) {
     return <SectionLoader label="Loading attendance" />;
@@ -57,33 +123,7 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
       <Title order={3} size="h5">
         Attendance records
       </Title>
-      <Table.ScrollContainer minWidth={420} maxHeight={360} type="native" tabIndex={0} aria-label="Attendance records">
-        <Table striped stickyHeader style={{ whiteSpace: "nowrap" }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Week</Table.Th>
-              <Table.Th scope="col">Date</Table.Th>
-              <Table.Th scope="col">Meeting type</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {records.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{r.formatted_week || `Week ${r.week_number}`}</Table.Td>
-                <Table.Td>{displayDate(r.date)}</Table.Td>
-                <Table.Td>{capitalise(r.meeting_type)}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Box w={8} h={8} bg={`${STATUS_COLOR[r.status]}.7`} style={{ borderRadius: "50%" }} aria-hidden="true" />
-                    <Text size="sm">{capitalise(r.status)}</Text>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {narrow ? <RecordList records={records} /> : <RecordTable records={records} />}
     </Stack>
   );
 }

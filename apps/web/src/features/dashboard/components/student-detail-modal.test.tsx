@@ -1,6 +1,6 @@
 import { type AttendanceRecordItem, MESSAGES, type StudentDetail, type WeeklyDataItem } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { jsonResponse } from "../../../testing/mock-fetch";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { renderApp } from "../../../testing/render-app";
@@ -115,6 +115,50 @@ describe("student detail modal", () => {
     expect(within(dialog).getAllByText("Week 2")).toHaveLength(2);
     expect(within(dialog).getAllByText("Advisor").length).toBeGreaterThan(0);
     expect(callsTo(fetchMock, "/attendance/student/1")[0]!.get("cohortId")).toBe("11");
+  });
+
+  it("on a phone lists the records as stacked rows, each status in words (no colour-only mark)", async () => {
+    const phone = (query: string) =>
+      ({
+        matches: /max-width:\s*(36em|48em)/.test(query),
+        media: query,
+        onchange: null,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        addListener: () => {},
+        removeListener: () => {},
+        dispatchEvent: () => false,
+      }) as unknown as MediaQueryList;
+    vi.spyOn(window, "matchMedia").mockImplementation(phone);
+    const data = [record(1, 1, "mentor", "present"), record(2, 1, "advisor", "late"), record(3, 2, "mentor", "absent")];
+    const { dialog } = await openModal({ details: { 1: detail() }, attendance: { 1: { data, weeks: [] } } });
+    await within(dialog).findByText("Local bakery co-op", {}, SLOW);
+    openTab(dialog, "Attendance");
+    const list = await within(dialog).findByTestId("attendance-record-list", {}, SLOW);
+    expect(within(dialog).queryByRole("table")).toBeNull();
+    const rows = within(list).getAllByRole("listitem");
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "Week 1LateSep 1, 2025 · Advisor",
+      "Week 1PresentSep 1, 2025 · Mentor",
+      "Week 2AbsentSep 2, 2025 · Mentor",
+    ]);
+    // Nothing in a row is a mark without words.
+    expect(list.querySelectorAll("[aria-hidden]")).toHaveLength(0);
+  });
+
+  it("gives focus back to the card's View Details button when closed with Escape", async () => {
+    signIn(buildUser({ role: "admin" }));
+    mockDashboardApi({ students: buildStudents(3), details: { 1: detail() } });
+    renderApp("/dashboard");
+    const opener = await screen.findByRole("button", { name: "View Details for Student1 Tester" }, SLOW);
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = await screen.findByRole("dialog", {}, SLOW);
+    await within(dialog).findByText("Local bakery co-op", {}, SLOW);
+    expect(document.activeElement).not.toBe(opener);
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 
   it("lists weekly flags, reflections and advisor notes with the per-week empty texts", async () => {

@@ -4,6 +4,7 @@ import { isAdminRole, type SessionUser, type StudentDetail } from "@tally/contra
 import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
+import { useReturnFocus } from "../../../lib/use-return-focus";
 import { useFeatureSettings } from "../api/get-feature-settings";
 import { useStudent } from "../api/get-student";
 import { useWeeklyData } from "../api/get-weekly-data";
@@ -103,6 +104,7 @@ export function StudentDetailModal({ studentId, user, onClose }: Props) {
   const fullScreen = useMediaQuery("(max-width: 36em)");
   const student = useStudent(studentId);
   const title = student.data ? studentName(student.data) : "Student Details";
+  useReturnFocus();
   return (
     <Modal opened onClose={onClose} title={title} size="xl" fullScreen={fullScreen}>
       <ModalBody studentId={studentId} user={user} />
