@@ -152,3 +152,15 @@ export async function restoreBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[nu
       from json_array_elements(${chunk}) p where s.id = (p->>0)::int`,
   );
 }
+
+/** Who holds each of these Benefit Assignment IDs (IDs nobody holds are left out). */
+export async function benefitIdHolders(
+  db: DbExecutor,
+  ids: readonly string[],
+): Promise<Array<{ benefit_assignment_id: string; id: number; name: string }>> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ benefit_assignment_id: string; id: number; name: string }>`
+    select s.benefit_assignment_id, s.id, s.first_name || ' ' || s.last_name as name from students s
+     where s.benefit_assignment_id in (select value from json_array_elements_text(${JSON.stringify([...new Set(ids)])}::json))`.execute(db);
+  return rows;
+}

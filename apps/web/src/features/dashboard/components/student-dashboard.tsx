@@ -19,6 +19,7 @@ import { DashboardStats } from "./dashboard-stats";
 import { ExportMenu } from "./export-menu";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
+import { studentFromLink } from "../../../lib/student-link";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -66,7 +67,8 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const [chosen, setFilters] = useState<DashboardFilters>(NO_FILTERS);
   const filters: DashboardFilters = fixedSchoolId === undefined ? chosen : { ...chosen, schoolId: fixedSchoolId };
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
-  const [openStudentId, setOpenStudentId] = useState<number | null>(null);
+  // A link from another page (the flag uploader's ID conflicts) may name a student to open.
+  const [openStudentId, setOpenStudentId] = useState<number | null>(() => studentFromLink(window.location.search));
   // The page belongs to one filter + search combination; any change starts again at page 1.
   const pageKey = JSON.stringify([filters, q]);
   const [paging, setPaging] = useState({ key: pageKey, page: 1 });
