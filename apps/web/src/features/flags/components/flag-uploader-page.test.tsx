@@ -77,6 +77,11 @@ async function processWith(panel: HTMLElement) {
 }
 
 const status = () => screen.getByTestId("flag-upload-status").textContent;
+/** A flags cell: its chips' texts, or its text when it has none. */
+function flagCell(cell: HTMLElement) {
+  const chips = within(cell).queryAllByRole("listitem").map((chip) => chip.textContent);
+  return chips.length > 0 ? chips : cell.textContent;
+}
 const flagTable = () => screen.getByRole("table", { name: "Calculated flags" });
 
 describe("Flag Uploader page", () => {
@@ -170,10 +175,6 @@ describe("Flag Uploader page", () => {
     expect(headers.slice(1)).toEqual(["Name", "Benefit Assignment ID", "Calculated flags ↕", "Matched by"]);
     const rows = within(table).getAllByRole("row").slice(1);
     // One chip (a list item) per flag, never a joined sentence; "No flags" when there are none.
-    const flagCell = (cell: HTMLElement) => {
-      const chips = within(cell).queryAllByRole("listitem").map((chip) => chip.textContent);
-      return chips.length > 0 ? chips : cell.textContent;
-    };
     expect(rows.map((r) => within(r).getAllByRole("cell").slice(1).map((c, i) => (i === 2 ? flagCell(c) : c.textContent)))).toEqual([
       ["Dmitri Silva", "BA-100000", ["Low wellbeing (1/5)", "Absent from 1 session(s)"], "Benefit Assignment ID"],
       ["Kwame Patel", "BA-100001", "No flags", "E-mail"],
