@@ -1,14 +1,16 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { FLAG_FILE_LABELS, FLAG_UPLOAD_MESSAGES } from "@tally/contract";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { expectNoSeriousA11yViolations, expectTitle, newContext, settled, visible } from "./browser";
 import { openSignedIn, useSignedInPage, WEEK3_FIXTURES } from "./journey-setup";
 import { chooseOption, eventually, studentsHeadingCount } from "./dashboards-page";
 import { ADMIN, SUPER_ADMIN } from "./demo-accounts";
 
 // A super admin runs the sample week through the Flag Uploader (process, verify, import) and
-// finds the flags in a student's Flags tab; an admin is refused the page.
+// finds the flags in a student's Flags tab; an admin is refused the page. One Benefit
+// Assignment ID of the CRM report (Kwame Patel's) is given to another student first, so the
+// conflict warning is seen, followed by its link to the holder's Overview.
 //
 // The cohort is this file's own, and so are its students: the sample files are read with their
 // own e-mail domain, so the weekly-import journey's students (same names) are never touched.
@@ -54,6 +56,22 @@ function dated(name: string): { name: string; mimeType: string; buffer: Buffer }
 
 const superAdmin = useSignedInPage(SUPER_ADMIN, { height: 900 });
 
+/** Kwame Patel's ID in the CRM report, held by a student of the demo data for this file's run. */
+const HELD_ID = "BA-100037";
+let holder = { id: 0, name: "" };
+
+/** Gives HELD_ID to a student who is none of the sample's (this file's or the weekly import journey's). */
+async function giveHeldIdToAnotherStudent(context: BrowserContext, token: string): Promise<void> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const list = await context.request.get("/api/students?limit=100", { headers });
+  type Row = { id: number; first_name: string; last_name: string; email: string | null };
+  const other = ((await list.json()) as { data: Row[] }).data.find((s) => !/@(flags-journey|students)\.example\.org$/.test(s.email ?? ""));
+  if (!other) throw new Error("No student outside the sample to hold the ID");
+  const res = await context.request.put(`/api/students/${other.id}`, { headers, data: { benefit_assignment_id: HELD_ID } });
+  expect(res.status(), `giving ${HELD_ID} away: ${await res.text()}`).toBe(200);
+  holder = { id: other.id, name: `${other.first_name} ${other.last_name}` };
+}
+
 async function commitFixtureWeek(context: BrowserContext, token: string): Promise<void> {
   const headers = { Authorization: `Bearer ${token}` };
   for (const name of SCHOOLS) {
@@ -82,6 +100,16 @@ async function commitFixtureWeek(context: BrowserContext, token: string): Promis
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await commitFixtureWeek(superAdmin.context, superAdmin.token);
+  await giveHeldIdToAnotherStudent(superAdmin.context, superAdmin.token);
+});
+
+afterAll(async () => {
+  if (holder.id === 0) return;
+  // The demo student goes back as it was, for the journeys after this one.
+  await superAdmin.context.request.put(`/api/students/${holder.id}`, {
+    headers: { Authorization: `Bearer ${superAdmin.token}` },
+    data: { benefit_assignment_id: null },
+  });
 });
 
 /** Chooses the three dated sample files in the upload panel. */
@@ -94,6 +122,9 @@ async function attachSample(p: Locator): Promise<void> {
 
 const panel = (page: Page): Locator => page.getByRole("region", { name: `Reports for ${COHORT}, Week ${WEEK}` });
 const flagTable = (page: Page): Locator => page.getByRole("table", { name: "Calculated flags" });
+/** The flag chips of each shown row, in order ([] for "No flags"). */
+const rowFlags = (table: Locator): Promise<string[][]> =>
+  table.locator("tbody tr td:nth-child(4)").evaluateAll((cells) => cells.map((c) => [...c.querySelectorAll("li")].map((li) => li.textContent ?? "")));
 
 describe("the flag uploader", () => {
   test("an admin opening /admin/flag-uploader is refused with the spec's text", async () => {
@@ -149,7 +180,27 @@ describe("the flag uploader", () => {
     expect(await dmitri.count()).toBe(1);
     const cells = await dmitri.getByRole("cell").allTextContents();
     // No Benefit Assignment ID is stored on him yet (the import stores it): matched by e-mail.
-    expect(cells.slice(1)).toEqual(["Dmitri Silva", "BA-100000", DMITRI_FLAGS.join("; "), "E-mail"]);
+    expect([cells[1], cells[2], cells[4]]).toEqual(["Dmitri Silva", "BA-100000", "E-mail"]);
+    // One chip per flag, not a sentence.
+    expect(await dmitri.getByRole("list", { name: "4 flags" }).getByRole("listitem").allTextContents()).toEqual(DMITRI_FLAGS);
+
+    // The ID another student holds is a warning naming both and the ID, before anything is imported.
+    const warning = await visible(page.getByTestId("benefit-id-conflicts"));
+    expect(await warning.textContent()).toContain(`${HELD_ID} is held by ${holder.name}; the CRM report gives it to Kwame Patel.`);
+    expect(await warning.getByRole("link", { name: holder.name }).getAttribute("href")).toBe(`/dashboard?student=${holder.id}`);
+
+    // The count and Import stay in view at the bottom of the window while the table scrolls.
+    const footer = page.getByTestId("verification-footer");
+    const windowHeight = page.viewportSize()?.height ?? 0;
+    const bottomOf = async () => {
+      const box = await footer.boundingBox();
+      return Math.round((box?.y ?? 0) + (box?.height ?? 0));
+    };
+    expect(await footer.getByRole("button", { name: "Import 40 students" }).isVisible()).toBe(true);
+    expect(await bottomOf()).toBe(windowHeight);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(bottomOf).toBe(windowHeight);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expectNoSeriousA11yViolations(page, "the verification step");
 
     await page.evaluate(async () => {
@@ -163,8 +214,7 @@ describe("the flag uploader", () => {
     const { page } = superAdmin;
     const table = flagTable(page);
     await table.getByRole("button", { name: /Calculated flags/ }).click();
-    const flagCounts = async () =>
-      (await table.locator("tbody tr td:nth-child(4)").allTextContents()).map((t) => (t === "No flags" ? 0 : t.split("; ").length));
+    const flagCounts = async () => (await rowFlags(table)).map((chips) => chips.length);
     const counts = await flagCounts();
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     const flagged = counts.filter((n) => n > 0).length;
@@ -181,7 +231,25 @@ describe("the flag uploader", () => {
     const success = await visible(page.getByTestId("flag-import-success"));
     expect(await success.textContent()).toContain(FLAG_UPLOAD_MESSAGES.imported);
     expect(await success.textContent()).toContain("Students imported: 40");
+    expect(await success.textContent()).toContain("Benefit Assignment IDs stored: 39");
+    // The conflict is a warning of its own after the import too, never inside the green box.
+    expect(await success.textContent()).not.toContain(HELD_ID);
+    const warning = await visible(page.getByTestId("benefit-id-conflicts"));
+    expect(await warning.textContent()).toContain("was imported without one");
+    expect(await success.locator('[data-testid="benefit-id-conflicts"]').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}flag-uploader-success.png`, fullPage: true, animations: "disabled" });
+  });
+
+  test("the conflict's link opens the holder on the dashboard, the ID on their Overview", async () => {
+    const { page } = superAdmin;
+    const href = await page.getByTestId("benefit-id-conflicts").getByRole("link", { name: holder.name }).getAttribute("href");
+    await page.goto(href ?? "/");
+    const dialog = page.getByRole("dialog", { name: holder.name });
+    await visible(dialog);
+    await visible(dialog.getByText("Benefit Assignment ID", { exact: true }));
+    await visible(dialog.getByText(HELD_ID, { exact: true }));
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
   });
 
   test("the dashboard shows Dmitri Silva's week 3 flags in the Flags tab", async () => {
