@@ -223,14 +223,6 @@ describe("Flag Uploader page", () => {
     expect(within(after).getByRole("link", { name: "Ana Ruiz" })).toBeTruthy();
   });
 
-  it("shows no conflict warning when there is none", async () => {
-    await openAsSuperAdmin();
-    const panel = await chooseCohort();
-    await processWith(panel);
-    await act(async () => answer(buildResult()));
-    expect(screen.queryByTestId("benefit-id-conflicts")).toBeNull();
-  });
-
   it("lists the unmatched rows grouped by reason", async () => {
     await openAsSuperAdmin();
     const panel = await chooseCohort();
