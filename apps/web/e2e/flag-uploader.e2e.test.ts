@@ -173,12 +173,13 @@ describe("the flag uploader", () => {
     const warning = await visible(page.getByTestId("benefit-id-conflicts"));
     expect(await warning.textContent()).toMatch(/^\d+ Benefit Assignment IDs? already held by another student/);
     const showAll = warning.getByRole("button", { name: /^Show all/ });
-    if ((await showAll.count()) > 0) await showAll.click();
+    const folded = (await showAll.count()) > 0;
+    if (folded) await showAll.click();
     expect(await heldLine(page).textContent()).toMatch(new RegExp(`^${HELD_ID} is held by .+; the CRM report gives it to Kwame Patel\\.$`));
     const links = heldLine(page).getByRole("link");
     expect(await links.count()).toBe(2);
     expect(await links.nth(0).getAttribute("href")).toMatch(/^\/dashboard\?student=\d+$/);
-    await warning.getByRole("button", { name: /^Show the first/ }).click();
+    if (folded) await warning.getByRole("button", { name: /^Show the first/ }).click();
 
     // The count and Import stay in view at the bottom of the window while the table scrolls.
     const footer = page.getByTestId("verification-footer");
@@ -187,7 +188,19 @@ describe("the flag uploader", () => {
       const box = await footer.boundingBox();
       return Math.round((box?.y ?? 0) + (box?.height ?? 0));
     };
-    expect(await footer.getByRole("button", { name: "Import 40 students" }).isVisible()).toBe(true);
+    const importButton = footer.getByRole("button", { name: "Import 40 students" });
+    expect(await importButton.isVisible()).toBe(true);
+    // Nothing floats over it (the connection button sits in the window's corner).
+    const covering = await importButton.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      // Its left end, middle and right end, clear of the rounded corners.
+      const y = (r.top + r.bottom) / 2;
+      return [[r.left + 6, y], [(r.left + r.right) / 2, y], [r.right - 6, y]].flatMap(([x, y]) => {
+        const top = document.elementFromPoint(x!, y!);
+        return el.contains(top) ? [] : [`${top?.tagName}.${top?.className} at ${x},${y} (button ${JSON.stringify(r)})`];
+      });
+    });
+    expect(covering).toEqual([]);
     expect(await bottomOf()).toBe(windowHeight);
     await page.mouse.wheel(0, 600);
     await expect.poll(bottomOf).toBe(windowHeight);
@@ -198,7 +211,10 @@ describe("the flag uploader", () => {
       await document.fonts.ready;
     });
     await page.screenshot({ path: `${SHOTS}flag-uploader-verify.png`, fullPage: true, animations: "disabled" });
+    // The README's picture starts at the step's heading: the warning, the chips and the footer in one window.
+    await p.getByRole("heading", { name: "Verify calculated flags" }).evaluate((el) => el.scrollIntoView());
     await page.screenshot({ path: README_SHOT, animations: "disabled" });
+    await page.evaluate(() => window.scrollTo(0, 0));
   });
 
   test("sorting by flag count and 'Only flagged' reorder and narrow the table", async () => {

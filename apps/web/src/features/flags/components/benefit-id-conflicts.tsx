@@ -16,7 +16,7 @@ interface Props {
 /** Opens the student's details on the dashboard, in a new tab so the uploader's work stays. */
 function StudentAnchor({ student }: { student: BenefitIdConflict["student"] }) {
   return (
-    <Anchor component={Link} to={studentLink(student.id)} target="_blank" rel="noopener">
+    <Anchor component={Link} to={studentLink(student.id)} target="_blank" rel="noopener" inherit>
       {student.name}
     </Anchor>
   );

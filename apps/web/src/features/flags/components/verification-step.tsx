@@ -44,7 +44,8 @@ export function VerificationStep({ result, importing, onImport, headingRef }: Pr
       ) : (
         <>
           <VerificationTable rows={result.data} selected={selected} onSelect={setSelected} disabled={importing} />
-          <Box style={STICKY_FOOTER} py="sm" data-testid="verification-footer">
+          {/* Room on the right for the floating connection button, which sits over the window's corner. */}
+          <Box style={STICKY_FOOTER} py="sm" pr={56} data-testid="verification-footer">
             <Group justify="space-between" gap="sm">
               <Stack gap={0}>
                 <Text size="sm" fw={500} data-testid="selection-count">
