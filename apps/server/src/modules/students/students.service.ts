@@ -180,9 +180,10 @@ export async function updateStudent(
       return detailOf(trx, scope, fallback as repo.StudentRow);
     });
   } catch (err) {
-    const { code, constraint } = err as { code?: string; constraint?: string };
+    const { code, constraint, message } = err as { code?: string; constraint?: string; message?: string };
     // Two edits at once can both pass the checks above; the unique index decides.
-    if (code === UNIQUE_VIOLATION && constraint === "students_benefit_key" && benefitId) throw benefitIdTaken(benefitId, null);
+    const benefitKey = constraint === "students_benefit_key" || String(message).includes("students_benefit_key");
+    if (code === UNIQUE_VIOLATION && benefitKey && benefitId) throw benefitIdTaken(benefitId, null);
     if (code === UNIQUE_VIOLATION) throw conflict("A student with this e-mail address already exists");
     throw err;
   }
