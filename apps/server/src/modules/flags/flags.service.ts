@@ -176,6 +176,7 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     // A Benefit Assignment ID changes no student's school: the rollups have nothing to redo.
     await students.deferRollups(trx);
     const storedFor = await students.storeBenefitIds(trx, rows.map((r) => [r.studentId, r.benefit_assignment_id]));
+    const storedIds = new Map(rows.map((r) => [r.studentId, r.benefit_assignment_id]));
     await students.refreshRollups(trx, []);
     const benefitIdConflicts = await findBenefitIdConflicts(trx, rows);
     const summary = {
@@ -212,7 +213,8 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
         attendanceUpdated: [],
         weeklyCreated,
         weeklyUpdated: previous.map(({ student_id: _s, ...w }) => w),
-        benefitIds: storedFor.map((id) => [id, null]),
+        // With the ID stored, so an undo leaves an ID corrected by hand since then alone.
+        benefitIds: storedFor.map((id) => [id, null, storedIds.get(id) ?? ""]),
       },
       at,
     });
