@@ -3,7 +3,7 @@ import { useDebouncedValue } from "@mantine/hooks";
 import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
 import { keepPreviousData, usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { useOutletContext } from "react-router";
+import { useLocation, useOutletContext } from "react-router";
 import { cohortsQuery } from "../../../lib/api/get-cohorts";
 import { schoolsQuery } from "../../../lib/api/get-schools";
 import { type DashboardFilters, NO_FILTERS } from "../api/dashboard-filters";
@@ -68,7 +68,8 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const filters: DashboardFilters = fixedSchoolId === undefined ? chosen : { ...chosen, schoolId: fixedSchoolId };
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
   // A link from another page (the flag uploader's ID conflicts) may name a student to open.
-  const [openStudentId, setOpenStudentId] = useState<number | null>(() => studentFromLink(window.location.search));
+  const { search: address } = useLocation();
+  const [openStudentId, setOpenStudentId] = useState<number | null>(() => studentFromLink(address));
   // The page belongs to one filter + search combination; any change starts again at page 1.
   const pageKey = JSON.stringify([filters, q]);
   const [paging, setPaging] = useState({ key: pageKey, page: 1 });

@@ -174,6 +174,14 @@ describe("student detail modal", () => {
     expect(await within(dialog).findByText("No weekly data available", {}, SLOW)).toBeTruthy();
   });
 
+  it("opens the student a link names (/dashboard?student=1), as the flag uploader's conflicts link", async () => {
+    signIn(buildUser({ role: "admin" }));
+    mockDashboardApi({ students: buildStudents(3), details: { 1: detail() } });
+    renderApp("/dashboard?student=1");
+    const dialog = await screen.findByRole("dialog", { name: "Student1 Tester" }, SLOW);
+    expect(await within(dialog).findByText("BA-100001", {}, SLOW)).toBeTruthy();
+  });
+
   it("says when the student detail is missing", async () => {
     const { dialog } = await openModal({ details: {} });
     expect(await within(dialog).findByText("No student data available", {}, SLOW)).toBeTruthy();
