@@ -8,7 +8,9 @@ import { chooseOption, eventually, studentsHeadingCount } from "./dashboards-pag
 import { ADMIN, SUPER_ADMIN } from "./demo-accounts";
 
 // A super admin runs the sample week through the Flag Uploader (process, verify, import) and
-// finds the flags in a student's Flags tab; an admin is refused the page.
+// finds the flags in a student's Flags tab; an admin is refused the page. The sample's Benefit
+// Assignment IDs clash with the demo students' own, so the conflict warning is seen before and
+// after the import, and its link is followed to the holder's Overview.
 //
 // The cohort is this file's own, and so are its students: the sample files are read with their
 // own e-mail domain, so the weekly-import journey's students (same names) are never touched.
@@ -54,6 +56,14 @@ function dated(name: string): { name: string; mimeType: string; buffer: Buffer }
 
 const superAdmin = useSignedInPage(SUPER_ADMIN, { height: 900 });
 
+/**
+ * Kwame Patel's ID in the CRM report. The demo data's students hold BA-1000NN (NN their id), so
+ * the sample's IDs clash with theirs: the warning a coordinator meets with real, older records.
+ */
+const HELD_ID = "BA-100037";
+/** The students of the sample: 40, one of them (Dmitri Silva, BA-100000) with an ID nobody holds. */
+const SAMPLE_STUDENTS = 40;
+
 async function commitFixtureWeek(context: BrowserContext, token: string): Promise<void> {
   const headers = { Authorization: `Bearer ${token}` };
   for (const name of SCHOOLS) {
@@ -84,6 +94,9 @@ beforeAll(async () => {
   await commitFixtureWeek(superAdmin.context, superAdmin.token);
 });
 
+/** The warning's line about HELD_ID. */
+const heldLine = (page: Page): Locator => page.getByTestId("benefit-id-conflicts").getByRole("listitem").filter({ hasText: `${HELD_ID} is held by` });
+
 /** Chooses the three dated sample files in the upload panel. */
 async function attachSample(p: Locator): Promise<void> {
   await p.getByLabel(FLAG_FILE_LABELS.progressReport).setInputFiles(dated("progress.csv"));
@@ -94,6 +107,9 @@ async function attachSample(p: Locator): Promise<void> {
 
 const panel = (page: Page): Locator => page.getByRole("region", { name: `Reports for ${COHORT}, Week ${WEEK}` });
 const flagTable = (page: Page): Locator => page.getByRole("table", { name: "Calculated flags" });
+/** The flag chips of each shown row, in order ([] for "No flags"). */
+const rowFlags = (table: Locator): Promise<string[][]> =>
+  table.locator("tbody tr td:nth-child(4)").evaluateAll((cells) => cells.map((c) => [...c.querySelectorAll("li")].map((li) => li.textContent ?? "")));
 
 describe("the flag uploader", () => {
   test("an admin opening /admin/flag-uploader is refused with the spec's text", async () => {
@@ -149,22 +165,63 @@ describe("the flag uploader", () => {
     expect(await dmitri.count()).toBe(1);
     const cells = await dmitri.getByRole("cell").allTextContents();
     // No Benefit Assignment ID is stored on him yet (the import stores it): matched by e-mail.
-    expect(cells.slice(1)).toEqual(["Dmitri Silva", "BA-100000", DMITRI_FLAGS.join("; "), "E-mail"]);
+    expect([cells[1], cells[2], cells[4]]).toEqual(["Dmitri Silva", "BA-100000", "E-mail"]);
+    // One chip per flag, not a sentence.
+    expect(await dmitri.getByRole("list", { name: "4 flags" }).getByRole("listitem").allTextContents()).toEqual(DMITRI_FLAGS);
+
+    // An ID another student holds is a warning naming the ID and both students, before anything is imported.
+    const warning = await visible(page.getByTestId("benefit-id-conflicts"));
+    expect(await warning.textContent()).toMatch(/^\d+ Benefit Assignment IDs? already held by another student/);
+    const showAll = warning.getByRole("button", { name: /^Show all/ });
+    const folded = (await showAll.count()) > 0;
+    if (folded) await showAll.click();
+    expect(await heldLine(page).textContent()).toMatch(new RegExp(`^${HELD_ID} is held by .+; the CRM report gives it to Kwame Patel\\.$`));
+    const links = heldLine(page).getByRole("link");
+    expect(await links.count()).toBe(2);
+    expect(await links.nth(0).getAttribute("href")).toMatch(/^\/dashboard\?student=\d+$/);
+    if (folded) await warning.getByRole("button", { name: /^Show the first/ }).click();
+
+    // The count and Import stay in view at the bottom of the window while the table scrolls.
+    const footer = page.getByTestId("verification-footer");
+    const windowHeight = page.viewportSize()?.height ?? 0;
+    const bottomOf = async () => {
+      const box = await footer.boundingBox();
+      return Math.round((box?.y ?? 0) + (box?.height ?? 0));
+    };
+    const importButton = footer.getByRole("button", { name: "Import 40 students" });
+    expect(await importButton.isVisible()).toBe(true);
+    // Nothing floats over it (the connection button sits in the window's corner).
+    const covering = await importButton.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      // Its left end, middle and right end, clear of the rounded corners.
+      const y = (r.top + r.bottom) / 2;
+      return [[r.left + 6, y], [(r.left + r.right) / 2, y], [r.right - 6, y]].flatMap(([x, y]) => {
+        const top = document.elementFromPoint(x!, y!);
+        return el.contains(top) ? [] : [`${top?.tagName}.${top?.className} at ${x},${y} (button ${JSON.stringify(r)})`];
+      });
+    });
+    expect(covering).toEqual([]);
+    expect(await bottomOf()).toBe(windowHeight);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(bottomOf).toBe(windowHeight);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expectNoSeriousA11yViolations(page, "the verification step");
 
     await page.evaluate(async () => {
       await document.fonts.ready;
     });
     await page.screenshot({ path: `${SHOTS}flag-uploader-verify.png`, fullPage: true, animations: "disabled" });
+    // The README's picture starts at the step's heading: the warning, the chips and the footer in one window.
+    await p.getByRole("heading", { name: "Verify calculated flags" }).evaluate((el) => el.scrollIntoView());
     await page.screenshot({ path: README_SHOT, animations: "disabled" });
+    await page.evaluate(() => window.scrollTo(0, 0));
   });
 
   test("sorting by flag count and 'Only flagged' reorder and narrow the table", async () => {
     const { page } = superAdmin;
     const table = flagTable(page);
     await table.getByRole("button", { name: /Calculated flags/ }).click();
-    const flagCounts = async () =>
-      (await table.locator("tbody tr td:nth-child(4)").allTextContents()).map((t) => (t === "No flags" ? 0 : t.split("; ").length));
+    const flagCounts = async () => (await rowFlags(table)).map((chips) => chips.length);
     const counts = await flagCounts();
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     const flagged = counts.filter((n) => n > 0).length;
@@ -181,7 +238,32 @@ describe("the flag uploader", () => {
     const success = await visible(page.getByTestId("flag-import-success"));
     expect(await success.textContent()).toContain(FLAG_UPLOAD_MESSAGES.imported);
     expect(await success.textContent()).toContain("Students imported: 40");
+    // The conflicts are a warning of their own after the import too, never inside the green box.
+    expect(await success.textContent()).not.toMatch(/held|BA-/);
+    expect(await success.locator('[data-testid="benefit-id-conflicts"]').count()).toBe(0);
+    const warning = await visible(page.getByTestId("benefit-id-conflicts"));
+    expect(await warning.textContent()).toContain("was imported without one");
+    // Every student either got the CRM's ID or is named in the warning.
+    const stored = Number(/Benefit Assignment IDs stored: (\d+)/.exec((await success.textContent()) ?? "")?.[1]);
+    const conflicts = Number(/^(\d+) Benefit Assignment ID/.exec((await warning.textContent()) ?? "")?.[1]);
+    expect(stored + conflicts).toBe(SAMPLE_STUDENTS);
+    expect(conflicts).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}flag-uploader-success.png`, fullPage: true, animations: "disabled" });
+  });
+
+  test("the conflict's link opens the holder on the dashboard, the ID on their Overview", async () => {
+    const { page } = superAdmin;
+    const showAll = page.getByTestId("benefit-id-conflicts").getByRole("button", { name: /^Show all/ });
+    if ((await showAll.count()) > 0) await showAll.click();
+    const link = heldLine(page).getByRole("link").first();
+    const holder = await link.textContent();
+    await page.goto((await link.getAttribute("href")) ?? "/");
+    const dialog = page.getByRole("dialog", { name: holder ?? "" });
+    await visible(dialog);
+    await visible(dialog.getByText("Benefit Assignment ID", { exact: true }));
+    await visible(dialog.getByText(HELD_ID, { exact: true }));
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
   });
 
   test("the dashboard shows Dmitri Silva's week 3 flags in the Flags tab", async () => {

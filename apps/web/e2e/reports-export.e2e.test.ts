@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type FeatureSettings,
+  fileNamePart,
   REPORT_FILES,
   REPORT_MESSAGES,
   type SaveFeatureSettingsRequest,
@@ -167,7 +168,8 @@ describe("Export menu on the admin dashboard", () => {
       .finally(release);
     const { download, path } = await downloadVia(page, "Download PDF", "mouse");
     await page.unroute("**/api/pdf-reports/generate**");
-    expect(download.suggestedFilename()).toBe(REPORT_FILES.pdf);
+    // The API names the file REPORT_FILES.pdf; the browser saves it named for its filters and day.
+    expect(download.suggestedFilename()).toMatch(reportFileNamePattern());
     expect(readFileSync(path).subarray(0, 5).toString("latin1")).toBe("%PDF-");
     const text = execFileSync("pdftotext", ["-layout", path, "-"], { encoding: "utf8" });
     expect(text).toContain(SCHOOL_NAME);
@@ -215,9 +217,14 @@ describe("Export menu on the admin dashboard", () => {
 
     const mail = await nextMailTo(RECIPIENT, before);
     expect(mail.raw).toMatch(/Content-Type: application\/pdf/i);
-    expect(mail.raw).toContain(REPORT_FILES.pdf);
+    expect(mail.raw).toMatch(reportFileNamePattern());
   });
 });
+
+/** The saved and mailed PDF's name for the chosen school (a cohort or all-cohorts first): the contract's reportFileName. */
+function reportFileNamePattern(): RegExp {
+  return new RegExp(`Attendance-[\\w-]+-${fileNamePart(SCHOOL_NAME)}-\\d{4}-\\d\\d-\\d\\d\\.pdf`);
+}
 
 describe("at phone width", () => {
   test("the menu opens within the window and the page does not scroll sideways", async () => {

@@ -85,6 +85,22 @@ export const flagRowErrorSchema = z.object({
 });
 export type FlagRowError = z.infer<typeof flagRowErrorSchema>;
 
+const studentRefSchema = z.object({ id: z.number().int(), name: z.string() });
+
+/**
+ * A Benefit Assignment ID the CRM report gives a student (matched by e-mail or name) while
+ * another student already holds it: the ID stays with its holder, the student is left without
+ * one. A coordinator has to look at both.
+ */
+export const benefitIdConflictSchema = z.object({
+  benefitAssignmentId: z.string(),
+  /** The student of this cohort the CRM row was matched to. */
+  student: studentRefSchema,
+  /** The student who holds the ID. */
+  heldBy: studentRefSchema,
+});
+export type BenefitIdConflict = z.infer<typeof benefitIdConflictSchema>;
+
 export const processFlagsResponseSchema = z.object({
   status: z.enum(["success", "error"]),
   message: z.string(),
@@ -98,6 +114,8 @@ export const processFlagsResponseSchema = z.object({
   runId: z.string().nullable(),
   data: z.array(flagVerificationRowSchema),
   unmatched: z.array(flagUnmatchedRowSchema),
+  /** The IDs the import would not store, each with both students. */
+  benefitIdConflicts: z.array(benefitIdConflictSchema),
 });
 export type ProcessFlagsResponse = z.infer<typeof processFlagsResponseSchema>;
 
@@ -146,6 +164,8 @@ export const confirmFlagImportResponseSchema = z.object({
     /** Students left without an ID because another student already holds the one in the CRM report. */
     benefitAssignmentIdsHeldElsewhere: z.number().int(),
   }),
+  /** Those students, each with the ID and its holder (a warning, not part of the success). */
+  benefitIdConflicts: z.array(benefitIdConflictSchema),
 });
 export type ConfirmFlagImportResponse = z.infer<typeof confirmFlagImportResponseSchema>;
 

@@ -24,6 +24,7 @@ export * from "./imports.js";
 export * from "./flag-upload.js";
 export * from "./flags.js";
 export * from "./reports.js";
+export * from "./report-file-name.js";
 export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";

@@ -24,6 +24,7 @@ export const MESSAGES = {
   passwordTooCommon: "This password is too common. Please choose another.",
   studentEditingOff: "Student editing is turned off for this school.",
   studentEmailAdminOnly: "Only an administrator can change a student's e-mail address.",
+  studentBenefitIdAdminOnly: "Only an administrator can change a student's Benefit Assignment ID.",
   textHasNul: "Text must not contain NUL characters.",
   usernameTooShort: "Username must be at least 3 characters",
   invalidEmail: "Please enter a valid email address",

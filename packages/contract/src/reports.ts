@@ -116,19 +116,49 @@ export const reportDataResponseSchema = z.object({
 });
 export type ReportDataResponse = z.infer<typeof reportDataResponseSchema>;
 
+/** Addresses one report e-mail may go to, To and Cc together (no mass mailing). */
+export const REPORT_MAX_RECIPIENTS = 20;
+
+/** Splits "a@x.test, b@y.test; c@z.test" (or a list of such) into addresses, in order, each once. */
+export function splitAddresses(value: string | readonly string[]): string[] {
+  const all = (typeof value === "string" ? [value] : value).flatMap((v) => v.split(/[,;\s]+/));
+  const seen = new Set<string>();
+  return all.filter((a) => a !== "" && !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
+}
+
+/**
+ * One or more addresses: a string separated by commas, semicolons or spaces, or an array of
+ * them. Each is checked; the first bad one is named in the refusal.
+ */
+const addressListSchema = (field: "To" | "Cc", required: boolean) =>
+  z
+    .union([z.string().max(10_000), z.array(z.string().max(320)).max(REPORT_MAX_RECIPIENTS)], {
+      error: required ? REPORT_MESSAGES.emailRequired : `${field} must be e-mail addresses`,
+    })
+    .transform((value, ctx) => {
+      const addresses = splitAddresses(value);
+      if (required && addresses.length === 0) {
+        ctx.addIssue({ code: "custom", message: REPORT_MESSAGES.emailRequired });
+        return z.NEVER;
+      }
+      const bad = addresses.find((a) => a.length > 320 || !emailPattern.test(a));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `${field}: "${bad.slice(0, 80)}" is not a valid email address` });
+        return z.NEVER;
+      }
+      return addresses;
+    });
+
 /**
  * POST /email/send-report: the spec's body, plus the report's filters (optional, additive):
  * the attached PDF is the one GET /pdf-reports/generate gives for them. The content is sent as
- * plain text, never as HTML.
+ * plain text, never as HTML. `recipient` (the spec's field) may hold several addresses; `cc`
+ * adds copies. The mail's Reply-To is the sender's own address.
  */
 export const sendReportRequestSchema = z
   .object({
-    recipient: z
-      .string({ error: REPORT_MESSAGES.emailRequired })
-      .trim()
-      .min(1, REPORT_MESSAGES.emailRequired)
-      .max(320, "Please enter a valid email address")
-      .regex(emailPattern, "Please enter a valid email address"),
+    recipient: addressListSchema("To", true),
+    cc: addressListSchema("Cc", false).optional().default([]),
     recipientName: z.string().trim().max(200).optional().default(""),
     subject: z
       .string()
@@ -140,7 +170,12 @@ export const sendReportRequestSchema = z
     content: z.string().max(20_000).optional().default(""),
   })
   .extend(reportFilterQuerySchema.shape)
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.recipient.length + body.cc.length > REPORT_MAX_RECIPIENTS) {
+      ctx.addIssue({ code: "custom", path: ["recipient"], message: `At most ${REPORT_MAX_RECIPIENTS} addresses, To and Cc together` });
+    }
+  });
 export type SendReportRequest = z.input<typeof sendReportRequestSchema>;
 
 export const sendReportResponseSchema = z.object({ message: z.string() });

@@ -80,6 +80,8 @@ const studentTeamSchema = z.object({
 });
 
 export const studentDetailSchema = studentBaseSchema.extend({
+  /** The CRM's ID of the student (stored by the flag uploader, corrected by admins); null until known. */
+  benefit_assignment_id: z.string().nullable(),
   currentCohort: cohortRefSchema.nullable(),
   activeTeam: studentTeamSchema.nullable(),
   previousTeams: z.array(studentTeamSchema),
@@ -106,6 +108,13 @@ export const updateStudentRequestSchema = z
       .trim()
       .max(320, MESSAGES.invalidEmail)
       .refine((v) => v === "" || emailPattern.test(v), MESSAGES.invalidEmail)
+      .nullable()
+      .optional(),
+    /** Admins only. Empty or null clears it; an ID another student holds is a 409 naming it. */
+    benefit_assignment_id: z
+      .string({ error: "Benefit Assignment ID must be text" })
+      .trim()
+      .max(100, "Benefit Assignment ID must be at most 100 characters")
       .nullable()
       .optional(),
     school_id: z.number({ error: "school_id must be a school id" }).int().positive().max(MAX_DB_ID).optional(),

@@ -296,8 +296,11 @@ export interface ImportChanges {
     hours_reported: number | null;
     updated_at: string;
   }>;
-  /** [student_id, previous benefit_assignment_id] of the flag uploader's first matches. */
-  benefitIds?: Array<[number, string | null]>;
+  /**
+   * [student_id, previous benefit_assignment_id, the ID stored] of the flag uploader's first
+   * matches (batches before the third element have two).
+   */
+  benefitIds?: Array<[number, string | null] | [number, string | null, string]>;
 }
 
 export interface ImportBatchesTable {

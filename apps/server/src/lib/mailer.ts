@@ -1,7 +1,11 @@
 import nodemailer from "nodemailer";
 
 export interface MailMessage {
+  /** One address, or several separated by ", ". */
   to: string;
+  cc?: string[];
+  /** Where the recipient's reply goes (a report's sender), instead of the From address. */
+  replyTo?: string;
   subject: string;
   text: string;
   html?: string;
@@ -59,9 +63,12 @@ export function withholdSecrets(text: string, secrets: readonly string[] = []): 
 // A link holding ?token=, &token= or #token=, up to the end of its base64url (or percent-encoded) token.
 const ONE_TIME_LINK = /[^\s"'<>]*[?&#]token=[\w%-]*/g;
 
-// The outbox table has no place for files: it notes what would have been attached.
-function attachmentNote(attachments: readonly MailAttachment[] = []): string {
-  return attachments.map((a) => `\n\n[attachment: ${a.filename}, ${a.content.length} bytes, not kept in the outbox]`).join("");
+// The outbox table has no place for files, copies or a reply address: it notes them in the text.
+function attachmentNote({ attachments = [], cc = [], replyTo }: MailMessage): string {
+  const notes = attachments.map((a) => `[attachment: ${a.filename}, ${a.content.length} bytes, not kept in the outbox]`);
+  if (cc.length > 0) notes.push(`[cc: ${cc.join(", ")}]`);
+  if (replyTo) notes.push(`[reply-to: ${replyTo}]`);
+  return notes.map((n) => `\n\n${n}`).join("");
 }
 
 /** SMTP when SMTP_URL is set; otherwise mail goes to the outbox store, one-time links withheld. */
@@ -74,6 +81,8 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
         await transport.sendMail({
           from: opts.from,
           to: m.to,
+          cc: m.cc?.length ? m.cc : undefined,
+          replyTo: m.replyTo,
           subject: m.subject,
           text: m.text,
           html: m.html,
@@ -90,7 +99,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
       const outboxId = await outbox({
         to: m.to,
         subject: m.subject,
-        text: withholdSecrets(m.text, m.secrets) + attachmentNote(m.attachments),
+        text: withholdSecrets(m.text, m.secrets) + attachmentNote(m),
         html: m.html === undefined ? null : withholdSecrets(m.html, m.secrets),
       });
       opts.log.info(

@@ -39,6 +39,7 @@ export function buildResult(overrides: Partial<ProcessFlagsResponse> = {}): Proc
       { file: "progressReport", row: 4, name: "Lee Only", email: null, reason: "in the progress report but not in the CRM report" },
       { file: "attendanceReport", row: 30, name: "Yu Other", email: null, reason: "in the CRM report but not in this cohort" },
     ],
+    benefitIdConflicts: [],
     ...overrides,
   };
 }
@@ -62,6 +63,7 @@ export const confirmed: ConfirmFlagImportResponse = {
   message: "Flags imported successfully!",
   batchId: 41,
   summary: { studentsImported: 2, weeklyDataCreated: 1, weeklyDataUpdated: 1, unchanged: 0, benefitAssignmentIdsStored: 2, benefitAssignmentIdsHeldElsewhere: 0 },
+  benefitIdConflicts: [],
 };
 
 export const csv = (name: string) => new File(["a,b\n1,2\n"], name, { type: "text/csv" });

@@ -14,6 +14,7 @@ const t = useTestApp();
 const superAdmin = useSignedIn(t, { role: "super_admin" });
 const admin = useSignedIn(t, { role: "admin" });
 let cohortId = 0;
+const ids = { holder: 0, atThreshold: 0 };
 
 beforeAll(async () => {
   const school = await buildSchool(t.db, { name: "Boundary High" });
@@ -21,8 +22,9 @@ beforeAll(async () => {
   const add = (first: string, last: string, email: string | null, benefit: string | null = null) =>
     buildStudent(t.db, { schoolId: school.id, firstName: first, lastName: last, email, cohortIds: [cohortId] }).then(async (s) => {
       if (benefit) await t.db.updateTable("students").set({ benefit_assignment_id: benefit }).where("id", "=", s.id).execute();
+      return s;
     });
-  await add("At", "Threshold", "at@example.org");
+  ids.atThreshold = (await add("At", "Threshold", "at@example.org")).id;
   await add("Below", "Threshold", "below@example.org");
   await add("No", "Platform", "noplatform@example.org");
   await add("Name", "Only", null);
@@ -32,6 +34,7 @@ beforeAll(async () => {
   await buildStudent(t.db, { schoolId: school.id, firstName: "Other", lastName: "Cohort", email: "stranger@example.org" });
   const holder = await buildStudent(t.db, { schoolId: school.id, firstName: "Id", lastName: "Holder", email: "holder@example.org" });
   await t.db.updateTable("students").set({ benefit_assignment_id: "BA-1" }).where("id", "=", holder.id).execute();
+  ids.holder = holder.id;
 });
 
 const CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
@@ -125,6 +128,13 @@ describe("confirming the boundary run", () => {
     expect(res.statusCode, res.body).toBe(200);
     // BA-1 (At Threshold) belongs to a student outside the cohort; BA-KNOWN is already stored.
     expect(res.json().summary).toMatchObject({ studentsImported: 5, weeklyDataCreated: 5, benefitAssignmentIdsStored: 3, benefitAssignmentIdsHeldElsewhere: 1 });
+    // The conflict names both students and the ID, before the import (to check) and after it (what was left out).
+    const conflict = { benefitAssignmentId: "BA-1", student: { id: ids.atThreshold, name: "At Threshold" }, heldBy: { id: ids.holder, name: "Id Holder" } };
+    expect(run.benefitIdConflicts).toEqual([conflict]);
+    expect(res.json().benefitIdConflicts).toEqual([conflict]);
+    // The ID stays with its holder.
+    const holder = await t.db.selectFrom("students").select("benefit_assignment_id").where("id", "=", ids.holder).executeTakeFirstOrThrow();
+    expect(holder.benefit_assignment_id).toBe("BA-1");
   });
 });
 

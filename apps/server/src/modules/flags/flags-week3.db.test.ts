@@ -116,6 +116,10 @@ describe("the sample week through the flag uploader", () => {
     const list = (await t.app.inject({ method: "GET", url: "/api/imports", headers: superAdmin.headers })).json<{ data: ImportBatch[] }>().data;
     const [newest, second] = list;
     expect(newest).toMatchObject({ kind: "flags", canUndo: true });
+    // An admin corrects one stored ID after the import: the undo leaves the correction alone.
+    const marcusId = await studentIdOf("marcus.rodriguez2@students.example.org");
+    const corrected = await t.app.inject({ method: "PUT", url: `/api/students/${marcusId}`, headers: superAdmin.headers, payload: { benefit_assignment_id: "BA-CORRECTED" } });
+    expect(corrected.statusCode, corrected.body).toBe(200);
     for (const batch of [newest, second]) {
       const res = await t.app.inject({ method: "POST", url: `/api/imports/${batch?.id}/undo`, headers: superAdmin.headers });
       expect(res.statusCode, res.body).toBe(200);
@@ -125,6 +129,8 @@ describe("the sample week through the flag uploader", () => {
     expect(week.flags.map((f) => f.code)).toEqual(["MISSED_MEETING"]);
     const dmitri = await t.db.selectFrom("students").select("benefit_assignment_id").where("id", "=", await studentIdOf("dmitri.silva0@students.example.org")).executeTakeFirstOrThrow();
     expect(dmitri.benefit_assignment_id).toBeNull();
+    const kept = await t.db.selectFrom("students").select("benefit_assignment_id").where("id", "=", marcusId).executeTakeFirstOrThrow();
+    expect(kept.benefit_assignment_id).toBe("BA-CORRECTED");
   });
 
   it("forgets a run after two hours", async () => {

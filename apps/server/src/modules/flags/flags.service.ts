@@ -26,6 +26,7 @@ import { ReportRejected } from "../../lib/csv/report-rejected.js";
 import type { ParsedReport, StudentKey } from "../report-formats/report-types.js";
 import * as students from "../students/students-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
+import { findBenefitIdConflicts } from "./benefit-id-conflicts.js";
 import { calculateFlagRun } from "./flag-matching.js";
 import { type FlagReports, rowErrorSentence } from "./flag-row-errors.js";
 import * as repo from "./flags.repository.js";
@@ -105,6 +106,7 @@ export async function processFlags(
     runId,
     data: rows.map((r) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
     unmatched,
+    benefitIdConflicts: await findBenefitIdConflicts(ctx.database.db, rows),
   };
 }
 
@@ -174,7 +176,9 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     // A Benefit Assignment ID changes no student's school: the rollups have nothing to redo.
     await students.deferRollups(trx);
     const storedFor = await students.storeBenefitIds(trx, rows.map((r) => [r.studentId, r.benefit_assignment_id]));
+    const storedIds = new Map(rows.map((r) => [r.studentId, r.benefit_assignment_id]));
     await students.refreshRollups(trx, []);
+    const benefitIdConflicts = await findBenefitIdConflicts(trx, rows);
     const summary = {
       studentsImported: rows.length,
       weeklyDataCreated: created.length,
@@ -209,7 +213,8 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
         attendanceUpdated: [],
         weeklyCreated,
         weeklyUpdated: previous.map(({ student_id: _s, ...w }) => w),
-        benefitIds: storedFor.map((id) => [id, null]),
+        // With the ID stored, so an undo leaves an ID corrected by hand since then alone.
+        benefitIds: storedFor.map((id) => [id, null, storedIds.get(id) ?? ""]),
       },
       at,
     });
@@ -222,6 +227,6 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
       after: { runId: run.id, cohortId: run.cohort_id, week: run.week_number, summary },
       at,
     });
-    return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary };
+    return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary, benefitIdConflicts };
   });
 }

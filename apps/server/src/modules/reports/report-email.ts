@@ -1,4 +1,4 @@
-import { REPORT_FILES, REPORT_LIMITS, REPORT_MESSAGES, type sendReportRequestSchema } from "@tally/contract";
+import { REPORT_LIMITS, REPORT_MESSAGES, reportFileName, type sendReportRequestSchema } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { ServerContext } from "../../context.js";
@@ -8,7 +8,7 @@ import type { MailMessage } from "../../lib/mailer.js";
 import { recordChange } from "../audit/audit.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { renderReportPdf } from "./pdf-report.js";
-import { buildReportModel, resolveExport } from "./reports.service.js";
+import { buildReportModel, type ResolvedReport, resolveExport } from "./reports.service.js";
 import { countActorEntries, lockActorSends } from "./reports.repository.js";
 
 /** The audit rows of report e-mails: entity_id is the sender, so the rate limit counts them through the (entity, entity_id) index. */
@@ -18,22 +18,31 @@ const HOUR_MS = 3_600_000;
 
 type SendReportBody = z.output<typeof sendReportRequestSchema>;
 
-/** The mail: the sender's message as plain text (never HTML), the report's filters, the PDF attached. */
-export function reportMail(body: SendReportBody, sender: Caller, filters: Array<{ label: string; value: string }>, pdf: Buffer): MailMessage {
+/**
+ * The mail: the sender's message as plain text (never HTML), then the attachment's name and the
+ * report's filters, signed with the sender's name. Replies go to the sender, not to Tally's
+ * no-reply address. The PDF is named for its filters and day (the web's download rule).
+ */
+export function reportMail(
+  body: SendReportBody,
+  sender: Pick<Caller, "username" | "email">,
+  report: Pick<ResolvedReport, "filters" | "names">,
+  pdf: Buffer,
+  day: string,
+): MailMessage {
+  const filename = reportFileName(report.names, day, "pdf");
   const greeting = body.recipientName ? `Hello ${body.recipientName},` : "Hello,";
   const lines = [greeting, ""];
   if (body.content.trim()) lines.push(body.content.trim(), "");
-  lines.push(
-    "Please find the attendance report attached (PDF).",
-    ...filters.map((f) => `${f.label}: ${f.value}`),
-    "",
-    `Sent by ${sender.username} from Tally.`,
-  );
+  // The message the dialog suggests already says a report is attached: this names the file, not the fact again.
+  lines.push(`Attached: ${filename}`, ...report.filters.map((f) => `${f.label}: ${f.value}`), "", "Best regards,", sender.username);
   return {
-    to: body.recipient,
+    to: body.recipient.join(", "),
+    ...(body.cc.length > 0 ? { cc: body.cc } : {}),
+    replyTo: sender.email,
     subject: body.subject || "Tally attendance report",
     text: lines.join("\n"),
-    attachments: [{ filename: REPORT_FILES.pdf, content: pdf, contentType: "application/pdf" }],
+    attachments: [{ filename, content: pdf, contentType: "application/pdf" }],
   };
 }
 
@@ -75,7 +84,8 @@ export async function sendReport(
       entityId: user.id,
       before: null,
       after: {
-        recipient: body.recipient,
+        recipient: body.recipient.join(", "),
+        ...(body.cc.length > 0 ? { cc: body.cc.join(", ") } : {}),
         subject: body.subject,
         filters: { schoolId: body.schoolId ?? null, cohortId: body.cohortId ?? null, teamId: body.teamId ?? null },
         pdfBytes: pdf.length,
@@ -84,7 +94,7 @@ export async function sendReport(
     });
   });
   try {
-    await ctx.mailer.send(reportMail(body, user, report.filters, pdf));
+    await ctx.mailer.send(reportMail(body, user, report, pdf, ctx.clock.now().toISOString().slice(0, 10)));
   } catch (err) {
     log.error({ err }, "sending the report e-mail failed");
     throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);

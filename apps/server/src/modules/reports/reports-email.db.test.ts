@@ -1,4 +1,4 @@
-import { REPORT_FILES, REPORT_LIMITS, REPORT_MESSAGES, type StudentsSummary } from "@tally/contract";
+import { REPORT_LIMITS, REPORT_MAX_RECIPIENTS, REPORT_MESSAGES, type StudentsSummary } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import type { Mailer } from "../../lib/mailer.js";
 import { useSmtpTestServer } from "../../../test/smtp-test-server.js";
@@ -60,7 +60,8 @@ describe("POST /api/email/send-report", () => {
     expect(mail.text).toContain("Cohort: Spring Open");
     const [pdf, ...others] = attachmentsOf(mail.raw);
     expect(others).toEqual([]);
-    expect(pdf?.filename).toBe(REPORT_FILES.pdf);
+    // Named for its filters and the day it was made, as the web app names a saved PDF.
+    expect(pdf?.filename).toBe(`Attendance-Spring-Open-all-schools-${today()}.pdf`);
     expect(pdf?.type).toBe("application/pdf");
     expect(pdf?.content.subarray(0, 5).toString()).toBe("%PDF-");
     // The attached PDF is the caller's report of those filters.
@@ -70,6 +71,38 @@ describe("POST /api/email/send-report", () => {
       .json<StudentsSummary>();
     expect(text).toMatch(new RegExp(`\\b${summary.studentCount}\\s+${summary.cohortCount}\\s+${summary.teamCount}\\b`));
     expect(text.normalize("NFC")).toContain(`${UNICODE_NAMES[1].firstName} ${UNICODE_NAMES[1].lastName}`);
+  });
+
+  it("goes to several recipients and copies, replies go to the sender, signed once with the sender's name", async () => {
+    const res = await send("admin", {
+      recipient: "first@example.test, second@example.test;third@example.test",
+      cc: ["boss@example.test", "first@example.test"],
+      subject: "Several",
+      content: "Please find attached the attendance report for All schools.",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.to.includes("second@example.test"));
+    // Each address once: the envelope holds To and Cc, the headers say which is which.
+    expect([...mail.to].sort()).toEqual(["boss@example.test", "first@example.test", "second@example.test", "third@example.test"]);
+    const headers = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, " ");
+    expect(headers).toMatch(/^To: first@example\.test, second@example\.test, third@example\.test$/im);
+    expect(headers).toMatch(/^Cc: boss@example\.test, first@example\.test$/im);
+    expect(headers).toMatch(new RegExp(`^Reply-To: ${w.users.admin.email.replace(/\./g, "\\.")}$`, "im"));
+    expect(headers).toMatch(/^From: .*no-reply@tally\.test/im);
+    // The suggested message says the report is attached; the mail does not say it a second time.
+    expect(mail.text.match(/please find/gi)).toHaveLength(1);
+    expect(mail.text.match(/report/gi)).toHaveLength(1);
+    expect(mail.text).toContain(`Attached: Attendance-all-cohorts-all-schools-${today()}.pdf`);
+    expect(mail.text).toMatch(new RegExp(`\\nBest regards,\\r?\\n${w.users.admin.username}\\s*$`));
+    expect(mail.text.match(/Best regards/g)).toHaveLength(1);
+    expect(attachmentsOf(mail.raw).map((a) => a.filename)).toEqual([`Attendance-all-cohorts-all-schools-${today()}.pdf`]);
+  });
+
+  it("names the team and school of the report in the attachment's name", async () => {
+    const res = await send("admin", { recipient: "named@example.test", schoolId: w.schools.a.id, cohortId: w.cohorts.open.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.to.includes("named@example.test"));
+    expect(attachmentsOf(mail.raw)[0]?.filename).toBe(`Attendance-Spring-Open-Alder-High-${today()}.pdf`);
   });
 
   it("sends the message as plain text only: markup from the client is never HTML", async () => {
@@ -90,8 +123,16 @@ describe("POST /api/email/send-report", () => {
   it.each([
     [{ recipient: "" }, REPORT_MESSAGES.emailRequired],
     [{}, REPORT_MESSAGES.emailRequired],
-    [{ recipient: "not-an-address" }, "Please enter a valid email address"],
-    [{ recipient: "a@b.test, c@d.test" }, "Please enter a valid email address"],
+    [{ recipient: " , ; " }, REPORT_MESSAGES.emailRequired],
+    [{ recipient: "not-an-address" }, 'To: "not-an-address" is not a valid email address'],
+    [{ recipient: "a@b.test, c@d" }, 'To: "c@d" is not a valid email address'],
+    [{ recipient: ["a@b.test", "x y@z.test"] }, 'To: "x" is not a valid email address'],
+    [{ recipient: "a@b.test", cc: "boss@example.test; nope" }, 'Cc: "nope" is not a valid email address'],
+    [{ recipient: "a@b.test", cc: 42 }, "Cc must be e-mail addresses"],
+    [
+      { recipient: Array.from({ length: REPORT_MAX_RECIPIENTS }, (_, i) => `to${i}@example.test`), cc: "one-more@example.test" },
+      `At most ${REPORT_MAX_RECIPIENTS} addresses, To and Cc together`,
+    ],
   ])("refuses %o with %s", async (payload, message) => {
     const res = await send("admin", payload);
     expect(res.statusCode).toBe(400);
@@ -115,6 +156,10 @@ describe("POST /api/email/send-report", () => {
     expect(res.json()).toEqual({ error: REPORT_MESSAGES.emailError, code: "INTERNAL" });
   });
 });
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
 
 const earlier = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 

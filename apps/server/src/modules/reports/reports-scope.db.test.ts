@@ -102,17 +102,19 @@ describe("GET /api/reports/data", () => {
 });
 
 describe("POST /api/email/send-report without SMTP", () => {
-  it("keeps the mail in the outbox, noting the attachment", async () => {
+  it("keeps the mail in the outbox, noting the attachment, the copies and the reply address", async () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/email/send-report",
       headers: as.admin,
-      payload: { recipient: "outbox@example.test", subject: "Weekly", content: "See attached" },
+      payload: { recipient: "outbox@example.test", cc: "copy@example.test", subject: "Weekly", content: "See attached" },
     });
     expect(res.statusCode).toBe(200);
     const row = await t.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", "outbox@example.test").executeTakeFirstOrThrow();
     expect(row.subject).toBe("Weekly");
     expect(row.text_body).toContain("See attached");
-    expect(row.text_body).toMatch(/\[attachment: tally-attendance-report\.pdf, \d+ bytes, not kept in the outbox\]/);
+    expect(row.text_body).toMatch(/\[attachment: Attendance-all-cohorts-all-schools-\d{4}-\d\d-\d\d\.pdf, \d+ bytes, not kept in the outbox\]/);
+    expect(row.text_body).toContain("[cc: copy@example.test]");
+    expect(row.text_body).toContain(`[reply-to: ${w.users.admin.email}]`);
   });
 });

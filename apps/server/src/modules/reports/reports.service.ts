@@ -2,6 +2,7 @@ import {
   type DashboardFilter,
   type FeatureSettings,
   type ReportDataResponse,
+  type ReportFileNames,
   type ReportFilter,
   type ReportStudent,
   userListRoleLabel,
@@ -28,6 +29,8 @@ export interface ResolvedReport {
   filters: Array<{ label: string; value: string }>;
   /** The schools the report covers, for the export right ([] = every school, admins only). */
   schoolIds: number[];
+  /** The school, cohort and team chosen, by name (undefined: all), for the file's name. */
+  names: ReportFileNames;
 }
 
 const SCHOOL_NAMES_SHOWN = 5;
@@ -59,17 +62,20 @@ export async function resolveReport(db: DbExecutor, user: Caller, wanted: Report
       names.length === 0 ? "No schools" : names.length === 1 ? shown : `All ${names.length} of your schools: ${shown}${more > 0 ? ` and ${more} more` : ""}`;
   }
   const filter: DashboardFilter = { schoolIds, cohortId: wanted.cohortId, teamId: wanted.teamId };
+  const names: ReportFileNames = { schoolName: wanted.schoolId === undefined ? undefined : schoolText };
   let cohortText = "All cohorts";
   if (wanted.cohortId !== undefined) {
     const cohort = (await listCohorts(db, user, { schoolIds })).find((c) => c.id === wanted.cohortId);
     if (!cohort) throw notFound();
     cohortText = cohort.name;
+    names.cohortName = cohort.name;
   }
   let teamText = "All teams";
   if (wanted.teamId !== undefined) {
     const team = (await listTeams(db, user, { schoolIds })).find((t) => t.id === wanted.teamId);
     if (!team) throw notFound();
     teamText = team.name;
+    names.teamName = team.name;
   }
   return {
     filter,
@@ -79,6 +85,7 @@ export async function resolveReport(db: DbExecutor, user: Caller, wanted: Report
       { label: "Team", value: teamText },
     ],
     schoolIds: reportSchools,
+    names,
   };
 }
 

@@ -104,6 +104,48 @@ describe("PUT /api/students/:id", () => {
     expect((await row(w.students.cOpen.id)).email).toBeNull();
   });
 
+  it("lets admins set, change and clear the Benefit Assignment ID, shown in the student's detail; a taken ID is a 409 naming it and its holder", async () => {
+    const id = w.students.cOpen.id;
+    const set = await put("admin", id, { benefit_assignment_id: "  BA-EDIT-1 " });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json<StudentDetail>().benefit_assignment_id).toBe("BA-EDIT-1");
+    const shown = await t.app.inject({ method: "GET", url: `/api/students/${id}`, headers: as.superAdmin });
+    expect(shown.json<StudentDetail>().benefit_assignment_id).toBe("BA-EDIT-1");
+    const audit = await t.db.selectFrom("audit_log").selectAll().where("entity", "=", "student").where("entity_id", "=", String(id)).orderBy("id", "desc").executeTakeFirstOrThrow();
+    const after = typeof audit.after === "string" ? JSON.parse(audit.after) : audit.after;
+    expect(after).toMatchObject({ benefit_assignment_id: "BA-EDIT-1" });
+
+    const holder = w.students.bOpen;
+    await t.db.updateTable("students").set({ benefit_assignment_id: "BA-HELD" }).where("id", "=", holder.id).execute();
+    const taken = await put("superAdmin", id, { benefit_assignment_id: "BA-HELD", first_name: "Not saved" });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ code: "CONFLICT", error: `Benefit Assignment ID "BA-HELD" already belongs to ${holder.first_name} ${holder.last_name}` });
+    expect(await row(id)).toMatchObject({ benefit_assignment_id: "BA-EDIT-1", first_name: w.students.cOpen.first_name });
+    // Saving the student's own ID again is no conflict.
+    expect((await put("admin", id, { benefit_assignment_id: "BA-EDIT-1" })).statusCode).toBe(200);
+
+    const cleared = await put("admin", id, { benefit_assignment_id: "" });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json<StudentDetail>().benefit_assignment_id).toBeNull();
+    expect((await row(id)).benefit_assignment_id).toBeNull();
+  });
+
+  it("refuses the Benefit Assignment ID from anyone but an admin (403), and a bad one (400 naming it)", async () => {
+    const res = await put("schoolA", w.students.aMover.id, { benefit_assignment_id: "BA-MINE" });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe(MESSAGES.studentBenefitIdAdminOnly);
+    expect((await put("districtAB", w.students.bOpen.id, { benefit_assignment_id: null })).statusCode).toBe(403);
+    expect((await row(w.students.aMover.id)).benefit_assignment_id).toBeNull();
+    for (const [value, message] of [
+      [42, "Benefit Assignment ID must be text"],
+      ["x".repeat(101), "Benefit Assignment ID must be at most 100 characters"],
+    ] as const) {
+      const bad = await put("admin", w.students.cOpen.id, { benefit_assignment_id: value });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error).toBe(message);
+    }
+  });
+
   it.each([
     [{ first_name: "" }],
     [{ first_name: 42 }],

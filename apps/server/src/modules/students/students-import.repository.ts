@@ -143,12 +143,31 @@ export async function storeBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[numb
   return stored.map((r) => r.id);
 }
 
-/** Puts back the Benefit Assignment IDs an undone flag import stored ([student, previous]). */
-export async function restoreBenefitIds(db: DbExecutor, pairs: ReadonlyArray<[number, string | null]>): Promise<void> {
+/**
+ * Puts back the Benefit Assignment IDs an undone flag import stored ([student, previous, stored]).
+ * An ID changed by hand since (an admin's correction) is not the one stored: it stays.
+ */
+export async function restoreBenefitIds(
+  db: DbExecutor,
+  pairs: ReadonlyArray<[number, string | null] | [number, string | null, string]>,
+): Promise<void> {
   await runChunked(
     db,
     pairs,
     (chunk) => sql`update students s set benefit_assignment_id = p->>1
-      from json_array_elements(${chunk}) p where s.id = (p->>0)::int`,
+      from json_array_elements(${chunk}) p
+      where s.id = (p->>0)::int and (json_array_length(p) < 3 or s.benefit_assignment_id is not distinct from p->>2)`,
   );
+}
+
+/** Who holds each of these Benefit Assignment IDs (IDs nobody holds are left out). */
+export async function benefitIdHolders(
+  db: DbExecutor,
+  ids: readonly string[],
+): Promise<Array<{ benefit_assignment_id: string; id: number; name: string }>> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ benefit_assignment_id: string; id: number; name: string }>`
+    select s.benefit_assignment_id, s.id, s.first_name || ' ' || s.last_name as name from students s
+     where s.benefit_assignment_id in (select value from json_array_elements_text(${JSON.stringify([...new Set(ids)])}::json))`.execute(db);
+  return rows;
 }

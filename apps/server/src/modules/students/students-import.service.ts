@@ -1,5 +1,6 @@
 // The students module's writes for the weekly import and its undo (the imports module calls these).
 export {
+  benefitIdHolders,
   deferRollups,
   refreshRollups,
   deleteCohortMemberships,

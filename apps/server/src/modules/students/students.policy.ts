@@ -8,6 +8,11 @@ export function canChangeStudentEmail(role: Role): boolean {
   return isAdminRole(role);
 }
 
+/** The Benefit Assignment ID matches the CRM's rows to the student (flag uploader): admins only, as the e-mail. */
+export function canChangeBenefitId(role: Role): boolean {
+  return isAdminRole(role);
+}
+
 /**
  * Who may edit a student the caller can already see: admins always; school and district
  * users only where editing is enabled, for the student's school and the school it moves to.

@@ -12,6 +12,7 @@ export interface StudentRow {
   email: string | null;
   school_id: number | null;
   school_name: string | null;
+  benefit_assignment_id: string | null;
 }
 
 export interface StudentCohortRow {
@@ -36,7 +37,7 @@ export interface StudentTeamRow {
 function selectStudentRow<QB extends SelectQueryBuilder<Database & { s: Database["students"] }, "s", object>>(query: QB) {
   return query
     .leftJoin("schools as sch", "sch.id", "s.school_id")
-    .select(["s.id", "s.first_name", "s.last_name", "s.email", "s.school_id", "sch.name as school_name"]);
+    .select(["s.id", "s.first_name", "s.last_name", "s.email", "s.school_id", "sch.name as school_name", "s.benefit_assignment_id"]);
 }
 
 export interface StudentListRow extends StudentRow {
@@ -268,10 +269,20 @@ export async function findEmailOwner(db: DbExecutor, email: string, exceptId: nu
   return row?.id;
 }
 
+/** The student other than `exceptId` who holds the Benefit Assignment ID, with their name. */
+export async function findBenefitIdHolder(db: DbExecutor, benefitId: string, exceptId: number): Promise<{ id: number; name: string } | undefined> {
+  return db
+    .selectFrom("students")
+    .select(["id", sql<string>`first_name || ' ' || last_name`.as("name")])
+    .where("benefit_assignment_id", "=", benefitId)
+    .where("id", "<>", exceptId)
+    .executeTakeFirst();
+}
+
 export async function updateStudentFields(
   db: DbExecutor,
   id: number,
-  fields: { first_name?: string; last_name?: string; email?: string | null; school_id?: number },
+  fields: { first_name?: string; last_name?: string; email?: string | null; school_id?: number; benefit_assignment_id?: string | null },
   now: Date,
 ): Promise<void> {
   await db

@@ -15,7 +15,7 @@ import { schoolExists } from "../schools/schools.service.js";
 import { type DataScope, isSchoolInScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
 import { findTeamAtSchool } from "../teams/teams.service.js";
-import { canChangeStudentEmail, canEditStudent } from "./students.policy.js";
+import { canChangeBenefitId, canChangeStudentEmail, canEditStudent } from "./students.policy.js";
 import * as repo from "./students.repository.js";
 import * as summaryRepo from "./students-summary.repository.js";
 import { closestStudentName } from "./students-suggestion.repository.js";
@@ -137,6 +137,8 @@ export async function updateStudent(
 ): Promise<StudentDetail> {
   // Before any lookup, so the refusal says nothing about the address or the student.
   if (body.email !== undefined && !canChangeStudentEmail(user.role)) throw forbidden(MESSAGES.studentEmailAdminOnly);
+  if (body.benefit_assignment_id !== undefined && !canChangeBenefitId(user.role)) throw forbidden(MESSAGES.studentBenefitIdAdminOnly);
+  const benefitId = body.benefit_assignment_id === undefined ? undefined : body.benefit_assignment_id || null;
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
@@ -162,6 +164,11 @@ export async function updateStudent(
       if (email && (await repo.findEmailOwner(trx, email, id)) !== undefined) {
         throw conflict("A student with this e-mail address already exists");
       }
+      if (benefitId) {
+        // Admins see every school: naming the holder lets them go and fix the right record.
+        const holder = await repo.findBenefitIdHolder(trx, benefitId, id);
+        if (holder) throw benefitIdTaken(benefitId, holder.name);
+      }
       if (body.team_id !== undefined) {
         const team = targetSchool === null ? undefined : await findTeamAtSchool(trx, scope, body.team_id, targetSchool);
         if (!team) {
@@ -180,7 +187,8 @@ export async function updateStudent(
       if (body.last_name !== undefined) fields.last_name = body.last_name;
       if (email !== undefined) fields.email = email;
       if (body.school_id !== undefined) fields.school_id = body.school_id;
-      for (const key of ["first_name", "last_name", "email", "school_id"] as const) {
+      if (benefitId !== undefined) fields.benefit_assignment_id = benefitId;
+      for (const key of ["first_name", "last_name", "email", "school_id", "benefit_assignment_id"] as const) {
         if (fields[key] !== undefined && fields[key] !== student[key]) {
           before[key] = student[key];
           changed[key] = fields[key];
@@ -196,7 +204,16 @@ export async function updateStudent(
       return detailOf(trx, scope, fallback as repo.StudentRow);
     });
   } catch (err) {
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw conflict("A student with this e-mail address already exists");
+    const { code, constraint, message } = err as { code?: string; constraint?: string; message?: string };
+    // Two edits at once can both pass the checks above; the unique index decides.
+    const benefitKey = constraint === "students_benefit_key" || String(message).includes("students_benefit_key");
+    if (code === UNIQUE_VIOLATION && benefitKey && benefitId) throw benefitIdTaken(benefitId, null);
+    if (code === UNIQUE_VIOLATION) throw conflict("A student with this e-mail address already exists");
     throw err;
   }
+}
+
+function benefitIdTaken(benefitId: string, holder: string | null) {
+  const message = `Benefit Assignment ID "${benefitId}" already belongs to ${holder ?? "another student"}`;
+  return conflict(message);
 }

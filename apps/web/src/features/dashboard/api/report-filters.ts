@@ -1,4 +1,4 @@
-import type { ReportFilter } from "@tally/contract";
+import { localDay, type ReportFilter, reportFileName } from "@tally/contract";
 
 /**
  * What an export covers: the dashboard's current school, cohort and team (null: all), with the
@@ -22,4 +22,17 @@ export function reportFilter(report: ReportFilters): ReportFilter {
   if (report.cohortId !== null) out.cohortId = report.cohortId;
   if (report.teamId !== null) out.teamId = report.teamId;
   return out;
+}
+
+/**
+ * The name a saved report gets: its filters and today's date, by the contract's rule that the
+ * report e-mail's attachment follows too (the API's header keeps the spec's fixed name).
+ */
+export function reportDownloadName(report: ReportFilters, extension: "pdf" | "csv", now = new Date()): string {
+  const names = {
+    schoolName: report.schoolId === null ? undefined : report.schoolName,
+    cohortName: report.cohortId === null ? undefined : report.cohortName,
+    teamName: report.teamId === null ? undefined : report.teamName,
+  };
+  return reportFileName(names, localDay(now), extension);
 }

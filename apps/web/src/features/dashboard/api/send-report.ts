@@ -4,7 +4,9 @@ import { apiRequest } from "../../../lib/api-client";
 import { type ReportFilters, reportFilter } from "./report-filters";
 
 export interface ReportEmail {
-  recipient: string;
+  /** Checked and split by the contract's schema: each address once. */
+  recipient: string[];
+  cc: string[];
   recipientName: string;
   subject: string;
   content: string;
@@ -15,7 +17,9 @@ export const SEND_REPORT_TIMEOUT_MS = REPORT_LIMITS.pdfTimeoutMs + 15_000;
 
 /** E-mails the PDF of these filters; the server checks the address, the rights and the hourly limit. */
 export function sendReport(email: ReportEmail, report: ReportFilters): Promise<SendReportResponse> {
-  const body: SendReportRequest = { ...email, ...reportFilter(report) };
+  // No cc at all when there is none: the body stays the spec's.
+  const { cc, ...rest } = email;
+  const body: SendReportRequest = { ...rest, ...(cc.length > 0 ? { cc } : {}), ...reportFilter(report) };
   return apiRequest<SendReportResponse>("/email/send-report", {
     method: "POST",
     body,

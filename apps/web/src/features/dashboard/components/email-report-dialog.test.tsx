@@ -53,8 +53,29 @@ describe("the E-mail Report dialog", () => {
     expect(field(dialog, "Recipient email").getAttribute("aria-invalid")).toBe("true");
     fireEvent.change(field(dialog, "Recipient email"), { target: { value: "not-an-address" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Send Report" }));
-    expect(await within(dialog).findByText("Please enter a valid email address")).toBeTruthy();
+    expect(await within(dialog).findByText('To: "not-an-address" is not a valid email address')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("sends to several recipients with copies, and names a bad address in either field", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const fetchMock = mockFetch(() => jsonResponse(200, { message: REPORT_MESSAGES.emailSent }));
+    const { dialog } = renderDialog();
+    expect(within(dialog).getByText(/Replies go to your own address/)).toBeTruthy();
+    fireEvent.change(field(dialog, "Recipient email"), { target: { value: "funder@example.org, board@example.org;" } });
+    fireEvent.change(field(dialog, "CC"), { target: { value: "boss@example.org, oops" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send Report" }));
+    expect(await within(dialog).findByText('Cc: "oops" is not a valid email address')).toBeTruthy();
+    expect(field(dialog, "CC").getAttribute("aria-invalid")).toBe("true");
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fireEvent.change(field(dialog, "CC"), { target: { value: "boss@example.org" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send Report" }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toMatchObject({
+      recipient: ["funder@example.org", "board@example.org"],
+      cc: ["boss@example.org"],
+    });
   });
 
   it("sends the fields and the filter ids, says Sending..., then Report sent successfully! and closes", async () => {
@@ -80,7 +101,7 @@ describe("the E-mail Report dialog", () => {
     expect(init?.method).toBe("POST");
     // The server's schema is strict: ids only, no names or totals.
     expect(JSON.parse(String(init?.body))).toEqual({
-      recipient: "funder@example.org",
+      recipient: ["funder@example.org"],
       recipientName: "Zoë Müller",
       subject: "Attendance report — North High, Spring 2025",
       content: "<b>Hello</b>",

@@ -31,6 +31,7 @@ interface Props {
 export function EmailReportDialog({ report, onClose }: Props) {
   const scope = reportScopeName(report);
   const [recipient, setRecipient] = useState("");
+  const [cc, setCc] = useState("");
   const [recipientName, setRecipientName] = useState("");
   const [subject, setSubject] = useState(`Attendance report — ${scope}`);
   const [content, setContent] = useState(`Please find attached the attendance report for ${scope}.`);
@@ -53,17 +54,17 @@ export function EmailReportDialog({ report, onClose }: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (send.isPending || send.isSuccess) return;
-    const parsed = sendReportRequestSchema.safeParse({ recipient, recipientName, subject, content });
+    const parsed = sendReportRequestSchema.safeParse({ recipient, cc, recipientName, subject, content });
     setErrors(parsed.success ? {} : fieldErrors(parsed.error));
     if (!parsed.success) return;
-    const { recipient: to, recipientName: name, subject: line, content: text } = parsed.data;
-    send.mutate({ recipient: to, recipientName: name, subject: line, content: text });
+    const { recipient: to, cc: copies, recipientName: name, subject: line, content: text } = parsed.data;
+    send.mutate({ recipient: to, cc: copies, recipientName: name, subject: line, content: text });
   };
 
   return (
     <ModalForm title={EMAIL_DIALOG_TITLE} onClose={onClose} onSubmit={submit}>
       <Text size="sm" c="dimmed">
-        The PDF report of {scope} is attached to the e-mail.
+        The PDF report of {scope} is attached to the e-mail, signed with your name. Replies go to your own address.
       </Text>
       {send.isError ? (
         <Alert color="red" role="alert">
@@ -77,7 +78,8 @@ export function EmailReportDialog({ report, onClose }: Props) {
       ) : null}
       <TextInput
         label="Recipient email"
-        type="email"
+        description="Several addresses: separate them with commas"
+        inputMode="email"
         autoComplete="email"
         required
         error={errors.recipient}
@@ -87,6 +89,18 @@ export function EmailReportDialog({ report, onClose }: Props) {
           setRecipient(value);
           // The message was about what was there before; it goes once the field is changed.
           setErrors(({ recipient: _gone, ...rest }) => rest);
+        })}
+      />
+      <TextInput
+        label="CC"
+        description="Optional. Copies to these addresses, separated by commas"
+        inputMode="email"
+        autoComplete="email"
+        error={errors.cc}
+        readOnly={send.isSuccess}
+        {...bindText(cc, (value) => {
+          setCc(value);
+          setErrors(({ cc: _gone, ...rest }) => rest);
         })}
       />
       <TextInput

@@ -1,4 +1,4 @@
-import { REPORT_MESSAGES } from "@tally/contract";
+import { localDay, REPORT_MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
@@ -86,7 +86,8 @@ describe("the Export menu", () => {
     const fetchMock = mockFetch((url, init) => (url.startsWith("/api/pdf-reports/") ? pdf() : dashboard(url, init)));
     fireEvent.click(within(menu).getByRole("menuitem", { name: "Download PDF", hidden: true }));
     await waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]!.name).toBe("tally-attendance-report.pdf");
+    // Saved under the name of its filters and day, not the server's fixed name.
+    expect(saved[0]!.name).toBe(`Attendance-all-cohorts-North-High-${localDay(new Date())}.pdf`);
     expect(await saved[0]!.blob.text()).toBe("%PDF-1.7 report");
     const query = callsTo(fetchMock, "/pdf-reports/generate")[0]!;
     expect(Object.fromEntries(query)).toEqual({

@@ -21,6 +21,7 @@ import { ExportMenu } from "./export-menu";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 import { latestWeekChange, weekLabel } from "./trend-rows";
+import { studentFromLink } from "../../../lib/student-link";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -64,7 +65,8 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const [q] = useDebouncedValue(url.q.trim(), SEARCH_DEBOUNCE_MS);
   const schoolId = fixedSchoolId ?? (showSchoolFilter ? url.schoolId : null);
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
-  const [openStudentId, setOpenStudentId] = useState<number | null>(null);
+  // A link from another page (the flag uploader's ID conflicts) may name a student to open.
+  const [openStudentId, setOpenStudentId] = useState<number | null>(() => studentFromLink(params.toString()));
 
   // A school user's own school names the export; the school page has it cached already.
   const ownSchoolId = user.role === "school_user" && fixedSchoolId === undefined ? user.school_id : null;

@@ -19,6 +19,7 @@ function detail(overrides: Partial<StudentDetail> = {}): StudentDetail {
     email: "s1@example.org",
     school_id: 1,
     school_name: "North High",
+    benefit_assignment_id: "BA-100001",
     currentCohort: cohortB,
     activeTeam: {
       id: 101,
@@ -217,6 +218,14 @@ describe("student detail modal", () => {
     expect(await within(dialog).findByText("No weekly data available", {}, SLOW)).toBeTruthy();
   });
 
+  it("opens the student a link names (/dashboard?student=1), as the flag uploader's conflicts link", async () => {
+    signIn(buildUser({ role: "admin" }));
+    mockDashboardApi({ students: buildStudents(3), details: { 1: detail() } });
+    renderApp("/dashboard?student=1");
+    const dialog = await screen.findByRole("dialog", { name: "Student1 Tester" }, SLOW);
+    expect(await within(dialog).findByText("BA-100001", {}, SLOW)).toBeTruthy();
+  });
+
   it("says when the student detail is missing", async () => {
     const { dialog } = await openModal({ details: {} });
     expect(await within(dialog).findByText("No student data available", {}, SLOW)).toBeTruthy();
@@ -250,6 +259,23 @@ describe("editing a student", () => {
     await waitFor(() => expect(callsTo(fetchMock, "/students").length).toBeGreaterThan(before));
   });
 
+  it("shows the Benefit Assignment ID on the Overview and lets an admin change it", async () => {
+    const { dialog, fetchMock } = await openModal({
+      details: { 1: detail() },
+      onUpdate: () => jsonResponse(200, detail({ benefit_assignment_id: "BA-200" })),
+    });
+    expect(await within(dialog).findByText("BA-100001", {}, SLOW)).toBeTruthy();
+    expect(within(dialog).getByText("Benefit Assignment ID")).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Edit Student" }));
+    const field = within(dialog).getByLabelText(/Benefit Assignment ID/) as HTMLInputElement;
+    expect(field.value).toBe("BA-100001");
+    fireEvent.change(field, { target: { value: " BA-200 " } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save Changes" }));
+    await within(dialog).findByRole("button", { name: "Edit Student" });
+    const puts = fetchMock.mock.calls.filter((c) => c[1]?.method === "PUT");
+    expect(JSON.parse(String(puts.at(-1)![1]!.body))).toEqual({ benefit_assignment_id: "BA-200" });
+  });
+
   it("gives a school user no school choice and a read-only e-mail, never sent", async () => {
     const first = await openModal({ details: { 1: detail() }, onUpdate: () => jsonResponse(200, detail({ first_name: "Stu" })) }, "school_user");
     fireEvent.click(await within(first.dialog).findByRole("button", { name: "Edit Student" }, SLOW));
@@ -259,6 +285,8 @@ describe("editing a student", () => {
     expect(email.disabled).toBe(true);
     expect(email.value).toBe("s1@example.org");
     expect(within(first.dialog).getByText(MESSAGES.studentEmailAdminOnly)).toBeTruthy();
+    // The Benefit Assignment ID is shown on the Overview, but only admins change it.
+    expect(within(first.dialog).queryByLabelText(/Benefit Assignment ID/)).toBeNull();
     fireEvent.change(within(first.dialog).getByLabelText(/First name/), { target: { value: "Stu" } });
     fireEvent.click(within(first.dialog).getByRole("button", { name: "Save Changes" }));
     await within(first.dialog).findByRole("button", { name: "Edit Student" });

@@ -12,7 +12,7 @@ interface Props {
   student: StudentDetail;
   /** False for school users: they stay within their own school. */
   canChooseSchool: boolean;
-  /** Admins only: the e-mail identifies the student in imports (mirrors the server's rule). */
+  /** Admins only: the e-mail and the Benefit Assignment ID identify the student in imports (mirrors the server's rule). */
   canChangeEmail: boolean;
   onDone: () => void;
 }
@@ -22,6 +22,7 @@ export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDo
   const [firstName, setFirstName] = useState(student.first_name);
   const [lastName, setLastName] = useState(student.last_name);
   const [email, setEmail] = useState(student.email ?? "");
+  const [benefitId, setBenefitId] = useState(student.benefit_assignment_id ?? "");
   const [schoolId, setSchoolId] = useState<number | null>(student.school_id);
   const [teamId, setTeamId] = useState<number | null>(student.activeTeam?.id ?? null);
   const schools = useSchools(canChooseSchool);
@@ -34,6 +35,7 @@ export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDo
     if (firstName.trim() !== student.first_name) body.first_name = firstName;
     if (lastName.trim() !== student.last_name) body.last_name = lastName;
     if (canChangeEmail && email.trim() !== (student.email ?? "")) body.email = email.trim() === "" ? null : email;
+    if (canChangeEmail && benefitId.trim() !== (student.benefit_assignment_id ?? "")) body.benefit_assignment_id = benefitId.trim() || null;
     if (canChooseSchool && schoolId !== null && schoolId !== student.school_id) body.school_id = schoolId;
     if (teamId !== null && teamId !== (student.activeTeam?.id ?? null)) body.team_id = teamId;
     if (Object.keys(body).length === 0) {
@@ -67,6 +69,9 @@ export function StudentEditForm({ student, canChooseSchool, canChangeEmail, onDo
             disabled={!canChangeEmail}
             description={canChangeEmail ? undefined : MESSAGES.studentEmailAdminOnly}
           />
+          {canChangeEmail ? (
+            <TextInput label="Benefit Assignment ID" description="Empty clears it" {...bindText(benefitId, setBenefitId)} maxLength={100} />
+          ) : null}
           {canChooseSchool ? (
             <Select
               label="School"

@@ -29,6 +29,7 @@ export function StudentOverviewTab({ student }: { student: StudentDetail }) {
         </Field>
         <Field label="School">{student.school_name ?? "Update School"}</Field>
         <Field label="E-mail">{student.email || "—"}</Field>
+        <Field label="Benefit Assignment ID">{student.benefit_assignment_id || "—"}</Field>
         <Field label="Organisation description">{team?.organization_description || "—"}</Field>
         <Field label="Project description">{team?.project_description || "—"}</Field>
       </SimpleGrid>

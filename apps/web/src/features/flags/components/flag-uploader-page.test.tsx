@@ -77,6 +77,11 @@ async function processWith(panel: HTMLElement) {
 }
 
 const status = () => screen.getByTestId("flag-upload-status").textContent;
+/** A flags cell: its chips' texts, or its text when it has none. */
+function flagCell(cell: HTMLElement) {
+  const chips = within(cell).queryAllByRole("listitem").map((chip) => chip.textContent);
+  return chips.length > 0 ? chips : cell.textContent;
+}
 const flagTable = () => screen.getByRole("table", { name: "Calculated flags" });
 
 describe("Flag Uploader page", () => {
@@ -169,13 +174,21 @@ describe("Flag Uploader page", () => {
     const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent);
     expect(headers.slice(1)).toEqual(["Name", "Benefit Assignment ID", "Calculated flags ↕", "Matched by"]);
     const rows = within(table).getAllByRole("row").slice(1);
-    expect(rows.map((r) => within(r).getAllByRole("cell").slice(1).map((c) => c.textContent))).toEqual([
-      ["Dmitri Silva", "BA-100000", "Low wellbeing (1/5); Absent from 1 session(s)", "Benefit Assignment ID"],
+    // One chip (a list item) per flag, never a joined sentence; "No flags" when there are none.
+    expect(rows.map((r) => within(r).getAllByRole("cell").slice(1).map((c, i) => (i === 2 ? flagCell(c) : c.textContent)))).toEqual([
+      ["Dmitri Silva", "BA-100000", ["Low wellbeing (1/5)", "Absent from 1 session(s)"], "Benefit Assignment ID"],
       ["Kwame Patel", "BA-100001", "No flags", "E-mail"],
-      ["Ana Ruiz", "BA-100002", "Low wellbeing (2/5)", "Name"],
+      ["Ana Ruiz", "BA-100002", ["Low wellbeing (2/5)"], "Name"],
     ]);
+    expect(within(rows[0]!).getByRole("list", { name: "2 flags" })).toBeTruthy();
+    // The count and Import sit together in the footer that stays in view.
+    const footer = screen.getByTestId("verification-footer");
+    expect(footer.style.position).toBe("sticky");
+    expect(within(footer).getByTestId("selection-count").textContent).toBe("3 of 3 students checked for import");
+    expect(within(footer).getByText("2 of them with flags")).toBeTruthy();
     fireEvent.click(within(table).getByLabelText("Import Kwame Patel"));
     expect(screen.getByTestId("selection-count").textContent).toBe("2 of 3 students checked for import");
+    expect(within(footer).getByRole("button", { name: "Import 2 students" })).toBeTruthy();
 
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Import 2 students" }));
@@ -185,6 +198,29 @@ describe("Flag Uploader page", () => {
     expect(confirmBodies).toEqual([
       { runId: "run-1", cohortId: 7, currentWeek: expect.any(Number), verificationData: [result.data[0], result.data[2]] },
     ]);
+  });
+
+  it("warns of Benefit Assignment ID conflicts with both students and the ID, linked, before and after the import, never in the success box", async () => {
+    const conflict = { benefitAssignmentId: "BA-100002", student: { id: 3, name: "Ana Ruiz" }, heldBy: { id: 88, name: "Maria Lopez" } };
+    await openAsSuperAdmin({ confirm: () => jsonResponse(200, { ...confirmed, summary: { ...confirmed.summary, benefitAssignmentIdsHeldElsewhere: 1 }, benefitIdConflicts: [conflict] }) });
+    const panel = await chooseCohort();
+    await processWith(panel);
+    await act(async () => answer(buildResult({ benefitIdConflicts: [conflict] })));
+    const before = screen.getByTestId("benefit-id-conflicts");
+    expect(within(before).getByText("1 Benefit Assignment ID already held by another student")).toBeTruthy();
+    expect(before.textContent).toContain("BA-100002 is held by Maria Lopez; the CRM report gives it to Ana Ruiz.");
+    expect(within(before).getByRole("link", { name: "Maria Lopez" }).getAttribute("href")).toBe("/dashboard?student=88");
+    expect(within(before).getByRole("link", { name: "Ana Ruiz" }).getAttribute("href")).toBe("/dashboard?student=3");
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Import 3 students" }));
+    });
+    const success = await screen.findByTestId("flag-import-success");
+    expect(success.textContent).not.toMatch(/BA-100002|Maria Lopez|holds? the ID/);
+    const after = screen.getByTestId("benefit-id-conflicts");
+    expect(success.contains(after)).toBe(false);
+    expect(after.textContent).toContain("was imported without one");
+    expect(within(after).getByRole("link", { name: "Ana Ruiz" })).toBeTruthy();
   });
 
   it("lists the unmatched rows grouped by reason", async () => {

@@ -1,9 +1,9 @@
 import { FLAG_MATCH_LABELS, type FlagVerificationRow } from "@tally/contract";
-import { Checkbox, Group, Switch, Table, Text, UnstyledButton } from "@mantine/core";
+import { Badge, Checkbox, Group, Switch, Table, Text, UnstyledButton } from "@mantine/core";
 import { useState } from "react";
 import { PageButtons } from "../../../components/page-buttons";
 import { pageOf } from "../../../lib/paging";
-import { type FlagSort, flagsText, nextSort, visibleRows } from "../lib/verification-rows";
+import { type FlagSort, nextSort, visibleRows } from "../lib/verification-rows";
 
 /** A week of 5,000 students stays quick to render and to read, a page at a time. */
 export const VERIFICATION_PAGE_SIZE = 50;
@@ -19,6 +19,27 @@ const SORT_LABEL: Record<FlagSort, string> = { none: "", desc: " (most first)", 
 /** Names and ids stay on one line; the flags column takes the wrapping. */
 const NO_WRAP = { whiteSpace: "nowrap" } as const;
 const ARIA_SORT = { none: "none", desc: "descending", asc: "ascending" } as const;
+const FLAG_LIST = { listStyle: "none", margin: 0, padding: 0 } as const;
+
+/** One chip per flag, so each reads on its own; "No flags" (spec) when there are none. */
+function FlagChips({ flags }: { flags: readonly string[] }) {
+  if (flags.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No flags
+      </Text>
+    );
+  }
+  return (
+    <Group component="ul" gap={6} style={FLAG_LIST} aria-label={`${flags.length} flag${flags.length === 1 ? "" : "s"}`}>
+      {flags.map((flag, i) => (
+        <Badge key={i} component="li" variant="light" color="orange" radius="sm" tt="none" fw={500} size="lg" styles={{ label: { whiteSpace: "normal" } }}>
+          {flag}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
 
 export function VerificationTable({ rows, selected, onSelect, disabled }: Props) {
   const [onlyFlagged, setOnlyFlagged] = useState(false);
@@ -37,10 +58,7 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
 
   return (
     <>
-      <Group justify="space-between" gap="sm">
-        <Text size="sm" data-testid="selection-count">
-          {selected.size} of {rows.length} students checked for import
-        </Text>
+      <Group justify="flex-end" gap="sm">
         <Switch
           label="Only flagged"
           checked={onlyFlagged}
@@ -95,7 +113,9 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
                   </Table.Td>
                   <Table.Td style={NO_WRAP}>{row.name}</Table.Td>
                   <Table.Td style={NO_WRAP}>{row.benefit_assignment_id}</Table.Td>
-                  <Table.Td c={row.calculated_flags.length > 0 ? undefined : "dimmed"}>{flagsText(row)}</Table.Td>
+                  <Table.Td>
+                    <FlagChips flags={row.calculated_flags} />
+                  </Table.Td>
                   <Table.Td style={NO_WRAP}>{FLAG_MATCH_LABELS[row.matchedBy]}</Table.Td>
                 </Table.Tr>
               );

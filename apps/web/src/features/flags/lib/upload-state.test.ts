@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ProcessFlagsResponse } from "@tally/contract";
 import { IDLE, type UploadAction, type UploadState, uploadReducer } from "./upload-state";
 
-const result: ProcessFlagsResponse = { status: "success", message: "", validationErrors: [], rowErrors: [], rowErrorCount: 0, runId: "r", data: [], unmatched: [] };
+const result: ProcessFlagsResponse = { status: "success", message: "", validationErrors: [], rowErrors: [], rowErrorCount: 0, runId: "r", data: [], unmatched: [], benefitIdConflicts: [] };
 const run = (actions: UploadAction[], from: UploadState = IDLE) => actions.reduce(uploadReducer, from).status;
 
 describe("flag upload states", () => {
@@ -12,7 +12,7 @@ describe("flag upload states", () => {
       { type: "processing" },
       { type: "processed", result },
       { type: "import" },
-      { type: "imported", response: { status: "success", message: "", batchId: 1, summary: { studentsImported: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0, unchanged: 0, benefitAssignmentIdsStored: 0, benefitAssignmentIdsHeldElsewhere: 0 } } },
+      { type: "imported", response: { status: "success", message: "", batchId: 1, summary: { studentsImported: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0, unchanged: 0, benefitAssignmentIdsStored: 0, benefitAssignmentIdsHeldElsewhere: 0 }, benefitIdConflicts: [] } },
     ];
     const seen = steps.map((_, i) => run(steps.slice(0, i + 1)));
     expect(seen).toEqual(["uploading", "processing", "verifying", "importing", "success"]);

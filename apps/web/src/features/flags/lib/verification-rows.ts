@@ -2,10 +2,6 @@ import type { FlagUnmatchedRow, FlagVerificationRow } from "@tally/contract";
 
 export type FlagSort = "none" | "desc" | "asc";
 
-/** "No flags" when the server calculated none (spec). */
-export const flagsText = (row: FlagVerificationRow) =>
-  row.calculated_flags.length > 0 ? row.calculated_flags.join("; ") : "No flags";
-
 /**
  * The row indexes to show: only the flagged ones when asked, ordered by flag count (ties keep
  * the server's order, so the list does not jump about). Indexes, because selection is by index.
