@@ -149,7 +149,7 @@ describe("Import Weekly Cohort Data", () => {
       answer(
         buildPreview(students, {
           errorsEncountered: [
-            { studentId: null, type: "unknown_school", error: 'meeting-attendance.csv, row 9, column School: unknown school "Nowhere High"', file: "meeting-attendance.csv", row: 9, column: "School", value: "Nowhere High" },
+            { studentId: null, studentName: "Ghost Writer", type: "unknown_school", error: 'meeting-attendance.csv, row 9, column School: unknown school "Nowhere High"', file: "meeting-attendance.csv", row: 9, column: "School", value: "Nowhere High" },
           ],
           warnings: [{ type: "date_outside_week", message: "meeting-attendance.csv, row 4: 2026-07-30 is outside week 3" }],
         }),
@@ -237,7 +237,7 @@ describe("Import Weekly Cohort Data", () => {
         : buildStudent(i, { studentId: i + 1, isNewStudent: false }),
     );
     await previewWith(dialog, buildPreview(students, {
-      errorsEncountered: [{ studentId: 3, type: "parse", error: "progress.csv, row 4, column Progress: not a number", file: "progress.csv", row: 4, column: "Progress", value: "abc" }],
+      errorsEncountered: [{ studentId: 3, studentName: "Student 3", type: "parse", error: "progress.csv, row 4, column Progress: not a number", file: "progress.csv", row: 4, column: "Progress", value: "abc" }],
     }));
     expect(within(dialog).getByText("Showing 1–50 of 120 students")).toBeTruthy();
     expect(within(dialog).getAllByTestId("preview-student")).toHaveLength(50);
