@@ -1,9 +1,10 @@
-import { Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS } from "@tally/contract";
+import { Alert, Button, Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS, type ImportFileField, weekLabel } from "@tally/contract";
 import { bindText } from "../../../../lib/text-binding";
 import { FileDropField } from "../../../../components/file-drop-field";
 import { CohortNameInput, ExpectedHoursInput, ProgramTypeSelect } from "../cohort-fields";
-import { type CohortMode, fileSizeText, type ImportFormValues } from "./import-form-values";
+import { type CohortMode, cohortDates, fileSizeText, type ImportFormValues, weekOf } from "./import-form-values";
+import { misplacedText, type ReportKind } from "./report-kind";
 
 interface Props {
   values: ImportFormValues;
@@ -14,11 +15,17 @@ interface Props {
   /** The week shown in the week box: typed, or the cohort's current week. */
   week: string;
   weekCount: number | null;
+  /** Each chosen file's report, as its header row says. */
+  kinds: Partial<Record<ImportFileField, ReportKind | null>>;
+  /** Puts the file of `from` in the box `to` (and the file there, if any, in `from`). */
+  onSwap: (from: ImportFileField, to: ImportFileField) => void;
 }
 
 /** The fields of "Import Weekly Cohort Data" (spec section 5, "Import form"). */
-export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount }: Props) {
+export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount, kinds, onSwap }: Props) {
   const set = (key: keyof ImportFormValues) => (value: string) => onChange({ [key]: value });
+  const dates = cohortDates(values, cohorts ?? []);
+  const shownWeek = dates && weekCount !== null && Number(week) <= weekCount ? weekOf(dates.startDate, Number(week)) : null;
   return (
     <>
       <Radio.Group
@@ -27,8 +34,8 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         onChange={(mode) => onChange({ mode: mode as CohortMode, weekNumber: null })}
       >
         <Group gap="lg" mt={4}>
-          <Radio value="new" label="New cohort" />
           <Radio value="existing" label="Existing cohort" />
+          <Radio value="new" label="New cohort" />
         </Group>
       </Radio.Group>
       {values.mode === "new" ? (
@@ -68,6 +75,11 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         description={weekCount === null ? undefined : `Week 1 to ${weekCount} of this cohort`}
         {...bindText(week, set("weekNumber"))}
       />
+      {shownWeek ? (
+        <Text size="sm" fw={600} data-testid="import-week-label" mt={-6}>
+          {weekLabel(shownWeek)}
+        </Text>
+      ) : null}
       <Fieldset
         legend="Reports (CSV)"
         variant="unstyled"
@@ -76,17 +88,34 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         styles={{ legend: { padding: 0, marginBottom: 6, fontWeight: 500, fontSize: "var(--mantine-font-size-sm)" } }}
       >
         <Stack gap="sm">
-          {IMPORT_FILE_FIELDS.map((field) => (
-            <FileDropField
-              key={field}
-              label={IMPORT_FILE_LABELS[field]}
-              file={values.files[field]}
-              error={errors[field]}
-              hint="Required. Drop a CSV file here or choose one (at most 10 MB)."
-              describe={(file) => `${file.name} (${fileSizeText(file.size)})`}
-              onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
-            />
-          ))}
+          {IMPORT_FILE_FIELDS.map((field) => {
+            const kind = kinds[field] ?? null;
+            const misplaced = values.files[field] ? misplacedText(field, kind) : null;
+            return (
+              <Stack key={field} gap={4}>
+                <FileDropField
+                  label={IMPORT_FILE_LABELS[field]}
+                  file={values.files[field]}
+                  error={errors[field]}
+                  hint="Required. Drop a CSV file here or choose one (at most 10 MB)."
+                  describe={(file) => `${file.name} (${fileSizeText(file.size)})`}
+                  onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
+                />
+                {misplaced ? (
+                  <Alert color="yellow" p="xs" data-testid={`misplaced-${field}`}>
+                    <Group gap="sm" justify="space-between" wrap="wrap">
+                      <Text size="sm">{misplaced}</Text>
+                      {kind && kind !== "crm" ? (
+                        <Button size="xs" variant="light" onClick={() => onSwap(field, kind)}>
+                          {values.files[kind] ? `Swap with the ${IMPORT_FILE_LABELS[kind].toLowerCase()}` : `Move to ${IMPORT_FILE_LABELS[kind]}`}
+                        </Button>
+                      ) : null}
+                    </Group>
+                  </Alert>
+                ) : null}
+              </Stack>
+            );
+          })}
         </Stack>
       </Fieldset>
     </>
