@@ -102,7 +102,7 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
                   onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
                 />
                 {misplaced ? (
-                  <Alert color="yellow" p="xs" data-testid={`misplaced-${field}`}>
+                  <Alert color="yellow" p="xs" role="status" data-testid={`misplaced-${field}`}>
                     <Group gap="sm" justify="space-between" wrap="wrap">
                       <Text size="sm">{misplaced}</Text>
                       {kind && kind !== "crm" ? (
