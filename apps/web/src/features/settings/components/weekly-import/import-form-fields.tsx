@@ -3,7 +3,7 @@ import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS, type Impo
 import { bindText } from "../../../../lib/text-binding";
 import { FileDropField } from "../../../../components/file-drop-field";
 import { CohortNameInput, ExpectedHoursInput, ProgramTypeSelect } from "../cohort-fields";
-import { type CohortMode, cohortDates, fileSizeText, type ImportFormValues, weekOf } from "./import-form-values";
+import { type CohortMode, cohortDates, fileSizeText, type ImportFormValues, type WeekSource, weekOf } from "./import-form-values";
 import { misplacedText, type ReportKind } from "./report-kind";
 
 interface Props {
@@ -15,6 +15,7 @@ interface Props {
   /** The week shown in the week box: typed, or the cohort's current week. */
   week: string;
   weekCount: number | null;
+  weekSource: WeekSource;
   /** Each chosen file's report, as its header row says. */
   kinds: Partial<Record<ImportFileField, ReportKind | null>>;
   /** Puts the file of `from` in the box `to` (and the file there, if any, in `from`). */
@@ -22,7 +23,13 @@ interface Props {
 }
 
 /** The fields of "Import Weekly Cohort Data" (spec section 5, "Import form"). */
-export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount, kinds, onSwap }: Props) {
+const WEEK_SOURCES: Record<WeekSource, string | null> = {
+  typed: null,
+  file: "read from the meeting dates in the file",
+  "last-completed": "the last completed week",
+};
+
+export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount, weekSource, kinds, onSwap }: Props) {
   const set = (key: keyof ImportFormValues) => (value: string) => onChange({ [key]: value });
   const dates = cohortDates(values, cohorts ?? []);
   const shownWeek = dates && weekCount !== null && Number(week) <= weekCount ? weekOf(dates.startDate, Number(week)) : null;
@@ -76,9 +83,16 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         {...bindText(week, set("weekNumber"))}
       />
       {shownWeek ? (
-        <Text size="sm" fw={600} data-testid="import-week-label" mt={-6}>
-          {weekLabel(shownWeek)}
-        </Text>
+        <Group gap={6} mt={-6}>
+          <Text size="sm" fw={600} data-testid="import-week-label">
+            {weekLabel(shownWeek)}
+          </Text>
+          {WEEK_SOURCES[weekSource] ? (
+            <Text size="sm" c="dimmed" data-testid="import-week-source">
+              ({WEEK_SOURCES[weekSource]})
+            </Text>
+          ) : null}
+        </Group>
       ) : null}
       <Fieldset
         legend="Reports (CSV)"

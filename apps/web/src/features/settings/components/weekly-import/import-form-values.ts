@@ -124,9 +124,16 @@ export function cohortDates(values: ImportFormValues, cohorts: AdminCohortItem[]
   return cohort ? { startDate: cohort.start_date, endDate: cohort.end_date } : null;
 }
 
-/** The week number to send: what was typed, else the cohort's last completed week. */
-export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem[], today?: Date): string {
+/** Where the week in the week box comes from. */
+export type WeekSource = "typed" | "file" | "last-completed";
+
+/**
+ * The week number to send: what was typed, else the week the meeting report's dates fall in
+ * (`fromFile`), else the cohort's last completed week.
+ */
+export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem[], today?: Date, fromFile: number | null = null): string {
   if (values.weekNumber !== null) return values.weekNumber;
+  if (fromFile !== null) return String(fromFile);
   const dates = cohortDates(values, cohorts);
   const week = dates ? lastCompletedWeek(dates.startDate, dates.endDate, today) : null;
   return week === null ? "" : String(week);

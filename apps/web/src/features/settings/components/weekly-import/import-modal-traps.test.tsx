@@ -140,6 +140,22 @@ describe("import without traps", () => {
     expect(within(dialog).getAllByTestId("preview-student")).toHaveLength(3);
   });
 
+  it("proposes the week the meeting report's dates fall in, until a week is typed", async () => {
+    const dialog = await openModal();
+    const before = field(dialog, "Week number").value;
+    const meeting = csvFile(
+      "meeting-attendance.csv",
+      "First Name,Last Name,Email,School,Team,Meeting Date,Meeting Type,Status\nA,B,,Riverside Academy,,2026-07-14,Mentor,Present\nC,D,,Riverside Academy,,2026-07-16,Advisor,Late\n",
+    );
+    choose(dialog, IMPORT_FILE_LABELS.attendanceReport, meeting);
+    await waitFor(() => expect(field(dialog, "Week number").value).toBe("3"));
+    expect(before).not.toBe("3");
+    expect(within(dialog).getByTestId("import-week-label").textContent).toBe("Week 3 · 13–19 Jul");
+    expect(within(dialog).getByTestId("import-week-source").textContent).toBe("(read from the meeting dates in the file)");
+    fireEvent.change(field(dialog, "Week number"), { target: { value: "4" } });
+    expect(within(dialog).queryByTestId("import-week-source")).toBeNull();
+  });
+
   it("recognises a file in the wrong box by its header row and moves it in one click", async () => {
     const dialog = await openModal();
     const progress = csvFile("export (3).csv", "Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates\nA B,,,5,0,0\n");

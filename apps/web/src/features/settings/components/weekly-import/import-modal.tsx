@@ -22,12 +22,14 @@ import {
   importFormData,
   runningCohort,
   validateImportForm,
+  type WeekSource,
   withProgramDefaults,
 } from "./import-form-values";
 import { ImportPreview } from "./import-preview";
 import { ImportProgress, type ImportProgressState, NO_PROGRESS } from "./import-progress";
 import { committedText } from "./import-result-text";
-import { headerLineOf, type ReportKind, reportKindOf } from "./report-kind";
+import { meetingDates, weekOfDates } from "./file-week";
+import { headerLineOf, type ReportKind, reportKindOf, textOf } from "./report-kind";
 import { StickyFooter } from "./sticky-footer";
 import { WeekMismatchConfirm } from "./week-mismatch-confirm";
 
@@ -64,6 +66,8 @@ export function ImportModal({ onClose, onCommitted }: Props) {
   const [progress, setProgress] = useState<ImportProgressState>(NO_PROGRESS);
   const [failure, setFailure] = useState<string | null>(null);
   const [kinds, setKinds] = useState<Partial<Record<ImportFileField, ReportKind | null>>>({});
+  /** The meeting dates of the chosen meeting report, read in the browser to propose its week. */
+  const [meetingDays, setMeetingDays] = useState<{ file: File; dates: string[] } | null>(null);
   /** Confirm pressed on a preview whose dates are mostly of another week: asked once more. */
   const [confirmingWeek, setConfirmingWeek] = useState(false);
   const previewCall = usePreviewWeeklyData();
@@ -88,6 +92,12 @@ export function ImportModal({ onClose, onCommitted }: Props) {
         .then((line) => live && setKinds((old) => ({ ...old, [field]: reportKindOf(line) })))
         .catch(() => live && setKinds((old) => ({ ...old, [field]: null })));
     }
+    const meeting = values.files.attendanceReport;
+    if (meeting) {
+      textOf(meeting)
+        .then((text) => live && setMeetingDays({ file: meeting, dates: meetingDates(text) }))
+        .catch(() => live && setMeetingDays(null));
+    }
     return () => {
       live = false;
     };
@@ -103,8 +113,11 @@ export function ImportModal({ onClose, onCommitted }: Props) {
     heading.scrollIntoView?.({ block: "start" });
   }, [preview]);
 
-  const week = effectiveWeek(values, cohorts ?? []);
   const dates = cohortDates(values, cohorts ?? []);
+  const fileWeek =
+    dates && meetingDays && meetingDays.file === values.files.attendanceReport ? weekOfDates(meetingDays.dates, dates.startDate, dates.endDate) : null;
+  const week = effectiveWeek(values, cohorts ?? [], undefined, fileWeek);
+  const weekSource: WeekSource = values.weekNumber !== null ? "typed" : fileWeek !== null ? "file" : "last-completed";
   const weekCount = dates ? draftWeekCount(dates.startDate, dates.endDate) : null;
   const busy = previewCall.isPending || commitCall.isPending;
   const cohortName = values.mode === "new" ? values.cohortName.trim() : (cohorts ?? []).find((c) => String(c.id) === values.cohortId)?.name ?? "";
@@ -207,6 +220,7 @@ export function ImportModal({ onClose, onCommitted }: Props) {
             cohorts={cohorts}
             week={week}
             weekCount={weekCount}
+            weekSource={weekSource}
             kinds={kinds}
             onSwap={swap}
           />

@@ -24,10 +24,12 @@ export function reportKindOf(headerLine: string): ReportKind | null {
   return null;
 }
 
+/** A file's (or a slice's) text, as UTF-8. */
+export const textOf = (blob: Blob): Promise<string> => (typeof blob.text === "function" ? blob.text() : new Response(blob).text());
+
 /** The file's first line (its header row), read from its first 8 KB. */
 export async function headerLineOf(file: File): Promise<string> {
-  const start = file.slice(0, 8192);
-  const text = typeof start.text === "function" ? await start.text() : await new Response(start).text();
+  const text = await textOf(file.slice(0, 8192));
   return text.split(/\r?\n/)[0] ?? "";
 }
 
