@@ -33,7 +33,7 @@ describe("Recent imports", () => {
       "3",
       "meeting-attendance.csvprogress.csvreflections.csv",
       "40 students (40 new)Attendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated",
-      "Newer import in force",
+      "Undo the newer import first",
     ]);
     // A flag import's counts are only its flags.
     expect(within(rows[2]!).getAllByRole("cell")[6]?.textContent).toBe("40 studentsFlags: 40 weeks created, 0 updated");

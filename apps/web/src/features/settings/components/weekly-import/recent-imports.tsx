@@ -92,8 +92,8 @@ export function RecentImports() {
                     Undo
                   </Button>
                 ) : (
-                  <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-                    Newer import in force
+                  <Text size="xs" c="dimmed">
+                    Undo the newer import first
                   </Text>
                 )}
               </Table.Td>
