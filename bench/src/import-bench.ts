@@ -42,6 +42,7 @@ export interface ImportBenchResult {
   commit: Step & { summary: ImportCommit["summary"]; errors: number };
   /** The same week committed again after its undo, with no preview first: read, matched and planned afresh. */
   coldCommit: Step;
+  /** allNone: the same files again were refused as changing nothing (no batch recorded). */
   recommit: Step & { allNone: boolean };
   /** The commit undone before the commit without a preview, then the newest batch, then that commit. */
   undo: Step[];
@@ -119,10 +120,10 @@ export async function runImportBench(
     log(`  commit without a preview: ${cold.ms.toFixed(0)} ms, event loop blocked ${cold.loop.blockedMs.toFixed(0)} ms`);
     timer?.print("commit without a preview", log);
     const recommit = await stepOn(target, () => send(target, "commit-weekly-data", admin, importForm(files, cold.reply.cohortId)));
-    const recommitReply = parseReply<ImportCommit>(recommit.value, "second commit");
-    const allNone = nothingChanged(recommitReply);
-    log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "every action none" : "SOME ACTIONS NOT none"}`);
-    const batches = [recommitReply.batchId, cold.reply.batchId].filter((id, i, all) => all.indexOf(id) === i);
+    // Files that change nothing are refused (409) and record no batch (issue 29).
+    const allNone = nothingChanged(recommit.value);
+    log(`  same files again: ${recommit.ms.toFixed(0)} ms, ${allNone ? "refused, nothing to change" : `NOT REFUSED: ${recommit.value.statusCode}`}`);
+    const batches = [cold.reply.batchId];
     const peak = memory();
     const recommitStep = { ...stepOf(recommit), allNone };
     return { idle, preview, commit, undoCommit: stepOf(undoCommit), cold, peak, recommit: recommitStep, batches, separate: target.separate };
@@ -285,13 +286,9 @@ async function importStep(
 }
 
 
-function nothingChanged(result: ImportCommit): boolean {
-  const s = result.summary;
-  const counts = [s.newStudentsCreatedCount, s.attendanceRecordsCreated, s.attendanceRecordsUpdated, s.weeklyDataCreated, s.weeklyDataUpdated];
-  return (
-    counts.every((n) => n === 0) &&
-    result.processedStudentDetails.every((d) => d.weeklyData.action === "none" && d.attendance.every((a) => a.action === "none"))
-  );
+/** The commit of the same files again is refused as changing nothing. */
+function nothingChanged(res: HttpReply): boolean {
+  return res.statusCode === 409 && res.body.includes("these files change nothing");
 }
 
 async function countRows(database: DatabaseHandle): Promise<Record<(typeof COUNTED)[number], number>> {

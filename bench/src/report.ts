@@ -72,7 +72,7 @@ export function formatImportResult(r: ImportBenchResult): string[] {
     `  commit                    ${sec(r.commit.ms)}  ${sec(r.commit.cpuMs)} ${ms(r.commit.loop.blockedMs).padStart(13)}  ${target(IMPORT_TARGETS.commitMs, r.commit.ms)}`,
     `  undo, then commit again`,
     `    with no preview first     ${sec(r.coldCommit.ms)}  ${sec(r.coldCommit.cpuMs)} ${ms(r.coldCommit.loop.blockedMs).padStart(13)}  ${target(IMPORT_TARGETS.commitMs, r.coldCommit.ms)}`,
-    `  same files again          ${sec(r.recommit.ms)}  ${sec(r.recommit.cpuMs)} ${ms(r.recommit.loop.blockedMs).padStart(13)}  every action none: ${r.recommit.allNone ? "yes" : "NO"}`,
+    `  same files again          ${sec(r.recommit.ms)}  ${sec(r.recommit.cpuMs)} ${ms(r.recommit.loop.blockedMs).padStart(13)}  refused, nothing to change: ${r.recommit.allNone ? "yes" : "NO"}`,
     ...r.undo.map(
       (u, i) => `  undo ${["(the commit)", "(newest batch)", "(commit, no preview)"][i] ?? ""}`.padEnd(28) + `${sec(u.ms)}  ${sec(u.cpuMs)} ${ms(u.loop.blockedMs).padStart(13)}`,
     ),
@@ -108,7 +108,7 @@ export function importMissesOf(r: ImportBenchResult): string[] {
   if (loop > IMPORT_TARGETS.eventLoopMs) misses.push(`${at}: event loop blocked ${loop.toFixed(1)} ms > ${IMPORT_TARGETS.eventLoopMs} ms`);
   const peak = peakMb(r);
   if (peak > IMPORT_TARGETS.memoryMb) misses.push(`${at}: peak memory ${peak.toFixed(0)} MB > ${IMPORT_TARGETS.memoryMb} MB`);
-  if (!r.recommit.allNone) misses.push(`${at}: committing the same files again changed something`);
+  if (!r.recommit.allNone) misses.push(`${at}: committing the same files again was not refused as changing nothing`);
   for (const u of r.unexpected) misses.push(`${at}: ${u}`);
   if (!r.restored.ok) misses.push(`${at}: undo did not restore the bench set (${r.restored.differences.join(", ")})`);
   return misses;

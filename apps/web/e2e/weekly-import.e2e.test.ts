@@ -8,7 +8,8 @@ import { chooseOption, eventually, horizontalOverflow, studentsHeadingCount } fr
 import { ADMIN } from "./demo-accounts";
 
 // An admin imports a week of the three reports as a new cohort, sees it on the dashboard,
-// imports the same files again (nothing changes), and undoes both imports, newest first.
+// previews the same files again (they change nothing: Confirm stays disabled), imports them
+// into the wrong week after the extra confirmation, and undoes both imports, newest first.
 // The tests run in order and share the admin's tab; the cohort name is this file's own.
 const COHORT = "Summer Week 3 Test";
 const FILES = {
@@ -97,18 +98,25 @@ describe("weekly import", () => {
     const { page } = admin;
     await openSettings(page);
     const dialog = await openImport(page);
+    // The form opens on Existing cohort; New cohort is one click away.
+    expect(await dialog.getByLabel("Existing cohort").isChecked()).toBe(true);
+    await dialog.getByLabel("New cohort").check();
     await dialog.getByLabel("Cohort name").fill(COHORT);
-    await dialog.getByLabel("Program type").selectOption("Internship (6 week)");
     await dialog.getByLabel("Start date").fill("2026-06-29");
-    await dialog.getByLabel("End date").fill("2026-08-10");
-    await dialog.getByLabel("Total expected hours").fill("120");
+    // The program type fills in the end date and the expected hours.
+    await dialog.getByLabel("Program type").selectOption("Internship (6 week)");
+    expect(await dialog.getByLabel("End date").inputValue()).toBe("2026-08-10");
+    expect(await dialog.getByLabel("Total expected hours").inputValue()).toBe("120");
     await visible(dialog.getByText("Week 1 to 6 of this cohort"));
     await dialog.getByLabel("Week number").fill("3");
+    await visible(dialog.getByTestId("import-week-label").filter({ hasText: "Week 3 · 13–19 Jul" }));
     await chooseFiles(page, dialog);
     await settled(page);
     await dialog.screenshot({ path: `${SHOTS}import-form.png`, animations: "disabled" });
     await expectNoSeriousA11yViolations(page, "the import form");
 
+    // An 800 px-high window: the footer keeps Confirm in view above 40 students.
+    await page.setViewportSize({ width: 1280, height: 800 });
     await preview(page, dialog);
     expect(await stat(dialog, "Students in files")).toBe(40);
     expect(await stat(dialog, "New students")).toBe(40);
@@ -118,16 +126,23 @@ describe("weekly import", () => {
     await visible(dialog.getByText("Showing 1–40 of 40 students"));
     const dmitri = dialog.getByTestId("preview-student").filter({ hasText: "Dmitri Silva" });
     await visible(dmitri.getByText("New", { exact: true }));
+    expect(await dmitri.getByTestId("preview-student-place").textContent()).toBe("Riverside Academy · Team B2");
     expect(await dmitri.textContent()).toContain("2026-07-16 · Late · Advisor · created");
+    const confirm = dialog.getByRole("button", { name: "Confirm & Save Data" });
+    const box = await confirm.boundingBox();
+    expect(box && box.y + box.height, "Confirm within the 800 px window").toBeLessThanOrEqual(800);
     await dialog.screenshot({ path: `${SHOTS}import-preview.png`, animations: "disabled" });
     mkdirSync(new URL("../../../docs/", import.meta.url).pathname, { recursive: true });
     copyFileSync(`${SHOTS}import-preview.png`, README_SHOT);
     await expectNoSeriousA11yViolations(page, "the import preview");
 
     const text = await commit(page, dialog);
-    expect(text).toContain("Students in files: 40");
-    expect(text).toContain("Attendance created: 80");
-    expect(text).toContain("Weekly data created: 40");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(text).toContain(
+      `Week 3 of ${COHORT} imported: 40 students (40 new), 80 attendance records created, 0 updated, 40 weekly records created, 0 updated. No row was skipped.`,
+    );
+    const link = section(page).getByRole("link", { name: "Open the dashboard for this cohort" });
+    expect(await link.getAttribute("href")).toMatch(/^\/dashboard\?cohort=\d+$/);
     const row = await visible(cohortRow(page));
     expect((await row.getByRole("cell").allTextContents()).slice(0, 7)).toEqual([
       COHORT,
@@ -150,11 +165,10 @@ describe("weekly import", () => {
     await visible(page.getByRole("table", { name: "Attendance by Week" }));
   });
 
-  test("importing the same files into the existing cohort changes nothing", async () => {
+  test("the same files again change nothing: the preview says who imported the week, and Confirm is disabled", async () => {
     const { page } = admin;
     await openSettings(page);
     const dialog = await openImport(page);
-    await dialog.getByLabel("Existing cohort").check();
     await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
     await chooseFiles(page, dialog, true);
@@ -173,24 +187,58 @@ describe("weekly import", () => {
     for (const label of ["New students", "Attendance created", "Attendance updated", "Weekly data created", "Weekly data updated"]) {
       expect(await stat(dialog, label), label).toBe(0);
     }
-    await dialog.getByLabel("Only changes").check();
-    await visible(dialog.getByText("No students match these filters."));
-    const text = await commit(page, dialog);
-    expect(text).toContain("Attendance created: 0");
-    expect(text).toContain("Attendance updated: 0");
+    const unchanged = await visible(dialog.getByTestId("import-unchanged"));
+    expect(await unchanged.textContent()).toMatch(
+      new RegExp(`Week 3 of ${COHORT} was imported on \\d{1,2} [A-Z][a-z]{2} \\d{4} by ${ADMIN.username}; these files change nothing\\.`),
+    );
+    expect(await dialog.getByRole("button", { name: "Confirm & Save Data" }).isDisabled()).toBe(true);
+    await dialog.screenshot({ path: `${SHOTS}import-unchanged.png`, animations: "disabled" });
+    await dialog.getByRole("button", { name: "Back to Edit Form" }).click();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 
-  test("a report in the wrong slot is refused with the server's message, and nothing is written", async () => {
+  test("the wrong week is said once with a one-click fix, and committing into it asks once more", async () => {
     const { page } = admin;
     const dialog = await openImport(page);
-    await dialog.getByLabel("Existing cohort").check();
+    await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
+    await dialog.getByLabel("Week number").fill("2");
+    await chooseFiles(page, dialog);
+    await preview(page, dialog);
+    const mismatch = await visible(dialog.getByTestId("week-mismatch"));
+    expect(await mismatch.textContent()).toContain("All 80 meeting dates fall in week 3 (13–19 Jul), not week 2 (6–12 Jul). Import as week 3?");
+    await dialog.screenshot({ path: `${SHOTS}import-wrong-week.png`, animations: "disabled" });
+    // One click previews week 3 instead: already imported, so nothing to change.
+    await mismatch.getByRole("button", { name: "Import as week 3" }).click();
+    await visible(dialog.getByTestId("import-unchanged"));
+    expect(await dialog.getByTestId("preview-week").textContent()).toBe("Week 3 · 13–19 Jul");
+
+    // Into week 2 after all: Confirm asks once more before anything is written.
+    await dialog.getByRole("button", { name: "Back to Edit Form" }).click();
+    await dialog.getByLabel("Week number").fill("2");
+    await preview(page, dialog);
+    await dialog.getByRole("button", { name: "Confirm & Save Data" }).click();
+    const ask = await visible(dialog.getByTestId("week-confirm"));
+    expect(await ask.textContent()).toContain("80 of 80 meeting dates are not in week 2 (6–12 Jul). Import them as week 2 anyway?");
+    await expect.poll(() => recentImports(page).getByRole("row").filter({ hasText: COHORT }).count()).toBe(1);
+    await ask.getByRole("button", { name: "Yes, import as week 2" }).click();
+    await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
+    expect(await section(page).getByTestId("success-banner").textContent()).toContain(`Week 2 of ${COHORT} imported`);
+  });
+
+  test("a report in the wrong slot is recognised by its header row, refused with the server's message if sent, and nothing is written", async () => {
+    const { page } = admin;
+    const dialog = await openImport(page);
     await dialog.getByRole("combobox", { name: "Cohort", exact: true }).selectOption({ label: COHORT });
     await dialog.getByLabel("Week number").fill("3");
     await dialog.getByLabel("Meeting attendance report").setInputFiles(FILES["Progress report"]);
+    expect(await visible(dialog.getByTestId("misplaced-attendanceReport")).then((n) => n.textContent())).toContain(
+      "This looks like the progress report, not the meeting attendance report.",
+    );
     await dialog.getByLabel("Progress report").setInputFiles(FILES["Progress report"]);
     await dialog.getByLabel("Reflection report").setInputFiles(FILES["Reflection report"]);
     await dialog.getByRole("button", { name: "Preview Import" }).click();
-    const alert = await visible(dialog.getByRole("alert"));
+    const alert = await visible(dialog.getByTestId("import-error"));
     await dialog.screenshot({ path: `${SHOTS}import-error.png`, animations: "disabled" });
     expect(await alert.textContent()).toMatch(/^Preview generation failed: progress\.csv: .*"Meeting Date"/);
     await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -203,8 +251,9 @@ describe("weekly import", () => {
     const table = await visible(recentImports(page));
     const rows = table.getByRole("row").filter({ hasText: COHORT });
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toContain("40 studentsAttendance: 0 created, 0 updatedWeekly data: 0 created, 0 updated");
-    expect(await rows.nth(1).textContent()).toContain("40 studentsAttendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated");
+    expect(await rows.nth(0).textContent()).toContain("40 studentsAttendance: 0 created, 0 updatedWeekly data: 40 created, 0 updated");
+    expect(await rows.nth(1).textContent()).toContain("40 students (40 new)Attendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated");
+    await visible(section(page).getByText("Only the newest import of a cohort can be undone", { exact: false }));
     expect(await rows.nth(0).getByText(/\.csv$/).allTextContents()).toEqual(["meeting-attendance.csv", "progress.csv", "reflections.csv"]);
     // Only the newest import of the cohort offers Undo.
     expect(await rows.nth(0).getByRole("button", { name: /^Undo import/ }).count()).toBe(1);
@@ -213,13 +262,15 @@ describe("weekly import", () => {
     await expectNoSeriousA11yViolations(page, "Admin Settings with recent imports");
     await section(page).screenshot({ path: `${SHOTS}import-recent.png`, animations: "disabled" });
 
-    await rows.nth(0).getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();
+    await rows.nth(0).getByRole("button", { name: `Undo import of ${COHORT} week 2` }).click();
     let dialog = await visible(page.getByRole("dialog", { name: "Undo import" }));
-    expect(await dialog.textContent()).toContain(`${COHORT}, week 3`);
+    expect(await dialog.textContent()).toContain(`${COHORT}, week 2`);
     expect(await dialog.textContent()).not.toContain("the cohort itself");
     await dialog.getByRole("button", { name: "Undo import" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     await visible(recentImports(page).getByText("Undone").first());
+    // In words, never an internal id.
+    await visible(section(page).getByText(`Undid the week 2 import of ${COHORT}: removed 40 weekly records.`));
 
     const first = rows.filter({ hasText: "Attendance: 80 created" });
     await first.getByRole("button", { name: `Undo import of ${COHORT} week 3` }).click();

@@ -69,6 +69,10 @@ export const importStudentDetailSchema = z.object({
   /** null for a student the commit would create. */
   studentId: z.number().int().nullable(),
   isNewStudent: z.boolean(),
+  /** The student's school (a new student's, from the meeting report). */
+  schoolName: z.string().nullable(),
+  /** The student's team in the cohort after the import; null without one. */
+  teamName: z.string().nullable(),
   weeklyData: z.object({
     action: importActionSchema,
     flags: z.array(weeklyFlagSchema),
@@ -89,9 +93,11 @@ export type ImportStudentDetail = z.infer<typeof importStudentDetailSchema>;
 /** A row that could not be used; the other rows still go through. */
 export const importRowErrorSchema = z.object({
   studentId: z.number().int().nullable(),
+  /** The student the row names ("First Last"); null when the row names nobody. */
+  studentName: z.string().nullable(),
   /** parse · ambiguous_student · unknown_school · unmatched */
   type: z.string(),
-  /** The whole text to show, naming the file, row, column and value. */
+  /** The whole text to show: file and row, the student, column and value, and what happens to the row. */
   error: z.string(),
   file: z.string(),
   row: z.number().int(),
@@ -110,13 +116,47 @@ export const importWarningSchema = z.object({
 });
 export type ImportWarning = z.infer<typeof importWarningSchema>;
 
+/** A week of a cohort with its dates (YYYY-MM-DD, first and last day). */
+export const importWeekSchema = z.object({ number: z.number().int(), start: z.string(), end: z.string() });
+export type ImportWeek = z.infer<typeof importWeekSchema>;
+
+/** Most meeting dates of the file fall outside the chosen week (issue 29): said once, with the week they do fall in. */
+export const importWeekMismatchSchema = z.object({
+  /** Meeting rows of the file with a date. */
+  dateCount: z.number().int(),
+  /** Of those, the rows outside the chosen week. */
+  outsideCount: z.number().int(),
+  /** The cohort week most of the dates fall in, and how many do; null when that is no week of the cohort. */
+  suggested: importWeekSchema.extend({ dateCount: z.number().int() }).nullable(),
+});
+export type ImportWeekMismatch = z.infer<typeof importWeekMismatchSchema>;
+
+/** The files would change nothing: what the database has already came from them (or the same data). */
+export const importUnchangedSchema = z.object({
+  cohortName: z.string(),
+  weekNumber: z.number().int(),
+  /** The newest import of this week still in force; null when none is (the rows came otherwise). */
+  lastImport: z.object({ at: z.string(), by: z.string().nullable() }).nullable(),
+});
+export type ImportUnchanged = z.infer<typeof importUnchangedSchema>;
+
 export const importPreviewSchema = z.object({
   summary: importSummarySchema,
   processedStudentDetails: z.array(importStudentDetailSchema),
   errorsEncountered: z.array(importRowErrorSchema),
   warnings: z.array(importWarningSchema),
+  /** The chosen week and its dates. */
+  week: importWeekSchema,
+  weekMismatch: importWeekMismatchSchema.nullable(),
+  /** Set when committing would change nothing (the commit is then refused, no batch recorded). */
+  unchanged: importUnchangedSchema.nullable(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/** "a", "a and b", "a, b and c". */
+function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
 
 /** Reply of the commit: the same shape, plus the batch that Undo takes back and the cohort. */
 export const importCommitSchema = importPreviewSchema.extend({
@@ -237,8 +277,59 @@ export const importUndoResponseSchema = z.object({
 export type ImportUndoResponse = z.infer<typeof importUndoResponseSchema>;
 
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+const dayOf = (iso: string) => ({ day: Number(iso.slice(8, 10)), month: MONTHS[Number(iso.slice(5, 7)) - 1] ?? "", year: iso.slice(0, 4) });
+
+/** A week's dates as a coordinator reads them: "16–22 Nov", "30 Nov – 6 Dec", "29 Dec – 4 Jan 2027". */
+export function weekRangeText(start: string, end: string): string {
+  const a = dayOf(start);
+  const b = dayOf(end);
+  if (a.year !== b.year) return `${a.day} ${a.month} – ${b.day} ${b.month} ${b.year}`;
+  return a.month === b.month ? `${a.day}–${b.day} ${b.month}` : `${a.day} ${a.month} – ${b.day} ${b.month}`;
+}
+
+/** "Week 4 · 16–22 Nov". */
+export const weekLabel = (week: ImportWeek): string => `Week ${week.number} · ${weekRangeText(week.start, week.end)}`;
+
+/** A day in words, the same on every machine (UTC): "20 Nov 2026". */
+export function dayText(isoDateOrTime: string): string {
+  const d = dayOf(isoDateOrTime.slice(0, 10));
+  return `${d.day} ${d.month} ${d.year}`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** Texts of the import screens (spec section 8). */
 export const IMPORT_MESSAGES = {
+  /** The one message when most meeting dates fall outside the chosen week. */
+  weekMismatch: (chosen: ImportWeek, m: ImportWeekMismatch): string => {
+    if (!m.suggested) {
+      return `${m.outsideCount} of ${m.dateCount} meeting dates fall outside week ${chosen.number} (${weekRangeText(chosen.start, chosen.end)}) and in no single week of this cohort. Check the week and the file.`;
+    }
+    const count = m.suggested.dateCount === m.dateCount ? `All ${m.dateCount}` : `${m.suggested.dateCount} of ${m.dateCount}`;
+    return `${count} meeting dates fall in week ${m.suggested.number} (${weekRangeText(m.suggested.start, m.suggested.end)}), not week ${chosen.number} (${weekRangeText(chosen.start, chosen.end)}). Import as week ${m.suggested.number}?`;
+  },
+  /** The files change nothing: said by the preview, and by the commit's refusal. */
+  unchanged: (u: ImportUnchanged): string =>
+    u.lastImport
+      ? `Week ${u.weekNumber} of ${u.cohortName} was imported on ${dayText(u.lastImport.at)}${u.lastImport.by ? ` by ${u.lastImport.by}` : ""}; these files change nothing.`
+      : `Week ${u.weekNumber} of ${u.cohortName} already holds what these files say; they change nothing.`,
+  /** The undo's reply, in words. */
+  undone: (batch: { weekNumber: number; cohortName: string }, r: ImportUndoResponse["data"]): string => {
+    const removed = [
+      r.attendanceRecordsRemoved > 0 ? plural(r.attendanceRecordsRemoved, "attendance record") : null,
+      r.weeklyDataRemoved > 0 ? plural(r.weeklyDataRemoved, "weekly record") : null,
+      r.studentsRemoved > 0 ? plural(r.studentsRemoved, "student") : null,
+      r.cohortRemoved ? "the cohort" : null,
+    ].filter((x): x is string => x !== null);
+    const restored = r.attendanceRecordsRestored + r.weeklyDataRestored;
+    const parts = [
+      removed.length > 0 ? `removed ${listText(removed)}` : "removed nothing",
+      restored > 0 ? `restored the previous values of ${plural(restored, "record")}` : null,
+      r.studentsKept > 0 ? `kept ${plural(r.studentsKept, "edited student")}` : null,
+    ].filter((x): x is string => x !== null);
+    return `Undid the week ${batch.weekNumber} import of ${batch.cohortName}: ${listText(parts)}.`;
+  },
   previewFailed: (message: string) => `Preview generation failed: ${message}`,
   commitFailed: (message: string) => `Commit failed: ${message}`,
   noData: "Error: No data to commit.",

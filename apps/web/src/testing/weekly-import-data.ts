@@ -18,6 +18,8 @@ export function buildStudent(n: number, overrides: Partial<ImportStudentDetail> 
     studentFullName: `Student ${n}`,
     studentId: null,
     isNewStudent: true,
+    schoolName: "Riverside Academy",
+    teamName: "Team Blue",
     weeklyData: { action: "created", flags: [], total_hours_reported: 12, reflection: "A short reflection." },
     attendance: [
       { date: "2026-07-14", status: "present", meetingType: "mentor", action: "created" },
@@ -41,6 +43,9 @@ export function buildPreview(students: ImportStudentDetail[], overrides: Partial
     processedStudentDetails: students,
     errorsEncountered: [],
     warnings: [],
+    week: { number: 3, start: "2026-07-13", end: "2026-07-19" },
+    weekMismatch: null,
+    unchanged: null,
     ...overrides,
   };
 }

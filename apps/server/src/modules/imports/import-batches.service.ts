@@ -156,9 +156,9 @@ export async function undoImport(
       after: kept.size > 0 ? { ...result, keptStudentIds: [...kept] } : result,
       at,
     });
-    return result;
+    return { result, weekNumber: batch.week_number, cohortName: batch.cohort_name ?? "a removed cohort" };
   });
   refreshPlannerStatistics(ctx);
-  const kept = data.studentsKept === 1 ? "; 1 edited student kept" : data.studentsKept > 1 ? `; ${data.studentsKept} edited students kept` : "";
-  return { message: `Import ${id} undone${kept}.`, data };
+  // In words, never the batch's internal id (issue 29).
+  return { message: IMPORT_MESSAGES.undone(data, data.result), data: data.result };
 }

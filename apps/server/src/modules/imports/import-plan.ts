@@ -133,8 +133,11 @@ export async function planImport(
   return { week, weekStart, students, summary };
 }
 
-/** The preview's per-student list (the spec's shape). */
-export async function studentDetails(plan: ImportPlan): Promise<ImportStudentDetail[]> {
+/** A student's school and team names, for the preview. */
+export type PlaceNames = (student: PlannedStudent) => { schoolName: string | null; teamName: string | null };
+
+/** The preview's per-student list (the spec's shape, with each student's school and team). */
+export async function studentDetails(plan: ImportPlan, names: PlaceNames): Promise<ImportStudentDetail[]> {
   const details: ImportStudentDetail[] = [];
   const turn = loopTurns();
   for (const { student, attendance, weekly } of plan.students) {
@@ -143,6 +146,7 @@ export async function studentDetails(plan: ImportPlan): Promise<ImportStudentDet
       studentFullName: student.fullName,
       studentId: student.existingId,
       isNewStudent: student.existingId === null,
+      ...names(student),
       weeklyData: {
         action: weekly.action,
         flags: weekly.values.flags,

@@ -1,14 +1,15 @@
-import type { ImportPreview, ImportRowError, ImportSummary, ImportWarning } from "@tally/contract";
+import { cohortWeekCount, type ImportPreview, type ImportRowError, type ImportSummary, type ImportWarning, type ImportWeekMismatch } from "@tally/contract";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
 import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
 import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
+import { normaliseName } from "../report-formats/student-names.js";
 import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
 import { readMeetingReport } from "../report-formats/meeting-report.js";
 import { readProgressReport } from "../report-formats/progress-report.js";
 import { readReflectionReport } from "../report-formats/reflection-report.js";
-import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile } from "../report-formats/report-types.js";
+import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile, RowError } from "../report-formats/report-types.js";
 import { InternedText } from "../../lib/interned-text.js";
 import { normaliseEmail } from "../report-formats/student-names.js";
 
@@ -43,6 +44,8 @@ export interface PlanSummary {
   weekStart: string;
   summary: ImportSummary;
   studentCount: number;
+  /** Students with something to write: none means the files change nothing. */
+  changedCount: number;
   newStudentCount: number;
   /** The teams the plan creates, each once, in the order students first name them. */
   newTeams: NewTeam[];
@@ -85,6 +88,10 @@ export class ImportWorkerSteps {
   private reports: Reports | null = null;
   private roster: Roster | null = null;
   private plan: ImportPlan | null = null;
+  private cohort: PlanCohort | null = null;
+  /** School and team names by id, for the preview's school and team of each student. */
+  private schoolNames = new Map<number, string>();
+  private teamNames = new Map<number, string>();
   private changed: StudentPlan[] = [];
   private lookups: Lookups = { known: [], attendance: [], weekly: [] };
   private readonly knownIds = new Set<number>();
@@ -148,6 +155,8 @@ export class ImportWorkerSteps {
       teams,
     });
     this.lookups.known = [];
+    this.schoolNames = new Map(schools.map((s) => [s.id, s.name]));
+    this.teamNames = new Map(teams.map((t) => [t.id, t.name]));
     const existingIds: number[] = [];
     const dates = new Set<string>();
     for (const s of this.roster.students) {
@@ -159,6 +168,7 @@ export class ImportWorkerSteps {
 
   async makePlan(cohort: PlanCohort, week: number): Promise<PlanSummary> {
     const roster = ready(this.roster, "match");
+    this.cohort = cohort;
     this.plan = await planImport(cohort, week, roster.students, this.lookups.attendance, this.lookups.weekly);
     this.lookups = { known: [], attendance: [], weekly: [] };
     const { weekStart, summary, students } = this.plan;
@@ -173,6 +183,7 @@ export class ImportWorkerSteps {
       weekStart,
       summary,
       studentCount: students.length,
+      changedCount: this.changed.length,
       newStudentCount: this.changed.filter((p) => p.student.existingId === null).length,
       newTeams: [...newTeams.values()],
     };
@@ -207,44 +218,113 @@ export class ImportWorkerSteps {
     return slices;
   }
 
-  /** The preview reply (the spec's shape) as UTF-8 JSON, so the main thread only passes it on. */
+  /** A student's school and team names: the team they keep, join or get. */
+  private placeNames(s: PlannedStudent): { schoolName: string | null; teamName: string | null } {
+    const team = s.team;
+    const teamName =
+      team.kind === "create" ? team.name : team.kind === "join" ? this.teamNames.get(team.teamId) : team.kind === "keep" && s.keptTeamId !== null ? this.teamNames.get(s.keptTeamId) : undefined;
+    return { schoolName: this.schoolNames.get(s.schoolId) ?? null, teamName: teamName ?? null };
+  }
+
+  /**
+   * The preview reply (the spec's shape) as UTF-8 JSON, so the main thread only passes it on;
+   * without `unchanged`, which the main thread adds (it knows the import batches).
+   */
   async previewJson(): Promise<Uint8Array> {
     const plan = ready(this.plan, "plan");
-    const reply: ImportPreview = {
+    const reply: Omit<ImportPreview, "unchanged"> = {
       summary: plan.summary,
-      processedStudentDetails: await studentDetails(plan),
+      processedStudentDetails: await studentDetails(plan, (s) => this.placeNames(s)),
       errorsEncountered: this.rowErrors(),
       warnings: this.warnings(),
+      week: { number: plan.week, start: plan.weekStart, end: addDays(plan.weekStart, 6) },
+      weekMismatch: this.weekMismatch(),
     };
     return new TextEncoder().encode(JSON.stringify(reply));
   }
 
+  /**
+   * Each row error as a coordinator reads it (issue 29): where, whose row, what is wrong and
+   * what happens to the row ("meetings.csv row 85 · Dmitri Silva · Meeting Date "not a date"
+   * is not a date — this meeting is skipped").
+   */
   private rowErrors(): ImportRowError[] {
     const reports = ready(this.reports, "readMeeting");
     const roster = ready(this.roster, "match");
-    const parse = [reports.meeting, reports.progress, reports.reflection].flatMap((r) =>
-      (r?.errors ?? []).map((e) => ({ studentId: null, type: "parse", ...e })),
-    );
-    const matching = roster.problems.map((p) => ({ studentId: p.studentId, type: p.type, ...p.error }));
-    return [...parse, ...matching].map(({ problem, ...e }) => ({
-      ...e,
-      error: `${e.file} row ${e.row}, ${e.column} "${e.value}": ${problem}`,
-    }));
+    const idsByName = new Map<string, number | null>();
+    for (const s of roster.students) idsByName.set(normaliseName(s.fullName), s.existingId);
+    const errors: ImportRowError[] = [];
+    const add = (e: RowError, type: string, name: string | null, studentId: number | null, outcome: string) =>
+      errors.push({
+        studentId,
+        studentName: name,
+        type,
+        file: e.file,
+        row: e.row,
+        column: e.column,
+        value: e.value,
+        error: `${e.file} row ${e.row}${name ? ` · ${name}` : ""} · ${e.column} "${e.value}" ${e.problem} — ${outcome}`,
+      });
+    for (const [report, meeting] of [[reports.meeting, true], [reports.progress, false], [reports.reflection, false]] as const) {
+      if (!report) continue;
+      const names = new Map<number, string>(report.flawed.map((r) => [r.row, r.fullName]));
+      for (const e of report.errors) {
+        const name = names.get(e.row) || null;
+        const outcome = name === null ? "this row is skipped" : meeting ? "this meeting is skipped" : "this value is left out; the rest of the row counts";
+        add(e, "parse", name, name === null ? null : (idsByName.get(normaliseName(name)) ?? null), outcome);
+      }
+    }
+    for (const p of roster.problems) add(p.error, p.type, p.studentName || null, p.studentId, "this row is skipped");
+    return errors;
   }
 
+  /** Set when most meeting rows fall outside the chosen week, with the cohort week most of them fall in. */
+  private weekMismatch(): ImportWeekMismatch | null {
+    const { meeting } = ready(this.reports, "readMeeting");
+    const plan = ready(this.plan, "plan");
+    const cohort = ready(this.cohort, "plan");
+    const weekEnd = addDays(plan.weekStart, 6);
+    const byWeek = new Map<number, number>();
+    let outsideCount = 0;
+    for (const r of meeting.rows) {
+      if (r.date >= plan.weekStart && r.date <= weekEnd) continue;
+      outsideCount++;
+      const week = Math.floor((Date.parse(`${r.date}T00:00:00Z`) - Date.parse(`${cohort.startDate}T00:00:00Z`)) / (7 * 86_400_000)) + 1;
+      byWeek.set(week, (byWeek.get(week) ?? 0) + 1);
+    }
+    if (outsideCount * 2 <= meeting.rows.length) return null;
+    const [week, dateCount] = [...byWeek].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0];
+    const inCohort = week >= 1 && week <= cohortWeekCount(cohort.startDate, cohort.endDate);
+    const start = addDays(cohort.startDate, 7 * (week - 1));
+    return {
+      dateCount: meeting.rows.length,
+      outsideCount,
+      suggested: inCohort ? { number: week, start, end: addDays(start, 6), dateCount } : null,
+    };
+  }
+
+  /**
+   * Dates outside the week are one warning, not one a row; when most are outside, the week
+   * mismatch says it instead.
+   */
   private warnings(): ImportWarning[] {
     const { meeting } = ready(this.reports, "readMeeting");
     const roster = ready(this.roster, "match");
     const plan = ready(this.plan, "plan");
     const weekEnd = addDays(plan.weekStart, 6);
-    const outside: ImportWarning[] = meeting.rows
-      .filter((r) => r.date < plan.weekStart || r.date > weekEnd)
-      .map((r) => ({
+    const outside = meeting.rows.filter((r) => r.date < plan.weekStart || r.date > weekEnd);
+    const warnings: ImportWarning[] = [];
+    const first = outside[0];
+    if (first && outside.length * 2 <= meeting.rows.length) {
+      const rows = outside.slice(0, 10).map((r) => r.row).join(", ");
+      const more = outside.length > 10 ? ` and ${outside.length - 10} more` : "";
+      warnings.push({
         type: "date_outside_week",
-        message: `${meeting.file} row ${r.row}: ${r.date} is outside week ${plan.week} (${plan.weekStart} to ${weekEnd}); it is imported as week ${plan.week}`,
+        message: `${outside.length} meeting ${outside.length === 1 ? "date" : "dates"} of ${meeting.file} ${outside.length === 1 ? "falls" : "fall"} outside week ${plan.week} (${plan.weekStart} to ${weekEnd}), row${outside.length === 1 ? "" : "s"} ${rows}${more}; imported as week ${plan.week}`,
         file: meeting.file,
-        row: r.row,
-      }));
-    return [...outside, ...roster.warnings];
+        row: first.row,
+      });
+    }
+    return [...warnings, ...roster.warnings];
   }
 }

@@ -107,7 +107,13 @@ describe("matching rows to students", () => {
       expect.objectContaining({ file: "meetings.csv", row: 9, column: "School", value: "Nowhere High" }),
     ]);
     expect(byType("parse")).toEqual([expect.objectContaining({ file: "meetings.csv", row: 10, column: "Status", value: "Maybe" })]);
-    expect(byType("parse")[0]?.error).toMatch(/^meetings\.csv row 10, Status "Maybe": /);
+    // Each error names the row's student and says what happens to the row (issue 29).
+    expect(byType("parse")[0]?.error).toMatch(/^meetings\.csv row 10 · Bad Status · Status "Maybe" is not .* — this meeting is skipped$/);
+    expect(byType("parse")[0]?.studentName).toBe("Bad Status");
+    expect(byType("unknown_school")[0]?.error).toBe(
+      'meetings.csv row 9 · Ghost Writer · School "Nowhere High" is not a school in Tally; add the school in Settings or correct the name — this row is skipped',
+    );
+    expect(byType("ambiguous_student")[0]?.error).toMatch(/^meetings\.csv row 6 · Sam Lee · Name "Sam Lee" matches 2 students of the cohort; .* — this row is skipped$/);
     expect(preview.processedStudentDetails.map((d) => d.studentFullName)).not.toContain("Sam Lee");
   });
 

@@ -51,10 +51,7 @@ describe("a preview's plan kept for its commit", () => {
   });
 
   it("is written as it is when nothing changed: the commit goes straight to writing and answers what the preview said", async () => {
-    const files = week3Files();
-    files.attendanceReport.bytes = new TextEncoder().encode(
-      new TextDecoder().decode(files.attendanceReport.bytes).replaceAll(",Present", ",Late"),
-    );
+    const files = lateFiles();
     const preview = await postImport(t, "preview", admin.headers, form(files));
     expect(preview.statusCode, preview.body).toBe(200);
     const previewed = preview.json<ImportPreview>();
@@ -71,17 +68,27 @@ describe("a preview's plan kept for its commit", () => {
   });
 
   it("serves only the person who previewed, once", async () => {
+    // The files of each commit differ from what the one before wrote: files that change nothing are refused.
     const preview = await postImport(t, "preview", admin.headers, form());
     expect(preview.statusCode).toBe(200);
     const other = await postImport(t, "commit", ndjson(otherAdmin.headers), form());
     expect(stages(lines(other.body))).toEqual(["reading", "matching", "writing"]);
 
-    await postImport(t, "preview", admin.headers, form());
-    const first = await postImport(t, "commit", ndjson(admin.headers), form());
+    await postImport(t, "preview", admin.headers, form(lateFiles()));
+    const first = await postImport(t, "commit", ndjson(admin.headers), form(lateFiles()));
     expect(stages(lines(first.body))).toEqual(["writing"]);
-    const again = await postImport(t, "commit", ndjson(admin.headers), form());
-    expect(stages(lines(again.body))).toEqual(["reading", "matching", "writing"]);
-    const { summary } = resultOf(lines(again.body));
-    expect(summary).toMatchObject({ newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, attendanceRecordsUpdated: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0 });
+    const batches = await t.db.selectFrom("import_batches").select("id").execute();
+    // The same files again: planned afresh (the kept plan was used), they change nothing, so no batch.
+    const again = lines((await postImport(t, "commit", ndjson(admin.headers), form(lateFiles()))).body);
+    expect(stages(again)).toEqual(["reading", "matching"]);
+    expect(again.at(-1)).toMatchObject({ type: "error", statusCode: 409, error: expect.stringMatching(/these files change nothing\. Nothing was saved\.$/) });
+    expect(await t.db.selectFrom("import_batches").select("id").execute()).toEqual(batches);
   });
 });
+
+/** The sample week with every Present a Late: a commit of it after the plain files updates rows. */
+function lateFiles() {
+  const files = week3Files();
+  files.attendanceReport.bytes = new TextEncoder().encode(new TextDecoder().decode(files.attendanceReport.bytes).replaceAll(",Present", ",Late"));
+  return files;
+}

@@ -62,7 +62,9 @@ describe("undo of an import whose students were edited since", () => {
 
     const kept = await undo(batchId, { keepEditedStudents: true });
     expect(kept.statusCode, kept.body).toBe(200);
-    expect(kept.json<ImportUndoResponse>().message).toBe(`Import ${batchId} undone; 2 edited students kept.`);
+    expect(kept.json<ImportUndoResponse>().message).toBe(
+      "Undid the week 3 import of Summer Week 3: removed 80 attendance records, 40 weekly records and 38 students and kept 2 edited students.",
+    );
     expect(kept.json<ImportUndoResponse>().data).toMatchObject({
       attendanceRecordsRemoved: 80,
       weeklyDataRemoved: 40,

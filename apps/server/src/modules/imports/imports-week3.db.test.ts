@@ -1,4 +1,4 @@
-import type { ImportBatch, ImportCommit, ImportPreview, ImportUndoResponse } from "@tally/contract";
+import { IMPORT_MESSAGES, type ImportBatch, type ImportCommit, type ImportPreview, type ImportUndoResponse } from "@tally/contract";
 import { describe, expect, it } from "vitest";
 import { buildSchool } from "../../../test/factories.js";
 import { importForm, importTablesSnapshot, postImport, WEEK3_NEW_COHORT, week3Expected, week3Files } from "../../../test/import-upload.js";
@@ -50,11 +50,16 @@ describe("weekly import of the sample week", () => {
     });
     expect(preview.errorsEncountered).toEqual([]);
     expect(preview.warnings).toEqual([]);
+    expect(preview.week).toEqual({ number: 3, start: "2026-07-13", end: "2026-07-19" });
+    expect(preview.weekMismatch).toBeNull();
+    expect(preview.unchanged).toBeNull();
     for (const s of expected.students) {
       const detail = preview.processedStudentDetails.find((d) => d.studentFullName === s.name);
       expect(detail, s.name).toBeDefined();
       expect(detail?.isNewStudent).toBe(true);
       expect(detail?.studentId).toBeNull();
+      // A new student's school and team, as the meeting report names them.
+      expect([detail?.schoolName, detail?.teamName], s.name).toEqual([s.school, s.team]);
       expect(detail?.weeklyData.action).toBe("created");
       expect(detail?.weeklyData.total_hours_reported).toBe(s.hours);
       expect(detail?.weeklyData.flags.map((f) => f.code), s.name).toEqual(importFlags(s));
@@ -114,15 +119,29 @@ describe("weekly import of the sample week", () => {
     await expectRollupsMatchRecount(t.db);
   });
 
-  it("changes nothing when the same files are committed again (every action none)", async () => {
+  it("says when the same files again would change nothing, and refuses to commit them: no empty batch", async () => {
     const before = await importTablesSnapshot(t.db);
+    const previewed = (await postImport(t, "preview", admin.headers, form({ cohortId, weekNumber: 3 }))).json<ImportPreview>();
+    expect(previewed.processedStudentDetails.every((d) => !d.isNewStudent && d.weeklyData.action === "none" && d.attendance.every((a) => a.action === "none"))).toBe(true);
+    expect(previewed.unchanged).toEqual({ cohortName: "Summer Week 3", weekNumber: 3, lastImport: { at: expect.any(String), by: admin.user.username } });
+    const text = IMPORT_MESSAGES.unchanged(previewed.unchanged!);
+    expect(text).toMatch(new RegExp(`^Week 3 of Summer Week 3 was imported on \\d{1,2} [A-Z][a-z]{2} \\d{4} by ${admin.user.username}; these files change nothing\\.$`));
+
     const res = await postImport(t, "commit", admin.headers, form({ cohortId, weekNumber: 3 }));
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error).toBe(`${text} Nothing was saved.`);
+    const batches = await t.db.selectFrom("import_batches").select("id").where("cohort_id", "=", cohortId).execute();
+    expect(batches.map((b) => b.id)).toEqual(batchIds);
+    expect(await importTablesSnapshot(t.db)).toEqual(before);
+  });
+
+  it("imports the same files as week 4: a second batch (new weekly rows, the meetings already there)", async () => {
+    const res = await postImport(t, "commit", admin.headers, form({ cohortId, weekNumber: 4 }));
     expect(res.statusCode, res.body).toBe(200);
     const again = res.json<ImportCommit>();
-    expect(again.summary).toMatchObject({ newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, attendanceRecordsUpdated: 0, weeklyDataCreated: 0, weeklyDataUpdated: 0 });
-    expect(again.processedStudentDetails.every((d) => !d.isNewStudent && d.weeklyData.action === "none" && d.attendance.every((a) => a.action === "none"))).toBe(true);
+    expect(again.unchanged).toBeNull();
+    expect(again.summary).toMatchObject({ newStudentsCreatedCount: 0, attendanceRecordsCreated: 0, attendanceRecordsUpdated: 0, weeklyDataCreated: 40 });
     batchIds.push(again.batchId);
-    expect(await importTablesSnapshot(t.db)).toEqual(before);
   });
 
   it("lists the batches, newest first, with who, files, sizes and hashes", async () => {
@@ -131,7 +150,7 @@ describe("weekly import of the sample week", () => {
     const list = res.json<{ data: ImportBatch[] }>().data;
     expect(list.map((b) => b.id)).toEqual(batchIds.toReversed());
     const [newest, first] = list;
-    expect(newest).toMatchObject({ cohortId, cohortName: "Summer Week 3", weekNumber: 3, createdCohort: false, canUndo: true, undoneAt: null });
+    expect(newest).toMatchObject({ cohortId, cohortName: "Summer Week 3", weekNumber: 4, createdCohort: false, canUndo: true, undoneAt: null });
     expect(first).toMatchObject({ createdCohort: true, canUndo: false });
     expect(first?.files.map((f) => [f.field, f.name])).toEqual([
       ["attendanceReport", "meeting-attendance.csv"],
@@ -150,7 +169,8 @@ describe("weekly import of the sample week", () => {
 
     const second = await t.app.inject({ method: "POST", url: `/api/imports/${secondId}/undo`, headers: admin.headers });
     expect(second.statusCode, second.body).toBe(200);
-    expect(second.json<ImportUndoResponse>().data).toMatchObject({ attendanceRecordsRemoved: 0, studentsRemoved: 0, cohortRemoved: false });
+    expect(second.json<ImportUndoResponse>().data).toMatchObject({ attendanceRecordsRemoved: 0, weeklyDataRemoved: 40, studentsRemoved: 0, cohortRemoved: false });
+    expect(second.json<ImportUndoResponse>().message).toBe("Undid the week 4 import of Summer Week 3: removed 40 weekly records.");
     const again = await t.app.inject({ method: "POST", url: `/api/imports/${secondId}/undo`, headers: admin.headers });
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe("This import has already been undone.");
@@ -158,6 +178,10 @@ describe("weekly import of the sample week", () => {
     const first = await t.app.inject({ method: "POST", url: `/api/imports/${firstId}/undo`, headers: admin.headers });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json<ImportUndoResponse>().data).toMatchObject({ attendanceRecordsRemoved: 80, weeklyDataRemoved: 40, studentsRemoved: 40, cohortRemoved: true });
+    // The cohort is gone once undone: its name is read before.
+    expect(first.json<ImportUndoResponse>().message).toBe(
+      "Undid the week 3 import of Summer Week 3: removed 80 attendance records, 40 weekly records, 40 students and the cohort.",
+    );
     expect(await importTablesSnapshot(t.db)).toEqual(initial);
     await expectRollupsMatchRecount(t.db);
     const list = (await t.app.inject({ method: "GET", url: "/api/imports", headers: admin.headers })).json<{ data: ImportBatch[] }>().data;

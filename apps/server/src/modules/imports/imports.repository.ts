@@ -158,9 +158,25 @@ export function listBatches(db: DbExecutor, filter: { cohortId?: number | undefi
   return query.execute();
 }
 
+/** The newest weekly import of a cohort's week still in force: when, and by whom. */
+export function findLastWeekImport(db: DbExecutor, cohortId: number, week: number): Promise<{ created_at: Date; user_name: string | null } | undefined> {
+  return db
+    .selectFrom("import_batches as b")
+    .leftJoin("users as u", "u.id", "b.user_id")
+    .select(["b.created_at", "u.username as user_name"])
+    .where("b.cohort_id", "=", cohortId)
+    .where("b.week_number", "=", week)
+    .where("b.kind", "=", "weekly")
+    .where("b.undone_at", "is", null)
+    .orderBy("b.id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export interface BatchForUndo {
   id: number;
   cohort_id: number;
+  cohort_name: string | null;
   week_number: number;
   created_at: Date;
   undone_at: Date | null;
@@ -171,9 +187,11 @@ export interface BatchForUndo {
 export async function findBatchForUndo(db: DbExecutor, id: number): Promise<BatchForUndo | undefined> {
   return db
     .selectFrom("import_batches as b")
+    .leftJoin("cohorts as c", "c.id", "b.cohort_id")
     .select([
       "b.id",
       "b.cohort_id",
+      "c.name as cohort_name",
       "b.week_number",
       "b.created_at",
       "b.undone_at",

@@ -1,5 +1,5 @@
-import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage } from "@tally/contract";
-import { cohortWeekCount } from "@tally/contract";
+import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage, ImportUnchanged } from "@tally/contract";
+import { cohortWeekCount, IMPORT_MESSAGES } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { Transaction } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
@@ -181,8 +181,24 @@ export async function previewImport(
   onStage: StageListener = () => {},
 ): Promise<JsonText> {
   const prepared = await planFor(ctx, ctx.database.db, upload, onStage);
-  if (prepared.planned.studentCount > 0) previews.keep(previewKey(actorId, upload), prepared);
-  return new JsonText(prepared.previewJson);
+  const unchanged = await unchangedBy(ctx.database.db, prepared);
+  if (prepared.planned.studentCount > 0 && !unchanged) previews.keep(previewKey(actorId, upload), prepared);
+  return new JsonText(prepared.previewJson, { unchanged } satisfies Pick<ImportPreview, "unchanged">);
+}
+
+/**
+ * Whether the plan writes nothing although the files name students (the same files again, or
+ * files saying what the database already has), with the import of that week still in force.
+ */
+async function unchangedBy(db: DbExecutor, prepared: Prepared): Promise<ImportUnchanged | null> {
+  const { planned, cohort } = prepared;
+  if (planned.studentCount === 0 || planned.changedCount > 0 || cohort.id === null) return null;
+  const last = await repo.findLastWeekImport(db, cohort.id, planned.week);
+  return {
+    cohortName: cohort.name,
+    weekNumber: planned.week,
+    lastImport: last ? { at: new Date(last.created_at).toISOString(), by: last.user_name } : null,
+  };
 }
 
 const fileInfo = (files: ImportUpload["files"]) =>
@@ -194,10 +210,13 @@ function previewKey(actorId: number, upload: ImportUpload): string {
   return JSON.stringify([actorId, fields, fileInfo(upload.files)]);
 }
 
-function somethingToCommit(prepared: Prepared): Prepared {
+/** A commit that would write nothing is refused: no empty import batch is ever recorded. */
+async function somethingToCommit(db: DbExecutor, prepared: Prepared): Promise<Prepared> {
   if (prepared.planned.studentCount === 0) {
     throw badRequest(`No data to commit: no row of ${prepared.meetingFile} could be used. See the errors in the preview.`);
   }
+  const unchanged = await unchangedBy(db, prepared);
+  if (unchanged) throw conflict(`${IMPORT_MESSAGES.unchanged(unchanged)} Nothing was saved.`);
   return prepared;
 }
 
@@ -215,18 +234,18 @@ export async function commitImport(
   onStage: StageListener = () => {},
 ): Promise<JsonText> {
   const { db } = ctx.database;
-  let prepared = somethingToCommit(previews.take(previewKey(actorId, upload)) ?? (await planFor(ctx, db, upload, onStage)));
+  let prepared = await somethingToCommit(db, previews.take(previewKey(actorId, upload)) ?? (await planFor(ctx, db, upload, onStage)));
   onStage("writing");
   const written = await db.transaction().execute(async (trx) => {
     await repo.lockImports(trx);
     if ((await repo.readFingerprint(trx, prepared.cohort.id)) !== prepared.fingerprint) {
       // The data changed since the plan was made (it may leave nothing of the files usable).
-      prepared = somethingToCommit(await planFor(ctx, trx, upload, () => {}));
+      prepared = await somethingToCommit(trx, await planFor(ctx, trx, upload, () => {}));
     }
     return await writeBatch(ctx, trx, actorId, upload, prepared);
   });
   refreshPlannerStatistics(ctx);
-  return new JsonText(prepared.previewJson, written satisfies Omit<ImportCommit, keyof ImportPreview>);
+  return new JsonText(prepared.previewJson, { ...written, unchanged: null } satisfies Omit<ImportCommit, Exclude<keyof ImportPreview, "unchanged">>);
 }
 
 /** The plan's rows, the import batch and its audit entry, in the commit's transaction. */

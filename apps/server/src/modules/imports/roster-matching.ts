@@ -46,6 +46,8 @@ export interface RosterStudent {
 
 export interface MatchProblem {
   studentId: number | null;
+  /** The name the row gives ("First Last"). */
+  studentName: string;
   type: "parse" | "ambiguous_student" | "unknown_school";
   error: RowError;
 }
@@ -107,7 +109,7 @@ export async function matchRoster(input: MatchInput): Promise<Roster> {
   const meetingKeys = new Map<string, { student: RosterStudent; index: number; row: number }>();
 
   const problem = (type: MatchProblem["type"], row: StudentKey, column: string, value: string, text: string, studentId: number | null = null) =>
-    problems.push({ studentId, type, error: { file: input.meeting.file, row: row.row, column, value, problem: text } });
+    problems.push({ studentId, studentName: row.fullName, type, error: { file: input.meeting.file, row: row.row, column, value, problem: text } });
 
   const turn = loopTurns();
   for (const row of input.meeting.rows) {
@@ -188,7 +190,7 @@ function startStudent(
   if (schoolId === undefined) {
     return {
       problem: row.school
-        ? `"${row.school}" is not a school in Tally; add the school in Settings or correct the name`
+        ? "is not a school in Tally; add the school in Settings or correct the name"
         : "is empty; a new student needs their school",
     };
   }
@@ -250,6 +252,7 @@ async function attachPlatformRows<T extends StudentKey>(
       if (named.length > 1) {
         problems.push({
           studentId: null,
+          studentName: row.fullName,
           type: "ambiguous_student",
           error: { file: report.file, row: row.row, column: "Name", value: row.fullName, problem: `matches ${named.length} students of the meeting report; add the e-mail to tell them apart` },
         });

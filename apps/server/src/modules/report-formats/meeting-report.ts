@@ -1,7 +1,7 @@
 import { parseDate, parseWholeNumber } from "../../lib/csv/cell-values.js";
 import { EMAIL_ALIASES, fileDateOrder, findNameColumns, openReport, readRows } from "./report-reader.js";
 import { InternedText } from "../../lib/interned-text.js";
-import type { MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
+import type { FlawedRow, MeetingRow, ParsedReport, ReportFile } from "./report-types.js";
 
 // A Map, not an object literal: a cell reading "constructor" must not find Object's.
 const STATUSES = new Map<string, MeetingRow["status"]>([
@@ -44,7 +44,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
   const order = await fileDateOrder(open, [date]);
   const text = new InternedText();
 
-  const { rows, flawed, errors } = await readRows<MeetingRow>(open, (r): MeetingRow | null => {
+  const { rows, flawed, errors } = await readRows<MeetingRow>(open, (r): FlawedRow<MeetingRow> | null => {
     const key = r.studentKey(names, email);
     const id = r.optional(studentId);
     const idValue = id === null ? null : parseWholeNumber(id);
@@ -52,7 +52,8 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
     const isoDate = r.required(date, (v) => parseDate(v, order), "is not a date");
     const meetingType = r.required(type, meetingTypeOf, "is not Mentor or Advisor");
     const attendance = r.required(status, meetingStatusOf, "is not Present, Late, Absent or Excused");
-    if (!key || isoDate === null || meetingType === null || attendance === null) return null;
+    // A row with a bad value still names its student (its error names them); the import leaves it out.
+    if (!key) return null;
     return {
       row: key.row,
       fullName: key.fullName,

@@ -8,7 +8,8 @@ import { useAdminCohorts } from "../api/get-admin-cohorts";
 import { CohortFormModal } from "./cohort-form-modal";
 import { ListState } from "./list-state";
 import { SettingsSection } from "./settings-section";
-import { ImportModal } from "./weekly-import/import-modal";
+import { ImportDoneAlert } from "./weekly-import/import-done-alert";
+import { type ImportDone, ImportModal } from "./weekly-import/import-modal";
 import { RecentImports } from "./weekly-import/recent-imports";
 
 type Dialog = { kind: "add" } | { kind: "edit"; cohort: AdminCohortItem } | { kind: "import" } | null;
@@ -35,6 +36,7 @@ export function CohortManagementSection({ importRequested = false, onImportClose
   const cohorts = useAdminCohorts();
   const { banner, show, clear } = useBanner();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [imported, setImported] = useState<ImportDone | null>(null);
   const closeImport = () => {
     setDialog(null);
     onImportClosed?.();
@@ -43,6 +45,7 @@ export function CohortManagementSection({ importRequested = false, onImportClose
   return (
     <SettingsSection title="Cohort & Weekly Data Management">
       <BannerAlert banner={banner} onClose={clear} />
+      <ImportDoneAlert done={imported} onClose={() => setImported(null)} />
       <Group justify="space-between" wrap="wrap">
         <Button onClick={() => setDialog({ kind: "add" })}>Add cohort</Button>
         <Button variant="default" onClick={() => setDialog({ kind: "import" })}>
@@ -85,7 +88,13 @@ export function CohortManagementSection({ importRequested = false, onImportClose
       </ListState>
       <RecentImports />
       {dialog?.kind === "import" || importRequested ? (
-        <ImportModal onClose={closeImport} onCommitted={(text) => show("success", text)} />
+        <ImportModal
+          onClose={closeImport}
+          onCommitted={(done) => {
+            clear();
+            setImported(done);
+          }}
+        />
       ) : dialog ? (
         <CohortFormModal
           key={dialog.kind === "edit" ? dialog.cohort.id : "add"}

@@ -1,9 +1,10 @@
-import { Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS } from "@tally/contract";
+import { Alert, Button, Fieldset, Group, NativeSelect, Radio, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { type AdminCohortItem, IMPORT_FILE_FIELDS, IMPORT_FILE_LABELS, type ImportFileField, weekLabel } from "@tally/contract";
 import { bindText } from "../../../../lib/text-binding";
 import { FileDropField } from "../../../../components/file-drop-field";
 import { CohortNameInput, ExpectedHoursInput, ProgramTypeSelect } from "../cohort-fields";
-import { type CohortMode, fileSizeText, type ImportFormValues } from "./import-form-values";
+import { type CohortMode, cohortDates, fileSizeText, type ImportFormValues, type WeekSource, weekOf } from "./import-form-values";
+import { misplacedText, type ReportKind } from "./report-kind";
 
 interface Props {
   values: ImportFormValues;
@@ -14,11 +15,24 @@ interface Props {
   /** The week shown in the week box: typed, or the cohort's current week. */
   week: string;
   weekCount: number | null;
+  weekSource: WeekSource;
+  /** Each chosen file's report, as its header row says. */
+  kinds: Partial<Record<ImportFileField, ReportKind | null>>;
+  /** Puts the file of `from` in the box `to` (and the file there, if any, in `from`). */
+  onSwap: (from: ImportFileField, to: ImportFileField) => void;
 }
 
 /** The fields of "Import Weekly Cohort Data" (spec section 5, "Import form"). */
-export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount }: Props) {
+const WEEK_SOURCES: Record<WeekSource, string | null> = {
+  typed: null,
+  file: "read from the meeting dates in the file",
+  "last-completed": "the last completed week",
+};
+
+export function ImportFormFields({ values, onChange, errors, cohorts, week, weekCount, weekSource, kinds, onSwap }: Props) {
   const set = (key: keyof ImportFormValues) => (value: string) => onChange({ [key]: value });
+  const dates = cohortDates(values, cohorts ?? []);
+  const shownWeek = dates && weekCount !== null && Number(week) <= weekCount ? weekOf(dates.startDate, Number(week)) : null;
   return (
     <>
       <Radio.Group
@@ -27,8 +41,8 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         onChange={(mode) => onChange({ mode: mode as CohortMode, weekNumber: null })}
       >
         <Group gap="lg" mt={4}>
-          <Radio value="new" label="New cohort" />
           <Radio value="existing" label="Existing cohort" />
+          <Radio value="new" label="New cohort" />
         </Group>
       </Radio.Group>
       {values.mode === "new" ? (
@@ -68,6 +82,18 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         description={weekCount === null ? undefined : `Week 1 to ${weekCount} of this cohort`}
         {...bindText(week, set("weekNumber"))}
       />
+      {shownWeek ? (
+        <Group gap={6} mt={-6}>
+          <Text size="sm" fw={600} data-testid="import-week-label">
+            {weekLabel(shownWeek)}
+          </Text>
+          {WEEK_SOURCES[weekSource] ? (
+            <Text size="sm" c="dimmed" data-testid="import-week-source">
+              ({WEEK_SOURCES[weekSource]})
+            </Text>
+          ) : null}
+        </Group>
+      ) : null}
       <Fieldset
         legend="Reports (CSV)"
         variant="unstyled"
@@ -76,17 +102,34 @@ export function ImportFormFields({ values, onChange, errors, cohorts, week, week
         styles={{ legend: { padding: 0, marginBottom: 6, fontWeight: 500, fontSize: "var(--mantine-font-size-sm)" } }}
       >
         <Stack gap="sm">
-          {IMPORT_FILE_FIELDS.map((field) => (
-            <FileDropField
-              key={field}
-              label={IMPORT_FILE_LABELS[field]}
-              file={values.files[field]}
-              error={errors[field]}
-              hint="Required. Drop a CSV file here or choose one (at most 10 MB)."
-              describe={(file) => `${file.name} (${fileSizeText(file.size)})`}
-              onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
-            />
-          ))}
+          {IMPORT_FILE_FIELDS.map((field) => {
+            const kind = kinds[field] ?? null;
+            const misplaced = values.files[field] ? misplacedText(field, kind) : null;
+            return (
+              <Stack key={field} gap={4}>
+                <FileDropField
+                  label={IMPORT_FILE_LABELS[field]}
+                  file={values.files[field]}
+                  error={errors[field]}
+                  hint="Required. Drop a CSV file here or choose one (at most 10 MB)."
+                  describe={(file) => `${file.name} (${fileSizeText(file.size)})`}
+                  onFile={(file) => onChange({ files: { ...values.files, [field]: file } })}
+                />
+                {misplaced ? (
+                  <Alert color="yellow" p="xs" role="status" data-testid={`misplaced-${field}`}>
+                    <Group gap="sm" justify="space-between" wrap="wrap">
+                      <Text size="sm">{misplaced}</Text>
+                      {kind && kind !== "crm" ? (
+                        <Button size="xs" variant="light" onClick={() => onSwap(field, kind)}>
+                          {values.files[kind] ? `Swap with the ${IMPORT_FILE_LABELS[kind].toLowerCase()}` : `Move to ${IMPORT_FILE_LABELS[kind]}`}
+                        </Button>
+                      ) : null}
+                    </Group>
+                  </Alert>
+                ) : null}
+              </Stack>
+            );
+          })}
         </Stack>
       </Fieldset>
     </>

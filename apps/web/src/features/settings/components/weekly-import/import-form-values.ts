@@ -1,6 +1,7 @@
 import {
   type AdminCohortItem,
   cohortWeekCount,
+  type ImportWeek,
   IMPORT_FILE_FIELDS,
   IMPORT_FILE_LABELS,
   IMPORT_LIMITS,
@@ -25,8 +26,9 @@ export interface ImportFormValues {
   files: Record<ImportFileField, File | null>;
 }
 
+/** Most imports are a further week of the running cohort: the form opens on Existing cohort (issue 29). */
 export const EMPTY_IMPORT_FORM: ImportFormValues = {
-  mode: "new",
+  mode: "existing",
   cohortName: "",
   programType: "",
   startDate: "",
@@ -52,6 +54,69 @@ export function currentWeek(startDate: string, endDate: string, today: Date = ne
   return Math.min(Math.max(1, Math.floor(days / 7) + 1), cohortWeekCount(startDate, endDate));
 }
 
+const dayNumber = (today: Date) => Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The week a coordinator imports on `today`: the last completed week (its reports are in once
+ * the week is over), 1 before a week has ended, the last week once the cohort has.
+ */
+export function lastCompletedWeek(startDate: string, endDate: string, today: Date = new Date()): number | null {
+  if (!ISO_DATE.test(startDate) || !ISO_DATE.test(endDate)) return null;
+  const days = Math.floor((dayNumber(today) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
+  if (!Number.isFinite(days)) return null;
+  return Math.min(Math.max(1, Math.floor(days / 7)), cohortWeekCount(startDate, endDate));
+}
+
+/** A week of the cohort with its first and last day. */
+export function weekOf(startDate: string, week: number): ImportWeek | null {
+  const start = Date.parse(`${startDate}T00:00:00Z`);
+  if (!ISO_DATE.test(startDate) || !Number.isFinite(start) || !Number.isInteger(week) || week < 1) return null;
+  return { number: week, start: isoOf(start + (week - 1) * 7 * DAY_MS), end: isoOf(start + ((week - 1) * 7 + 6) * DAY_MS) };
+}
+
+/**
+ * The cohort running on `today` (the latest started of those not yet ended), else the one
+ * that ended last: the cohort a coordinator imports into.
+ */
+export function runningCohort(cohorts: readonly AdminCohortItem[], today: Date = new Date()): AdminCohortItem | null {
+  const day = isoOf(dayNumber(today));
+  const running = cohorts.filter((c) => c.start_date <= day && day <= c.end_date).sort((a, b) => b.start_date.localeCompare(a.start_date));
+  const ended = cohorts.filter((c) => c.end_date < day).sort((a, b) => b.end_date.localeCompare(a.end_date));
+  return running[0] ?? ended[0] ?? null;
+}
+
+/** What choosing a program type fills in: its length (end date from the start) and 20 hours a week. */
+export const PROGRAM_WEEKS: Record<string, number | undefined> = {
+  "Internship (4 week)": 4,
+  "Internship (6 week)": 6,
+  "Internship (8 week)": 8,
+};
+export const HOURS_PER_WEEK = 20;
+
+/**
+ * The new cohort's fields after `patch`, with the end date and expected hours a program type
+ * implies filled in where they are empty or still what was filled in before (never over what
+ * the person typed).
+ */
+export function withProgramDefaults(old: ImportFormValues, patch: Partial<ImportFormValues>): ImportFormValues {
+  const next = { ...old, ...patch };
+  if (!("programType" in patch) && !("startDate" in patch)) return next;
+  const implied = (v: ImportFormValues) => {
+    const weeks = PROGRAM_WEEKS[v.programType];
+    const start = Date.parse(`${v.startDate}T00:00:00Z`);
+    return {
+      endDate: weeks && ISO_DATE.test(v.startDate) && Number.isFinite(start) ? isoOf(start + weeks * 7 * DAY_MS) : "",
+      hours: weeks ? String(weeks * HOURS_PER_WEEK) : "",
+    };
+  };
+  const before = implied(old);
+  const after = implied(next);
+  if (after.endDate && (old.endDate === "" || old.endDate === before.endDate)) next.endDate = after.endDate;
+  if (after.hours && (old.totalExpectedHours === "" || old.totalExpectedHours === before.hours)) next.totalExpectedHours = after.hours;
+  return next;
+}
+
 /** The cohort the form is about: the chosen one, or the dates typed for a new one. */
 export function cohortDates(values: ImportFormValues, cohorts: AdminCohortItem[]) {
   if (values.mode === "new") return { startDate: values.startDate, endDate: values.endDate };
@@ -59,11 +124,18 @@ export function cohortDates(values: ImportFormValues, cohorts: AdminCohortItem[]
   return cohort ? { startDate: cohort.start_date, endDate: cohort.end_date } : null;
 }
 
-/** The week number to send: what was typed, else the cohort's current week. */
-export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem[], today?: Date): string {
+/** Where the week in the week box comes from. */
+export type WeekSource = "typed" | "file" | "last-completed";
+
+/**
+ * The week number to send: what was typed, else the week the meeting report's dates fall in
+ * (`fromFile`), else the cohort's last completed week.
+ */
+export function effectiveWeek(values: ImportFormValues, cohorts: AdminCohortItem[], today?: Date, fromFile: number | null = null): string {
   if (values.weekNumber !== null) return values.weekNumber;
+  if (fromFile !== null) return String(fromFile);
   const dates = cohortDates(values, cohorts);
-  const week = dates ? currentWeek(dates.startDate, dates.endDate, today) : null;
+  const week = dates ? lastCompletedWeek(dates.startDate, dates.endDate, today) : null;
   return week === null ? "" : String(week);
 }
 

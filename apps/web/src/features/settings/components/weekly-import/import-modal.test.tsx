@@ -1,5 +1,6 @@
 import { IMPORT_FILE_LABELS, type ImportPreview } from "@tally/contract";
 import { act, fireEvent, screen, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type UploadOptions, uploadWithProgress } from "../../../../lib/upload-with-progress";
 import { jsonResponse, mockFetch } from "../../../../testing/mock-fetch";
@@ -31,7 +32,12 @@ beforeEach(() => {
 function renderSection() {
   signIn(buildUser({ role: "admin" }));
   mockFetch((url) => jsonResponse(200, { data: url.startsWith("/api/imports") ? [] : [summerCohort] }));
-  renderWithProviders(<CohortManagementSection />);
+  // In a router: the success message links to the dashboard.
+  renderWithProviders(
+    <MemoryRouter>
+      <CohortManagementSection />
+    </MemoryRouter>,
+  );
 }
 
 async function openModal() {
@@ -53,6 +59,7 @@ function chooseFile(dialog: HTMLElement, label: string, file: File) {
 }
 
 function fillNewCohort(dialog: HTMLElement) {
+  fireEvent.click(within(dialog).getByLabelText("New cohort"));
   fireEvent.change(field(dialog, "Cohort name"), { target: { value: "Summer Week 3 Test" } });
   fireEvent.change(field(dialog, "Program type"), { target: { value: "Internship (6 week)" } });
   fireEvent.change(field(dialog, "Start date"), { target: { value: "2026-06-29" } });
@@ -74,6 +81,7 @@ describe("Import Weekly Cohort Data", () => {
   it("names every missing field and file, refuses a non-CSV and an over-size file, and sends nothing", async () => {
     renderSection();
     const dialog = await openModal();
+    fireEvent.click(within(dialog).getByLabelText("New cohort"));
     fireEvent.change(field(dialog, "Cohort name"), { target: { value: "Summer" } });
     await press(dialog, "Preview Import");
     for (const text of [
@@ -149,7 +157,7 @@ describe("Import Weekly Cohort Data", () => {
       answer(
         buildPreview(students, {
           errorsEncountered: [
-            { studentId: null, type: "unknown_school", error: 'meeting-attendance.csv, row 9, column School: unknown school "Nowhere High"', file: "meeting-attendance.csv", row: 9, column: "School", value: "Nowhere High" },
+            { studentId: null, studentName: "Ghost Writer", type: "unknown_school", error: 'meeting-attendance.csv, row 9, column School: unknown school "Nowhere High"', file: "meeting-attendance.csv", row: 9, column: "School", value: "Nowhere High" },
           ],
           warnings: [{ type: "date_outside_week", message: "meeting-attendance.csv, row 4: 2026-07-30 is outside week 3" }],
         }),
@@ -175,9 +183,11 @@ describe("Import Weekly Cohort Data", () => {
     expect(calls[1]?.form.get("cohortName")).toBe("Summer Week 3 Test");
     await act(async () => answer({ ...buildPreview(students), batchId: 3, cohortId: 99 }));
     const banner = await screen.findByTestId("success-banner");
-    expect(banner.textContent).toBe(
-      "Weekly data imported successfully. Students in files: 2 · New students: 1 · Attendance created: 4 · Attendance updated: 0 · Weekly data created: 2 · Weekly data updated: 0 · Students processed: 2.",
+    expect(banner.textContent).toContain(
+      "Week 3 of Summer Week 3 Test imported: 2 students (1 new), 4 attendance records created, 0 updated, 2 weekly records created, 0 updated. No row was skipped.",
     );
+    // The dashboard, filtered to the cohort just imported.
+    expect(within(banner).getByRole("link", { name: "Open the dashboard for this cohort" }).getAttribute("href")).toBe("/dashboard?cohort=99");
     expect(screen.queryByRole("dialog", { name: "Import Weekly Cohort Data" })).toBeNull();
   });
 
@@ -204,14 +214,15 @@ describe("Import Weekly Cohort Data", () => {
     expect((await within(dialog).findByRole("alert")).textContent).toBe("Commit failed: This cohort was changed meanwhile");
   });
 
-  it("imports into an existing cohort, its week defaulting to the cohort's current week", async () => {
+  it("opens on the running cohort, its week the last completed week with its dates", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date(2026, 6, 15, 12)); // 15 July: day 16 of a cohort starting 29 June
+    vi.setSystemTime(new Date(2026, 6, 15, 12)); // 15 July: day 16 of a cohort starting 29 June, week 2 (6–12 Jul) over
     renderSection();
     const dialog = await openModal();
-    fireEvent.click(within(dialog).getByLabelText("Existing cohort"));
-    fireEvent.change(field(dialog, "Cohort"), { target: { value: "12" } });
-    expect(field(dialog, "Week number").value).toBe("3");
+    expect((within(dialog).getByLabelText("Existing cohort") as HTMLInputElement).checked).toBe(true);
+    expect(field(dialog, "Cohort").value).toBe("12");
+    expect(field(dialog, "Week number").value).toBe("2");
+    expect(within(dialog).getByTestId("import-week-label").textContent).toBe("Week 2 · 6–12 Jul");
     expect(within(dialog).getByText("Week 1 to 6 of this cohort")).toBeTruthy();
     fireEvent.change(field(dialog, "Week number"), { target: { value: "7" } });
     chooseFile(dialog, IMPORT_FILE_LABELS.attendanceReport, csvFile("meeting-attendance.csv"));
@@ -220,10 +231,12 @@ describe("Import Weekly Cohort Data", () => {
     await press(dialog, "Preview Import");
     expect(within(dialog).getByText("Week number must be at most 6, the cohort's last week")).toBeTruthy();
     fireEvent.change(field(dialog, "Week number"), { target: { value: "3" } });
+    expect(within(dialog).getByTestId("import-week-label").textContent).toBe("Week 3 · 13–19 Jul");
     await press(dialog, "Preview Import");
     expect(calls[0]?.form.get("cohortId")).toBe("12");
     expect(calls[0]?.form.get("weekNumber")).toBe("3");
     expect(calls[0]?.form.has("cohortName")).toBe(false);
+    vi.useRealTimers();
   });
 
   it("filters to changes and pages a long list 50 at a time", async () => {
@@ -237,7 +250,7 @@ describe("Import Weekly Cohort Data", () => {
         : buildStudent(i, { studentId: i + 1, isNewStudent: false }),
     );
     await previewWith(dialog, buildPreview(students, {
-      errorsEncountered: [{ studentId: 3, type: "parse", error: "progress.csv, row 4, column Progress: not a number", file: "progress.csv", row: 4, column: "Progress", value: "abc" }],
+      errorsEncountered: [{ studentId: 3, studentName: "Student 3", type: "parse", error: "progress.csv, row 4, column Progress: not a number", file: "progress.csv", row: 4, column: "Progress", value: "abc" }],
     }));
     expect(within(dialog).getByText("Showing 1–50 of 120 students")).toBeTruthy();
     expect(within(dialog).getAllByTestId("preview-student")).toHaveLength(50);

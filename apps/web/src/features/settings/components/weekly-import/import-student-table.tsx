@@ -33,7 +33,7 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
       <Table striped verticalSpacing="xs" aria-label="Students in the files" layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col" w={180}>Student</Table.Th>
+            <Table.Th scope="col" w={220}>Student · school · team</Table.Th>
             <Table.Th scope="col" w={90}>Weekly data</Table.Th>
             <Table.Th scope="col" w={190}>Flags</Table.Th>
             <Table.Th scope="col" w={64} ta="right">Hours</Table.Th>
@@ -49,6 +49,9 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
                 <Table.Td>
                   <Text size="sm" fw={600}>
                     {student.studentFullName}
+                  </Text>
+                  <Text size="xs" data-testid="preview-student-place">
+                    {student.schoolName ?? "No school"} · {student.teamName ?? "no team"}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {student.studentId === null ? "ID assigned on save" : `ID ${student.studentId}`}

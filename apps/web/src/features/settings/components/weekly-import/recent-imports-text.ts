@@ -1,9 +1,14 @@
-import { type EditedStudent, type ImportSummary, STUDENT_EDIT_FIELD_LABELS } from "@tally/contract";
+import { type EditedStudent, type ImportBatch, type ImportSummary, STUDENT_EDIT_FIELD_LABELS } from "@tally/contract";
 
-/** The batch's counts, one line each: "40 students", "Attendance: 80 created, 0 updated", … */
-export function batchCountLines(summary: ImportSummary): string[] {
+/**
+ * The batch's counts that fit its type, one line each: a weekly import's students, attendance
+ * and weekly data; a flag import writes only the week's flags (no attendance, no students).
+ */
+export function batchCountLines(summary: ImportSummary, kind: ImportBatch["kind"] = "weekly"): string[] {
+  const students = `${summary.totalStudentsInFiles} ${summary.totalStudentsInFiles === 1 ? "student" : "students"}`;
+  if (kind === "flags") return [students, `Flags: ${summary.weeklyDataCreated} weeks created, ${summary.weeklyDataUpdated} updated`];
   return [
-    `${summary.totalStudentsInFiles} ${summary.totalStudentsInFiles === 1 ? "student" : "students"}`,
+    summary.newStudentsCreatedCount > 0 ? `${students} (${summary.newStudentsCreatedCount} new)` : students,
     `Attendance: ${summary.attendanceRecordsCreated} created, ${summary.attendanceRecordsUpdated} updated`,
     `Weekly data: ${summary.weeklyDataCreated} created, ${summary.weeklyDataUpdated} updated`,
   ];

@@ -32,9 +32,12 @@ describe("Recent imports", () => {
       "Summer 2026",
       "3",
       "meeting-attendance.csvprogress.csvreflections.csv",
-      "40 studentsAttendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated",
-      "",
+      "40 students (40 new)Attendance: 80 created, 0 updatedWeekly data: 40 created, 0 updated",
+      "Undo the newer import first",
     ]);
+    // A flag import's counts are only its flags.
+    expect(within(rows[2]!).getAllByRole("cell")[6]?.textContent).toBe("40 studentsFlags: 40 weeks created, 0 updated");
+    expect(screen.getByTestId("undo-rule").textContent).toMatch(/^Only the newest import of a cohort can be undone/);
     expect(cells[0]).toMatch(/2026/);
     expect(within(rows[0]!).getByRole("button", { name: "Undo import of Summer 2026 week 3" })).toBeTruthy();
     expect(within(rows[1]!).queryByRole("button")).toBeNull();

@@ -25,6 +25,9 @@ export function RecentImports() {
       <Title order={3} size="h4" mt="sm" id={titleId}>
         Recent imports
       </Title>
+      <Text size="sm" c="dimmed" data-testid="undo-rule">
+        Only the newest import of a cohort can be undone: to undo an older one, undo the newer imports of that cohort first.
+      </Text>
       <BannerAlert banner={banner} onClose={clear} />
       {imports.isPending ? (
         <Group gap="xs" role="status">
@@ -66,15 +69,16 @@ export function RecentImports() {
                 ))}
               </Table.Td>
               <Table.Td>
-                {batchCountLines(batch.summary).map((line) => (
+                {batchCountLines(batch.summary, batch.kind).map((line) => (
                   <Text key={line} size="xs" style={{ whiteSpace: "nowrap" }}>
                     {line}
                   </Text>
                 ))}
               </Table.Td>
-              <Table.Td>
+              <Table.Td miw={120}>
                 {batch.undoneAt ? (
-                  <Badge color="gray" variant="light">
+                  // Never cut to "Und…": the badge keeps its whole word.
+                  <Badge color="gray" variant="light" style={{ overflow: "visible", flexShrink: 0 }} styles={{ label: { overflow: "visible" } }}>
                     Undone
                   </Badge>
                 ) : batch.canUndo ? (
@@ -87,7 +91,11 @@ export function RecentImports() {
                   >
                     Undo
                   </Button>
-                ) : null}
+                ) : (
+                  <Text size="xs" c="dimmed">
+                    Undo the newer import first
+                  </Text>
+                )}
               </Table.Td>
             </Table.Tr>
           ))}

@@ -20,7 +20,7 @@ interface Props {
 export function UndoImportDialog({ batch, onClose, onDone }: Props) {
   const undo = useUndoImport();
   const [edited, setEdited] = useState<ImportUndoConflict | null>(null);
-  const cohort = batch.cohortName ?? `cohort ${batch.cohortId}`;
+  const cohort = batch.cohortName ?? "a removed cohort";
   const { summary } = batch;
   const updated = summary.attendanceRecordsUpdated + summary.weeklyDataUpdated;
   const run = (keepEditedStudents: boolean) =>
