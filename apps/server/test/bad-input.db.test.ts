@@ -319,18 +319,15 @@ describe("bad input", () => {
   // Found by this case: the CSV parser grew one 10 MB field so slowly that the upload took
   // ~10 s of CPU to refuse. Records are now capped (MAX_RECORD_CHARS).
   it.each(["attendanceReport", "progressReport", "reflectionReport"] as const)(
-    "refuses a 10 MB single-line CSV as the %s quickly, without a 5xx and without writing",
+    "refuses a 10 MB single-line CSV as the %s without a 5xx and without writing (the reader stops at the long row: read-table.test.ts)",
     async (field) => {
       const line = { name: "one-line.csv", bytes: new TextEncoder().encode("x".repeat(10 * 1024 * 1024 - 1024)) };
       const form = importForm({ ...WEEK3_NEW_COHORT, cohortName: `One line ${field}` }, { ...week3Files(), [field]: line });
       const before = await tableChecksums(t.db);
-      const started = Date.now();
       const res = await t.app.inject({ method: "POST", url: "/api/flag-upload/commit-weekly-data", headers: world.spare.headers, payload: form });
-      const took = Date.now() - started;
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toBe("one-line.csv has a row longer than 256 KB, which no report has: check that it is the right CSV export");
       expect(changedTables(before, await tableChecksums(t.db))).toEqual([]);
-      expect(took).toBeLessThan(3_000);
     },
     30_000,
   );
