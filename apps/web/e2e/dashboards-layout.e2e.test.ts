@@ -60,12 +60,22 @@ async function expectTidyHeader(page: Page, withSettings: boolean): Promise<void
   expect((await header.boundingBox())?.height ?? 0, "the header is at most two rows high").toBeLessThan(130);
 }
 
+/** Phones (below 576 px) list the students compactly, one line each; wider screens show cards. */
+const COMPACT_BELOW = 576;
+
+/** The first student's View Details control: the whole row on a phone, the card's button elsewhere. */
+function firstStudent(page: Page, width: number) {
+  return width < COMPACT_BELOW
+    ? page.getByTestId("student-row").first()
+    : studentCards(page).first().getByRole("button", { name: /^View Details/ });
+}
+
 async function openDashboard(role: { name: string; account: { home: string }; title: string }, width: number): Promise<Page> {
   const context = await newContext(browser(), { width, height: 844, storageState: sessions.get(role.name) });
   const page = await context.newPage();
   await page.goto(role.account.home);
   await expectTitle(page, role.title);
-  await visible(studentCards(page).first());
+  await visible(firstStudent(page, width));
   await visible(page.getByTestId("trend-chart"));
   await settled(page);
   return page;
@@ -76,6 +86,13 @@ describe.each(WIDTHS)("at %i px wide", (width) => {
     const page = await openDashboard(role, width);
     try {
       await expectNoSidewaysScroll(page, `the ${role.name} dashboard`);
+      if (width < COMPACT_BELOW) {
+        // A compact list, not a screen-high card per student (issue 29).
+        expect(await studentCards(page).count(), "no tall cards on a phone").toBe(0);
+        const rows = page.getByTestId("student-row");
+        expect(await rows.count()).toBeGreaterThan(1);
+        expect((await rows.first().boundingBox())?.height ?? 999, "a student's row is compact").toBeLessThan(110);
+      }
       await shoot(page, `${role.name}-${width}`);
       await shoot(page, `${role.name}-${width}-first-screen`, false);
 
@@ -109,7 +126,7 @@ describe.each(WIDTHS)("at %i px wide", (width) => {
   test("the student dialog fits the window on every tab and in the edit form", async () => {
     const page = await openDashboard(ROLES[0], width);
     try {
-      await studentCards(page).first().getByRole("button", { name: /^View Details/ }).click();
+      await firstStudent(page, width).click();
       const dialog = page.getByRole("dialog");
       await visible(dialog.getByRole("tab", { name: "Overview" }));
       for (const tab of TABS) {

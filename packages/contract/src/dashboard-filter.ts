@@ -53,7 +53,10 @@ export const dashboardFilterQuerySchema = z.object({
   cohortId: dbIdSchema.optional(),
   /** Students whose current team is this one; trends of this team. */
   teamId: dbIdSchema.optional(),
-  /** Matches student name, cohort, team or school name (case-insensitive). */
+  /**
+   * Search text: a student whose name, read as the import reads names (accents, case, spaces,
+   * "Last, First"), starts with it either way round; or any part of a cohort, team or school name.
+   */
   q: z.string().trim().max(200).optional(),
 });
 /** The dashboard filters as a route receives them (parsed, wire names). */

@@ -60,7 +60,7 @@ export function DashboardFilterBar(props: Props) {
         limit={OPTION_LIMIT}
         nothingFoundMessage="No cohorts"
         disabled={props.cohortsLoading}
-        w={{ base: "100%", xs: 220 }}
+        w={{ base: "100%", xs: 280 }}
       />
       <Select
         label="Team"

@@ -75,13 +75,13 @@ export function StudentCard({ student, onView }: { student: StudentListItem; onV
   );
 }
 
-/** One line of the compact list small screens get: name, team and the week's figures; the whole row opens the detail. */
+/** One row of the compact list phones get: name, team, school and the week's figures; the whole row opens the detail. */
 export function StudentRow({ student, onView }: { student: StudentListItem; onView: (id: number) => void }) {
   const name = studentName(student);
   return (
     <UnstyledButton
       onClick={() => onView(student.id)}
-      aria-label={`View Details for ${name}`}
+      // Named by what it shows (the name first), so what is read out matches what is seen.
       data-testid="student-row"
       py={8}
       px={4}
