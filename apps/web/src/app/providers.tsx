@@ -1,7 +1,7 @@
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
-import "@mantine/dates/styles.css";
-import "@mantine/charts/styles.css";
+// No @mantine/dates styles (the app has no date picker) and the charts' styles come with the
+// chart's own lazy code (components/trend-chart.tsx): the render-blocking CSS of /login stays small.
 import { MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";

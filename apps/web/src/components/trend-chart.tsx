@@ -1,3 +1,4 @@
+import "@mantine/charts/styles.css";
 import { LineChart } from "@mantine/charts";
 import { Box, VisuallyHidden } from "@mantine/core";
 
