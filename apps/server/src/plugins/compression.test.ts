@@ -5,6 +5,7 @@ import { IMPORT_PROGRESS_TYPE } from "@tally/contract";
 import { compressionPlugin } from "./compression.js";
 
 const BIG = "x".repeat(4096);
+const guard = async () => {};
 
 async function appWith(type: string) {
   const app = Fastify();
@@ -47,7 +48,6 @@ describe("compression of streams that must arrive as written", () => {
     app.addHook("onRoute", (route) => {
       seen.push([`${String(route.method)} ${route.url}`, [route.onRequest ?? []].flat()]);
     });
-    const guard = async () => {};
     app.get("/none", () => "ok");
     app.get("/guarded", { onRequest: guard }, () => "ok");
     await app.ready();

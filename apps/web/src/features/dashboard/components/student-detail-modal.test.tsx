@@ -79,6 +79,19 @@ function openTab(dialog: HTMLElement, name: string) {
   fireEvent.click(within(dialog).getByRole("tab", { name }));
 }
 
+/** A phone-width window for Mantine's useMediaQuery (happy-dom matches no width query). */
+const phone = (query: string) =>
+  ({
+    matches: /max-width:\s*(36em|48em)/.test(query),
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }) as unknown as MediaQueryList;
+
 describe("student detail modal", () => {
   it("opens on Overview with team, cohorts, school, e-mail and descriptions", async () => {
     const { dialog } = await openModal({ details: { 1: detail() } });
@@ -119,17 +132,6 @@ describe("student detail modal", () => {
   });
 
   it("on a phone lists the records as stacked rows, each status in words (no colour-only mark)", async () => {
-    const phone = (query: string) =>
-      ({
-        matches: /max-width:\s*(36em|48em)/.test(query),
-        media: query,
-        onchange: null,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        addListener: () => {},
-        removeListener: () => {},
-        dispatchEvent: () => false,
-      }) as unknown as MediaQueryList;
     vi.spyOn(window, "matchMedia").mockImplementation(phone);
     const data = [record(1, 1, "mentor", "present"), record(2, 1, "advisor", "late"), record(3, 2, "mentor", "absent")];
     const { dialog } = await openModal({ details: { 1: detail() }, attendance: { 1: { data, weeks: [] } } });
