@@ -194,8 +194,8 @@ describe("the flag uploader", () => {
     const covering = await importButton.evaluate((el) => {
       const r = el.getBoundingClientRect();
       // Its left end, middle and right end, clear of the rounded corners.
-      const y = (r.top + r.bottom) / 2;
-      return [[r.left + 6, y], [(r.left + r.right) / 2, y], [r.right - 6, y]].flatMap(([x, y]) => {
+      const middle = (r.top + r.bottom) / 2;
+      return [[r.left + 6, middle], [(r.left + r.right) / 2, middle], [r.right - 6, middle]].flatMap(([x, y]) => {
         const top = document.elementFromPoint(x!, y!);
         return el.contains(top) ? [] : [`${top?.tagName}.${top?.className} at ${x},${y} (button ${JSON.stringify(r)})`];
       });
