@@ -27,3 +27,4 @@ export * from "./reports.js";
 export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
+export * from "./sso.js";

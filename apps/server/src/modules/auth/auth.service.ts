@@ -68,7 +68,7 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
 }
 
 /** A new sign-in: its refresh token, and an access token naming it. */
-async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
+export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
   const now = ctx.clock.now();
   const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {

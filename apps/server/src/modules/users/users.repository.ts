@@ -160,6 +160,9 @@ export interface LoginLogEntry {
   successful: boolean;
   failureReason: string | null;
   at: Date;
+  /** A single sign-on: its provider id, and whether the provider's `amr` showed two factors. */
+  provider?: string | null;
+  multiFactor?: boolean;
 }
 
 export async function insertLoginLog(db: DbExecutor, e: LoginLogEntry): Promise<void> {
@@ -174,6 +177,8 @@ export async function insertLoginLog(db: DbExecutor, e: LoginLogEntry): Promise<
       successful: e.successful,
       failure_reason: e.failureReason,
       created_at: e.at,
+      provider: e.provider ?? null,
+      multi_factor: e.multiFactor ?? false,
     })
     .execute();
 }
@@ -221,7 +226,7 @@ function filteredLoginLogs(db: DbExecutor, f: LoginLogFilter) {
 export async function findLoginLogs(db: DbExecutor, f: LoginLogFilter, page: { limit: number; offset: number }) {
   const [rows, total] = await Promise.all([
     filteredLoginLogs(db, f)
-      .select(["id", "created_at", "login_method", "ip_address", "user_agent", "successful", "failure_reason"])
+      .select(["id", "created_at", "login_method", "provider", "ip_address", "user_agent", "successful", "failure_reason"])
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(page.limit)
