@@ -68,7 +68,14 @@ export async function startTestProvider(clients: TestClient[], accounts: Record<
       cookies: { keys: ["test-provider-cookie-key"] },
       claims: { amr: null, acr: null, auth_time: null, sid: null, iss: null, openid: ["sub", "amr"], email: ["email", "email_verified"], profile: ["name"] },
       pkce: { required: () => true, methods: ["S256"] },
-      ttl: { AuthorizationCode: () => state.codeTtlSeconds },
+      ttl: {
+        AuthorizationCode: () => state.codeTtlSeconds,
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        AccessToken: 600,
+        IdToken: 600,
+      },
       features: { devInteractions: { enabled: true } },
       findAccount: (_ctx, sub) => {
         const account = accounts[sub];
