@@ -17,12 +17,26 @@ export const redirectResponseSchema = z.null().describe("A redirect: see the Loc
 
 export const oidcProviderParamsSchema = z.object({ id: z.string().max(40) });
 
-/** The callback's query as providers send it; nothing is required, so a bad return is a refusal page, not a 400. */
+const callbackValue = z.string().max(4096).optional();
+
+/**
+ * The callback's query as providers send it; nothing is required, so a bad return is a refusal
+ * page, not a 400. Beside the standard parameters, what the common providers add (the query
+ * guard refuses names not listed): Google's scope, authuser, hd and prompt; Entra's and
+ * Keycloak's session_state.
+ */
 export const oidcCallbackQuerySchema = z.object({
-  code: z.string().max(4096).optional(),
-  state: z.string().max(1024).optional(),
-  error: z.string().max(256).optional(),
-  iss: z.string().max(1024).optional(),
+  code: callbackValue,
+  state: callbackValue,
+  iss: callbackValue,
+  error: callbackValue,
+  error_description: callbackValue,
+  error_uri: callbackValue,
+  session_state: callbackValue,
+  scope: callbackValue,
+  authuser: callbackValue,
+  hd: callbackValue,
+  prompt: callbackValue,
 });
 
 /** POST /api/auth/oidc/exchange: the one-time code from the /sso page's fragment. */

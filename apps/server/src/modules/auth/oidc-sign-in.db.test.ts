@@ -280,6 +280,24 @@ describe("single sign-on", () => {
     }
   });
 
+  it("takes the extra parameters Google, Entra and Keycloak add to the callback", async () => {
+    await buildUser(t.db, { role: "school_user", email: "extras@school.example" });
+    const { authorizationUrl, cookie } = await start();
+    const back = await provider.signIn(authorizationUrl, providerAccount("extras@school.example"));
+    for (const [name, value] of Object.entries({ scope: "openid email", authuser: "0", hd: "school.example", prompt: "none", session_state: "s1" })) {
+      back.searchParams.set(name, value);
+    }
+    expect(fragment(await callback(back, cookie)).get("code")).toBeTruthy();
+  });
+
+  it("refuses a sign-in the person cancelled at the provider", async () => {
+    const { cookie } = await start();
+    const back = new URL(`${APP_URL}/api/auth/oidc/school-idp/callback`);
+    back.searchParams.set("error", "access_denied");
+    back.searchParams.set("error_description", "End-User aborted interaction");
+    expectRefusal(await callback(back, cookie), "SIGN_IN_FAILED");
+  });
+
   it("answers an unknown provider with 404", async () => {
     expect((await t.app.inject({ method: "GET", url: "/api/auth/oidc/nope/start" })).statusCode).toBe(404);
   });
