@@ -40,6 +40,8 @@ const t = useTestApp(() => ({
         domains: ["district.example"],
         requireSso: false,
       },
+      // Nothing listens there: discovery fails.
+      { id: "down", name: "Down IdP", issuer: "http://127.0.0.1:9", clientId: "tally", clientSecret: SECRET, domains: [], requireSso: false },
     ],
   },
 }));
@@ -105,6 +107,7 @@ describe("GET /api/auth/providers", () => {
     expect(res.json()).toEqual([
       { id: "school-idp", name: "School ID" },
       { id: "entra", name: "Microsoft" },
+      { id: "down", name: "Down IdP" },
     ]);
   });
 });
@@ -134,6 +137,17 @@ describe("single sign-on", () => {
     const again = await exchange(code);
     expect(again.statusCode).toBe(401);
     expect(again.json().code).toBe("INVALID_TOKEN");
+  });
+
+  it("ends like any sign-in: signing out ends its access token, and its refresh token is then refused", async () => {
+    await buildUser(t.db, { role: "school_user", email: "leaver@school.example" });
+    const next = await signInThrough(providerAccount("leaver@school.example"));
+    const body = (await exchange(fragment(next).get("code")!)).json<LoginResponse>();
+    const headers = { authorization: `Bearer ${body.token}` };
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/profile", headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "POST", url: "/api/auth/logout", payload: { refreshToken: body.refreshToken } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/profile", headers })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "POST", url: "/api/auth/refresh", payload: { refreshToken: body.refreshToken } })).statusCode).toBe(401);
   });
 
   it("records two factors when the provider's amr shows them, and not otherwise", async () => {
@@ -296,6 +310,13 @@ describe("single sign-on", () => {
     back.searchParams.set("error", "access_denied");
     back.searchParams.set("error_description", "End-User aborted interaction");
     expectRefusal(await callback(back, cookie), "SIGN_IN_FAILED");
+  });
+
+  it("sends the browser to a refusal, not an error, when the provider cannot be reached", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/auth/oidc/down/start" });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    expectRefusal(new URL(String(res.headers.location)), "PROVIDER_UNAVAILABLE");
   });
 
   it("answers an unknown provider with 404", async () => {
