@@ -12,6 +12,10 @@ const LEAKS = [
   // 32 random bytes in base64url: refresh tokens and e-mailed one-time tokens.
   { name: "refresh or one-time token", pattern: /(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{43}(?![\w-])/ },
   { name: "token in a link or query", pattern: /[?&#]token=(?!\[)[^\s"&]+/ },
+  // Single sign-on: the provider's code and the flow's state and nonce in a callback or
+  // authorization URL, the sign-in's one-time code in the /sso fragment, the flow cookie.
+  { name: "single sign-on code or state in a URL", pattern: /[?&#](?:code|state|nonce|code_verifier)=(?!\[)[^\s"&]+/ },
+  { name: "single sign-on flow cookie", pattern: /tally_oidc=[^\s";]{16,}/ },
   { name: "password field", pattern: /"(?:password|newPassword|currentPassword)"\s*:\s*"(?!\[Redacted\])/ },
 ];
 

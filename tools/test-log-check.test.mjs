@@ -23,6 +23,9 @@ describe("the whole-run log check", () => {
     expect(names('{"url":"/set-password#token=abc123"}')).toContain("token in a link or query");
     expect(names('{"url":"/api/notifications?token=abc"}')).toContain("token in a link or query");
     expect(names('{"body":{"password":"hunter22"}}')).toContain("password field");
+    expect(names('{"url":"/api/auth/oidc/google/callback?code=abc&state=xyz"}')).toContain("single sign-on code or state in a URL");
+    expect(names('{"location":"https://tally.example.org/sso#code=abc"}')).toContain("single sign-on code or state in a URL");
+    expect(names('{"cookie":"tally_oidc=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0"}')).toContain("single sign-on flow cookie");
     expect(names('{"msg":"signed in with Correct-Horse-7"}')).toContain("a test password");
   });
 
@@ -31,6 +34,8 @@ describe("the whole-run log check", () => {
       signIn,
       '{"sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}',
       '{"body":{"password":"[Redacted]"},"url":"/api/notifications"}',
+      '{"url":"/api/auth/oidc/google/callback","statusCode":303}',
+      '{"error":"Invalid credentials","code":"INVALID_CREDENTIALS"}',
       '{"msg":"[one-time link withheld: it is only delivered by e-mail]"}',
     ].join("\n");
     expect(findLeaks(clean)).toEqual([]);

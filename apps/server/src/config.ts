@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { type OidcProviderConfig, parseOidcProviders } from "./lib/oidc-provider-config.js";
 import { openFileLimit } from "./lib/open-file-limit.js";
 
 const booleanish = z
@@ -77,6 +78,8 @@ const envSchema = z.object({
   STREAMS_MAX_TOTAL: wholeNumber(1, 10_000_000, "2000").optional(),
   STREAMS_PER_USER: wholeNumber(1, 1000, "10").default(10),
   STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
+  OIDC_PROVIDERS: z.string().optional(),
+  OIDC_ALLOW_HTTP: booleanish.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -130,6 +133,10 @@ export interface Config {
   streamsPerUser: number;
   /** Event streams per client address (IPv6: per /64 network); beyond that a new one gets 429. */
   streamsPerAddress: number;
+  /** Single sign-on providers (OIDC_PROVIDERS); see docs/sso.md. */
+  oidcProviders: OidcProviderConfig[];
+  /** OIDC_ALLOW_HTTP: plain-http issuers and a non-https APP_URL for the sign-in cookie (development, tests). */
+  oidcAllowHttp: boolean;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const connections = connectionLimits(e, fileLimit);
   const problems: string[] = [...connections.problems];
+  const oidcProviders = parseOidcProviders(e.OIDC_PROVIDERS, e.OIDC_ALLOW_HTTP ?? false);
+  if (isProblemList(oidcProviders)) problems.push(...oidcProviders);
   if (e.NODE_ENV === "production" && !e.SECRET_KEY) problems.push("SECRET_KEY: required when NODE_ENV=production");
   // Without SMTP nobody receives reset or verification links (the outbox withholds them), so
   // production must either deliver mail or say it knowingly does without.
@@ -194,8 +203,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamsMaxTotal: connections.streamsMaxTotal,
     streamsPerUser: e.STREAMS_PER_USER,
     streamsPerAddress: e.STREAMS_PER_ADDRESS,
+    oidcProviders: isProblemList(oidcProviders) ? [] : oidcProviders,
+    oidcAllowHttp: e.OIDC_ALLOW_HTTP ?? false,
   };
 }
+
+const isProblemList = (list: unknown[]): list is string[] => list.some((item) => typeof item === "string");
 
 /** Assumed where the open-file limit cannot be read. */
 const FALLBACK_FILE_LIMIT = 4096;
@@ -333,6 +346,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     streamsMaxTotal: 2048,
     streamsPerUser: 10,
     streamsPerAddress: 200,
+    oidcProviders: [],
+    oidcAllowHttp: false,
     ...overrides,
   };
 }

@@ -51,6 +51,7 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/auth/verify-reset-token": (c) => ({ url: `${c.path}?token=not-a-reset-token` }),
   "POST /api/auth/set-password": () => ({ payload: { token: "not-a-reset-token", password: strongPassword } }),
   "POST /api/auth/verify": () => ({ payload: { token: "not-a-verify-token" } }),
+  "POST /api/auth/oidc/exchange": () => ({ payload: { code: "not-a-sign-in-code" } }),
   "GET /api/auth/verify": (c) => ({ url: `${c.path}?token=not-a-verify-token` }),
   "POST /api/auth/register": (c) => ({
     payload: { username: `matrix-${c.unique}`, email: `matrix-${c.unique}@example.test`, role: "school_user", password: strongPassword, school_id: c.id },

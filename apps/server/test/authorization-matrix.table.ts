@@ -85,6 +85,12 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
     superAdmin: [201, 201, 400],
   }),
   "POST /api/auth/request-reset/:id": onResource("user", ADMIN_ONLY_ID),
+  // Single sign-on: public. The matrix's app has no providers, so its start and callback
+  // answer 404 (an unknown provider) and a bogus one-time code 401, whoever asks.
+  "GET /api/auth/providers": everyone(200),
+  "GET /api/auth/oidc/:id/start": everyone(404),
+  "GET /api/auth/oidc/:id/callback": everyone(404),
+  "POST /api/auth/oidc/exchange": everyone(401),
 
   "GET /api/mail/outbox": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
   // The audit log is the super admin's alone.

@@ -3,7 +3,19 @@
 // so a new code does not compile until it has words here.
 
 /** Why a sign-in failed, as `login_logs.failure_reason` stores it. */
-export const LOGIN_FAILURE_REASONS = ["wrong_password", "unknown_user", "inactive", "rate_limited", "demo_off"] as const;
+export const LOGIN_FAILURE_REASONS = [
+  "wrong_password",
+  "unknown_user",
+  "inactive",
+  "rate_limited",
+  "demo_off",
+  "sso_required",
+  "email_not_verified",
+  "domain_not_allowed",
+  "sso_no_flow",
+  "sso_no_id_token",
+  "sso_rejected",
+] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
 export const LOGIN_FAILURE_WORDS: Record<LoginFailureReason, string> = {
@@ -12,6 +24,12 @@ export const LOGIN_FAILURE_WORDS: Record<LoginFailureReason, string> = {
   inactive: "Account deactivated",
   rate_limited: "Too many attempts, locked for a while",
   demo_off: "Demo school switched off",
+  sso_required: "Password refused: this account signs in with single sign-on",
+  email_not_verified: "Single sign-on: the provider has not verified the e-mail address",
+  domain_not_allowed: "Single sign-on: e-mail domain not allowed for this provider",
+  sso_no_flow: "Single sign-on: the sign-in was not started here or took too long",
+  sso_no_id_token: "Single sign-on: the provider sent no identity",
+  sso_rejected: "Single sign-on: the provider's answer was refused",
 };
 
 /** Words for a stored failure reason; one stored before these codes is shown as it was written. */

@@ -29,3 +29,4 @@ export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
 export * from "./admin-words.js";
+export * from "./sso.js";

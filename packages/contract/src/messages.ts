@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   /** Undo of an import would remove students edited since it (the reply lists them). */
   "STUDENTS_EDITED",
+  /** Password sign-in refused: the account's e-mail domain must sign in with its SSO provider (requireSso). */
+  "SSO_REQUIRED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

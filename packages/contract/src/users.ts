@@ -156,7 +156,9 @@ export type LoginLogsQuery = z.infer<typeof loginLogsQuerySchema>;
 export const loginLogRowSchema = z.object({
   id: z.number().int(),
   created_at: z.string(),
-  login_method: z.enum(["username", "email"]),
+  login_method: z.enum(["username", "email", "oidc"]),
+  /** The OIDC_PROVIDERS id of a single sign-on; null for a password sign-in. */
+  provider: z.string().nullable(),
   ip_address: z.string(),
   user_agent: z.string().nullable(),
   successful: z.boolean(),

@@ -184,12 +184,28 @@ export interface LoginLogsTable {
   user_id: number | null;
   /** What was typed, lower-cased: the account name even when no such account exists. */
   login: string;
-  login_method: "username" | "email";
+  login_method: "username" | "email" | "oidc";
   ip_address: string;
   user_agent: string | null;
   successful: boolean;
   failure_reason: string | null;
   created_at: Timestamp;
+  /** The OIDC_PROVIDERS id of a single sign-on (migration 020); null for a password sign-in. */
+  provider: string | null;
+  /** A single sign-on whose provider's `amr` showed two factors (migration 020). */
+  multi_factor: Generated<boolean>;
+}
+
+/** One-time codes of single sign-on, exchanged by the web app for the token pair (migration 020). */
+export interface OidcHandoffsTable {
+  id: Generated<number>;
+  code_hash: string;
+  user_id: number;
+  provider: string;
+  multi_factor: boolean;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 /** Sign-in attempts reserved per key in a fixed window (migration 005). */
@@ -374,6 +390,7 @@ export interface Database {
   user_schools: UserSchoolsTable;
   login_logs: LoginLogsTable;
   login_throttle: LoginThrottleTable;
+  oidc_handoffs: OidcHandoffsTable;
   download_log: DownloadLogTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;

@@ -6,6 +6,7 @@ import { healthRoutes } from "./health/health.routes.js";
 import { readinessRoutes } from "./health/readiness.routes.js";
 import { notificationsRoutes } from "./notifications/notifications.routes.js";
 import { authRoutes } from "./auth/auth.routes.js";
+import { oidcRoutes } from "./auth/oidc.routes.js";
 import { flagsRoutes } from "./flags/flags.routes.js";
 import { importsRoutes } from "./imports/imports.routes.js";
 import { mailRoutes } from "./mail/mail.routes.js";
@@ -35,6 +36,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   diagnosticsRoutes,
   notificationsRoutes,
   authRoutes,
+  oidcRoutes,
   mailRoutes,
   schoolsRoutes,
   studentsRoutes,

@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from "../../test/test-app.js";
 
 /**
  * The rule, for every route registered under /api (whatever module adds it, later ones too):
- * - it declares a response schema for at least one success (2xx) status, and every response
+ * - it declares a response schema for at least one success (2xx) status, or for the redirect
+ *   (3xx) of a browser navigation (single sign-on's start and callback), and every response
  *   schema it declares is a zod schema (so it comes from the contract, not inline JSON);
  * - a path with a `:param` declares a zod params schema;
  * - a query string schema is a zod object (the query guard refuses any parameter not among its keys);
@@ -25,7 +26,7 @@ afterAll(() => t.close());
 function problemsOf(route: TestApp["routes"][number]): string[] {
   const problems: string[] = [];
   const response = (route.schema?.response ?? {}) as Record<string, unknown>;
-  const success = Object.keys(response).filter((status) => /^2\d\d$/.test(status));
+  const success = Object.keys(response).filter((status) => /^[23]\d\d$/.test(status));
   if (success.length === 0) problems.push("no response schema for a 2xx status");
   for (const [status, schema] of Object.entries(response)) {
     if (!(schema instanceof z.ZodType)) problems.push(`response ${status} is not a zod schema`);

@@ -40,6 +40,7 @@ function LoginPage() {
 const SetPasswordPage = lazy(() =>
   import("../features/auth/components/set-password-page").then((m) => ({ default: m.SetPasswordPage })),
 );
+const SsoPage = lazy(() => import("../features/auth/components/sso-page").then((m) => ({ default: m.SsoPage })));
 const VerifyEmailPage = lazy(() =>
   import("../features/auth/components/verify-email-page").then((m) => ({ default: m.VerifyEmailPage })),
 );
@@ -90,6 +91,7 @@ export const routes: RouteObject[] = [
           { path: "/login", element: <LoginPage /> },
           { path: "/set-password", element: <SetPasswordPage /> },
           { path: "/verify", element: <VerifyEmailPage /> },
+          { path: "/sso", element: <SsoPage /> },
         ],
       },
       {

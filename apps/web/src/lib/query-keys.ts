@@ -9,6 +9,8 @@ export const queryKeys = {
     profile: ["auth", "profile"],
     resetToken: (token: string) => ["auth", "verify-reset-token", token] as const,
     emailToken: (token: string) => ["auth", "verify", token] as const,
+    /** The single sign-on providers of the sign-in page. */
+    providers: ["auth", "providers"],
   },
   publicConfig: ["public-config"],
   audit: {

@@ -1,8 +1,9 @@
-import { LIMITS, type LoginFailureReason, type LoginResponse, MESSAGES, type RefreshResponse } from "@tally/contract";
+import { LIMITS, type LoginFailureReason, type LoginResponse, MESSAGES, type RefreshResponse, ssoRequiredText } from "@tally/contract";
 import { decodeJwt } from "jose";
 import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
 import { AppError, forbidden, tooManyRequests, unauthenticated } from "../../lib/errors.js";
+import { ssoRequiredFor } from "../../lib/oidc-provider-config.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
 import { announceForceLogout, announceSignInEnded } from "../notifications/notifications.service.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
@@ -68,7 +69,7 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
 }
 
 /** A new sign-in: its refresh token, and an access token naming it. */
-async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
+export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
   const now = ctx.clock.now();
   const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {
@@ -87,6 +88,8 @@ export interface LoginAttempt {
 }
 
 const invalidCredentials = () => new AppError(401, "INVALID_CREDENTIALS", MESSAGES.invalidCredentials);
+/** requireSso: the provider the account's domain must sign in with, named in the refusal. */
+const ssoRequired = (provider: string) => new AppError(403, "SSO_REQUIRED", ssoRequiredText(provider));
 
 /** With both a username and an e-mail matching, the form of what was typed decides. */
 function pickAccount(candidates: User[], typed: string, byEmail: boolean): User | undefined {
@@ -124,6 +127,14 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
     throw tooManyRequests(MESSAGES.tooManyAttempts, LIMITS.loginFailureWindowMinutes * 60);
   }
 
+  // A typed address of a domain that must use single sign-on is refused before any password
+  // work: the domain's rule is public, so this tells nothing about which accounts exist.
+  const ssoForTyped = byEmail ? ssoRequiredFor(ctx.config.oidcProviders, loginKey) : undefined;
+  if (ssoForTyped) {
+    await log(false, "sso_required");
+    throw ssoRequired(ssoForTyped.name);
+  }
+
   const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyHash()), attempt.password);
   if (!user || !user.is_active || !passwordOk) {
     await log(false, !user ? "unknown_user" : !user.is_active ? "inactive" : "wrong_password");
@@ -136,6 +147,12 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   if (demoClosesAccount(user.role, user.school_id, await readDemoSettings(db))) {
     await log(false, "demo_off");
     throw forbidden(MESSAGES.demoSwitchedOff);
+  }
+  // Signed in by username: the account's own address decides, told only to whoever knew the password.
+  const ssoForAccount = ssoRequiredFor(ctx.config.oidcProviders, user.email);
+  if (ssoForAccount) {
+    await log(false, "sso_required");
+    throw ssoRequired(ssoForAccount.name);
   }
   await log(true, null);
   await setLastLogin(db, user.id, now);

@@ -58,6 +58,7 @@ describe("GET /api/users/:id/login-logs", () => {
       id: expect.any(Number),
       created_at: iso("2026-03-03T08:00:00Z"),
       login_method: "email",
+      provider: null,
       ip_address: "203.0.113.7",
       user_agent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0",
       successful: false,

@@ -162,6 +162,9 @@ export interface LoginLogEntry {
   /** A contract code (LOGIN_FAILURE_REASONS), so the login history can show it in words. */
   failureReason: LoginFailureReason | null;
   at: Date;
+  /** A single sign-on: its provider id, and whether the provider's `amr` showed two factors. */
+  provider?: string | null;
+  multiFactor?: boolean;
 }
 
 export async function insertLoginLog(db: DbExecutor, e: LoginLogEntry): Promise<void> {
@@ -176,6 +179,8 @@ export async function insertLoginLog(db: DbExecutor, e: LoginLogEntry): Promise<
       successful: e.successful,
       failure_reason: e.failureReason,
       created_at: e.at,
+      provider: e.provider ?? null,
+      multi_factor: e.multiFactor ?? false,
     })
     .execute();
 }
@@ -223,7 +228,7 @@ function filteredLoginLogs(db: DbExecutor, f: LoginLogFilter) {
 export async function findLoginLogs(db: DbExecutor, f: LoginLogFilter, page: { limit: number; offset: number }) {
   const [rows, total] = await Promise.all([
     filteredLoginLogs(db, f)
-      .select(["id", "created_at", "login_method", "ip_address", "user_agent", "successful", "failure_reason"])
+      .select(["id", "created_at", "login_method", "provider", "ip_address", "user_agent", "successful", "failure_reason"])
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(page.limit)

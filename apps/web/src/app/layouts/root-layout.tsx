@@ -8,7 +8,7 @@ import { useSessionWatch } from "../session-watch";
 
 /** Spec section 4: these pages work without the API's data, so they stay while offline. */
 // The spec's three pages, and the API Debug page: it is for finding out why the API cannot be reached.
-const SHOWN_WHILE_OFFLINE = new Set(["/login", "/set-password", "/verify", "/debug"]);
+const SHOWN_WHILE_OFFLINE = new Set(["/login", "/set-password", "/verify", "/sso", "/debug"]);
 
 export function RootLayout() {
   useSessionWatch();

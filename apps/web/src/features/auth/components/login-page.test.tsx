@@ -6,6 +6,10 @@ import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
 import { buildUser } from "../../../testing/signed-in-user";
 import { renderApp } from "../../../testing/render-app";
 
+type FetchMock = ReturnType<typeof mockFetch>;
+/** The calls to one API path (the page also asks for the sign-in providers when it opens). */
+const callsTo = (fetchMock: FetchMock, path: string) => fetchMock.mock.calls.filter(([url]) => String(url).endsWith(path));
+
 async function submitLogin(login: string, password: string) {
   fireEvent.change(await screen.findByLabelText("Username or Email"), { target: { value: login } });
   fireEvent.change(screen.getByLabelText("Password"), { target: { value: password } });
@@ -33,7 +37,7 @@ describe("sign-in page", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Sign In" }));
     expect(await screen.findByText("Please enter your username or email")).toBeTruthy();
     expect(screen.getByText("Please enter your password")).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(callsTo(fetchMock, "/api/auth/login")).toEqual([]);
   });
 
   it("stores the session and sends a school_user to their school dashboard", async () => {
@@ -49,7 +53,7 @@ describe("sign-in page", () => {
     expect(await screen.findByRole("heading", { name: "Oak School Dashboard" })).toBeTruthy();
     expect(router.state.location.pathname).toBe("/school/7/dashboard");
     expect(authStore.get()).toMatchObject({ token: "t1", refreshToken: "r1" });
-    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({
+    expect(JSON.parse(String(callsTo(fetchMock, "/api/auth/login")[0]![1]?.body))).toEqual({
       login: "oak@example.org",
       password: "pw",
     });
@@ -74,6 +78,7 @@ describe("sign-in page", () => {
   });
 
   it("shows the stored session message when ?session=expired", async () => {
+    mockFetch(() => jsonResponse(200, []));
     sessionStorage.setItem("tally.sessionMessage", MESSAGES.sessionVersionMismatch);
     renderApp("/login?session=expired");
     expect((await screen.findByTestId("session-expired-notice")).textContent).toBe(
@@ -82,6 +87,7 @@ describe("sign-in page", () => {
   });
 
   it("shows the default expiry text when no message is stored", async () => {
+    mockFetch(() => jsonResponse(200, []));
     renderApp("/login?session=expired");
     expect((await screen.findByTestId("session-expired-notice")).textContent).toBe(
       "Your session has expired. Please log in again.",
@@ -89,6 +95,7 @@ describe("sign-in page", () => {
   });
 
   it("shows no session notice without the query value", async () => {
+    mockFetch(() => jsonResponse(200, []));
     sessionStorage.setItem("tally.sessionMessage", MESSAGES.sessionVersionMismatch);
     renderApp("/login");
     await screen.findByLabelText("Username or Email");
@@ -101,6 +108,30 @@ async function openDialog() {
   return screen.findByRole("dialog");
 }
 
+describe("single sign-on buttons", () => {
+  it('shows "Sign in with {name}" for each provider, linking to its start', async () => {
+    mockFetch((url) =>
+      url === "/api/auth/providers"
+        ? jsonResponse(200, [
+            { id: "google", name: "Google" },
+            { id: "entra", name: "Microsoft" },
+          ])
+        : jsonResponse(500, {}),
+    );
+    renderApp("/login");
+    const google = await screen.findByRole("link", { name: "Sign in with Google" });
+    expect(google.getAttribute("href")).toBe("/api/auth/oidc/google/start");
+    expect(screen.getByRole("link", { name: "Sign in with Microsoft" }).getAttribute("href")).toBe("/api/auth/oidc/entra/start");
+  });
+
+  it("shows none when no provider is configured", async () => {
+    mockFetch((url) => (url === "/api/auth/providers" ? jsonResponse(200, []) : jsonResponse(500, {})));
+    renderApp("/login");
+    expect(await screen.findByRole("button", { name: "Sign In" })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole("link", { name: /Sign in with/ })).toBeNull());
+  });
+});
+
 describe("forgot-password dialog", () => {
   it("requires an e-mail, then posts it and shows the success text", async () => {
     const fetchMock = mockFetch(() => jsonResponse(200, { message: "ok" }));
@@ -108,7 +139,7 @@ describe("forgot-password dialog", () => {
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
     expect(await within(dialog).findByText("Email is required")).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(callsTo(fetchMock, "/api/auth/forgot-password")).toEqual([]);
 
     fireEvent.change(within(dialog).getByLabelText("Email"), { target: { value: "a@example.org" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Send Reset Link" }));
@@ -117,7 +148,7 @@ describe("forgot-password dialog", () => {
         "If an account exists with this email, you will receive password reset instructions shortly.",
       ),
     ).toBeTruthy();
-    const [url, init] = fetchMock.mock.calls[0]!;
+    const [url, init] = callsTo(fetchMock, "/api/auth/forgot-password")[0]!;
     expect(url).toBe("/api/auth/forgot-password");
     expect(init?.method).toBe("POST");
     expect(JSON.parse(String(init?.body))).toEqual({ email: "a@example.org" });
@@ -133,6 +164,7 @@ describe("forgot-password dialog", () => {
   });
 
   it("closes with Cancel", async () => {
+    mockFetch(() => jsonResponse(200, []));
     renderApp("/login");
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));

@@ -8,6 +8,7 @@ import { useAuth } from "../../../lib/auth-store";
 import { readSessionMessage } from "../../../lib/session-message";
 import { useLogin } from "../api/login";
 import { ForgotPasswordModal } from "./forgot-password-modal";
+import { SsoButtons } from "./sso-buttons";
 import { bindText } from "../../../lib/text-binding";
 
 function loginErrorText(error: unknown): string {
@@ -96,6 +97,7 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
             </Button>
           </Stack>
         </form>
+        <SsoButtons />
         <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
           Forgot your password?
         </Anchor>

@@ -13,7 +13,8 @@ function logs(): LoginLogRow[] {
   return Array.from({ length: 23 }, (_, i) => ({
     id: 100 - i,
     created_at: new Date(Date.UTC(2025, 2, 23 - i, 9)).toISOString(),
-    login_method: i % 2 ? "email" : "username",
+    login_method: i === 2 ? "oidc" : i % 2 ? "email" : "username",
+    provider: i === 2 ? "google" : null,
     ip_address: "10.0.0.1",
     user_agent: i === 0 ? CHROME_WIN : i === 1 ? "=HYPERLINK(\"http://evil\",\"x\")" : null,
     successful: i % 3 !== 0,
@@ -41,6 +42,7 @@ describe("Login History modal", () => {
     // The stored code in words, never the code.
     expect(within(table).getByText("Wrong password")).toBeTruthy();
     expect(within(table).queryByText("wrong_password")).toBeNull();
+    expect(within(table).getByText("SSO (google)")).toBeTruthy();
     expect(within(dialog).getByText("Showing 1-10 of 23")).toBeTruthy();
     fireEvent.click(within(dialog).getByRole("button", { name: "Page 3" }));
     expect(await within(dialog).findByText("Showing 21-23 of 23")).toBeTruthy();

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, NativeSelect, Stack, Table } from "@mantine/core";
-import { LIMITS, loginFailureText, type UserListItem } from "@tally/contract";
+import { LIMITS, type LoginLogRow, loginFailureText, type UserListItem } from "@tally/contract";
 import { useState } from "react";
 import { DataTable } from "../../../components/data-table";
 import { DateRangeInputs, datesOutOfOrder } from "../../../components/date-range-inputs";
@@ -13,6 +13,12 @@ import { DARK_SHADES } from "../lib/user-rules";
 import { formatDateTime } from "../lib/date-time-text";
 
 const COLUMNS = ["Date/Time", "Method", "IP Address", "Browser", "Status", "Failure Reason"];
+
+/** Email, Username, or the single sign-on's provider id. */
+function methodLabel(r: LoginLogRow): string {
+  if (r.login_method === "oidc") return `SSO (${r.provider ?? "unknown"})`;
+  return r.login_method === "email" ? "Email" : "Username";
+}
 
 const LOAD_FAILED = "Failed to load login history. Please try again.";
 
@@ -96,7 +102,7 @@ export function LoginHistoryModal({ user, onClose }: { user: UserListItem; onClo
             {rows.map((r) => (
               <Table.Tr key={r.id}>
                 <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
-                <Table.Td>{r.login_method === "email" ? "Email" : "Username"}</Table.Td>
+                <Table.Td>{methodLabel(r)}</Table.Td>
                 <Table.Td ff="monospace">{r.ip_address}</Table.Td>
                 <Table.Td title={r.user_agent ?? undefined}>{browserLabel(r.user_agent)}</Table.Td>
                 <Table.Td>

@@ -6,6 +6,7 @@ const row = (overrides: Partial<LoginLogRow>): LoginLogRow => ({
   id: 7,
   created_at: "2025-03-04T05:06:07.000Z",
   login_method: "username",
+  provider: null,
   ip_address: "10.0.0.1",
   user_agent: null,
   successful: true,
@@ -34,6 +35,11 @@ describe("login history CSV", () => {
   it("quotes a user agent holding `;` and defuses a formula after it, for Excel in a `;` locale", () => {
     const csv = loginHistoryCsv([row({ id: 9, user_agent: "Mozilla/5.0 (X11;=cmd|' /C calc'!A0)" })]);
     expect(csv.split("\r\n")[1]).toBe("9,2025-03-04T05:06:07.000Z,username,10.0.0.1,Other,\"Mozilla/5.0 (X11;'=cmd|' /C calc'!A0)\",Success,");
+  });
+
+  it("names the provider of a single sign-on in the Method column", () => {
+    const csv = loginHistoryCsv([row({ id: 10, login_method: "oidc", provider: "google" })]);
+    expect(csv.split("\r\n")[1]).toBe("10,2025-03-04T05:06:07.000Z,oidc (google),10.0.0.1,Unknown,,Success,");
   });
 
   it("names the file login_history_{username}_{YYYY-MM-DD}.csv", () => {

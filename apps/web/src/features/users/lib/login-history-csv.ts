@@ -20,7 +20,7 @@ export function loginHistoryCsv(rows: readonly LoginLogRow[]): string {
     ...rows.map((r) => [
       r.id,
       r.created_at,
-      r.login_method,
+      r.provider ? `${r.login_method} (${r.provider})` : r.login_method,
       r.ip_address,
       browserLabel(r.user_agent),
       r.user_agent,

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "vitest";
+import type { OidcProviderConfig } from "../../lib/oidc-provider-config.js";
+import { amrShowsTwoFactors, verifiedEmail } from "./oidc-claims.js";
+
+const provider = (domains: string[]): OidcProviderConfig => ({
+  id: "p",
+  name: "P",
+  issuer: "https://idp.example",
+  clientId: "c",
+  clientSecret: "s",
+  domains,
+  requireSso: false,
+});
+
+describe("amrShowsTwoFactors", () => {
+  test.each([
+    [["mfa"], true],
+    [["pwd", "mfa"], true],
+    [["pwd", "otp"], true],
+    [["hwk", "fpt"], true],
+    [["pwd"], false],
+    [["otp", "sms"], false],
+    [[], false],
+    [undefined, false],
+    ["mfa", false],
+  ])("%j → %s", (amr, expected) => {
+    expect(amrShowsTwoFactors(amr)).toBe(expected);
+  });
+});
+
+describe("verifiedEmail", () => {
+  test("needs email_verified, lower-cases the address", () => {
+    expect(verifiedEmail(provider([]), { email: "A@School.Example", email_verified: true })).toEqual({ email: "a@school.example" });
+    expect(verifiedEmail(provider([]), { email: "a@school.example", email_verified: false })).toMatchObject({ refusal: "EMAIL_NOT_VERIFIED" });
+    expect(verifiedEmail(provider([]), { email: "a@school.example" })).toMatchObject({ refusal: "EMAIL_NOT_VERIFIED" });
+    expect(verifiedEmail(provider([]), {})).toEqual({ refusal: "EMAIL_NOT_VERIFIED", email: null });
+  });
+
+  test("without email_verified, only the provider's domains; outside them, refused even when verified", () => {
+    expect(verifiedEmail(provider(["district.example"]), { email: "a@district.example" })).toEqual({ email: "a@district.example" });
+    expect(verifiedEmail(provider(["district.example"]), { email: "a@district.example", email_verified: false })).toMatchObject({
+      refusal: "EMAIL_NOT_VERIFIED",
+    });
+    expect(verifiedEmail(provider(["district.example"]), { email: "a@other.example", email_verified: true })).toMatchObject({
+      refusal: "DOMAIN_NOT_ALLOWED",
+    });
+  });
+});

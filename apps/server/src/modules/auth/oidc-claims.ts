@@ -1,0 +1,42 @@
+import { type OidcProviderConfig, emailDomain } from "../../lib/oidc-provider-config.js";
+
+// What Tally takes from a provider's verified claims: the e-mail address it vouches for, and
+// whether the sign-in there used two factors.
+
+export type EmailVerdict = { email: string } | { refusal: "EMAIL_NOT_VERIFIED" | "DOMAIN_NOT_ALLOWED"; email: string | null };
+
+/**
+ * The address to match to a Tally account. `email_verified` must be true; a provider that
+ * never sends it (Microsoft Entra) is trusted only for the domains configured for it. With
+ * domains configured, an address of any other domain is refused.
+ */
+export function verifiedEmail(provider: OidcProviderConfig, claims: Record<string, unknown>): EmailVerdict {
+  const raw = claims.email;
+  if (typeof raw !== "string" || !raw.includes("@")) return { refusal: "EMAIL_NOT_VERIFIED", email: null };
+  const email = raw.trim().toLowerCase();
+  const inDomains = provider.domains.includes(emailDomain(email));
+  if (provider.domains.length > 0 && !inDomains) return { refusal: "DOMAIN_NOT_ALLOWED", email };
+  const verified = claims.email_verified;
+  // Some providers send the flag as the string "true".
+  if (verified === true || verified === "true") return { email };
+  if (verified === undefined && inDomains) return { email };
+  return { refusal: "EMAIL_NOT_VERIFIED", email };
+}
+
+// RFC 8176 authentication method references, by the kind of factor each is.
+const KNOWLEDGE = new Set(["pwd", "pin", "kba"]);
+const POSSESSION = new Set(["otp", "sms", "tel", "hwk", "swk", "sc", "pop"]);
+const INHERENCE = new Set(["fpt", "face", "iris", "retina", "vbm"]);
+
+/**
+ * Whether the provider's `amr` shows a sign-in with two factors: "mfa" said outright, or
+ * methods of two different kinds (a password and a one-time code). A provider that sends no
+ * `amr` (Google) never counts as two factors.
+ */
+export function amrShowsTwoFactors(amr: unknown): boolean {
+  if (!Array.isArray(amr)) return false;
+  const methods = amr.filter((m): m is string => typeof m === "string");
+  if (methods.includes("mfa")) return true;
+  const kinds = [KNOWLEDGE, POSSESSION, INHERENCE].filter((kind) => methods.some((m) => kind.has(m)));
+  return kinds.length >= 2;
+}
