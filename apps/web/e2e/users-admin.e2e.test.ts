@@ -52,6 +52,8 @@ async function openUsersPage(): Promise<void> {
 
 const userRow = (): Locator => admin.page.getByTestId(`user-row-${USERNAME}`);
 const cell = (row: Locator, index: number): Locator => row.getByRole("cell").nth(index);
+/** The columns of the users table. */
+const [USER, ROLE, SCHOOL, STATUS] = [0, 1, 2, 3];
 /** The page's success banner text; a banner clears itself after 3 s, so an earlier one may still show. */
 const bannerText = async (): Promise<string | undefined> =>
   (await admin.page.getByTestId("success-banner").allTextContents())[0]?.trim();
@@ -214,13 +216,15 @@ describe("an admin creates a district user", () => {
 
   test("the list shows the new user as District Admin with its three schools", async () => {
     const row = await findUser();
-    expect(await cell(row, 1).textContent()).toBe(FIRST_EMAIL);
-    expect(await cell(row, 2).textContent()).toBe("District Admin");
-    await visible(cell(row, 3).getByRole("button", { name: "Manage Schools" }));
+    // The user cell: username, e-mail and last sign-in.
+    await visible(cell(row, USER).getByText(FIRST_EMAIL, { exact: true }));
+    await visible(cell(row, USER).getByText("Last login: Never", { exact: true }));
+    expect(await cell(row, ROLE).textContent()).toBe("District Admin");
+    await visible(cell(row, SCHOOL).getByRole("button", { name: "Manage Schools" }));
     // Three names fit under the limit of five: all are listed and there is no "+N more..." toggle.
-    await visible(cell(row, 3).getByText(FIRST_SCHOOLS.join(", "), { exact: true }));
-    expect(await cell(row, 3).getByRole("button", { name: /more schools of/ }).count()).toBe(0);
-    expect(await cell(row, 4).textContent()).toBe("Active");
+    await visible(cell(row, SCHOOL).getByText(FIRST_SCHOOLS.join(", "), { exact: true }));
+    expect(await cell(row, SCHOOL).getByRole("button", { name: /more schools of/ }).count()).toBe(0);
+    expect(await cell(row, STATUS).textContent()).toBe("Active");
   });
 
   test("the new user signs in with that password and sees a district dashboard of three schools", async () => {
@@ -266,7 +270,7 @@ describe("school access", () => {
   test("the panel removes schools, offers at most ten unselected others, adds schools found by search, and saves", async () => {
     await openUsersPage();
     await findUser();
-    await cell(userRow(), 3).getByRole("button", { name: "Manage Schools" }).click();
+    await cell(userRow(), SCHOOL).getByRole("button", { name: "Manage Schools" }).click();
     const dialog = await visible(admin.page.getByRole("dialog", { name: "School Access Management" }));
     await visible(dialog.getByRole("heading", { name: `Manage School Access for ${USERNAME}` }));
     const assigned = dialog.getByTestId("schools-assigned");
@@ -314,7 +318,7 @@ describe("school access", () => {
     await visible(dialog.getByText("School access updated successfully!", { exact: true }));
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "hidden" });
-    await visible(cell(userRow(), 3).getByText(AFTER_ACCESS_CHANGE.join(", "), { exact: true }));
+    await visible(cell(userRow(), SCHOOL).getByText(AFTER_ACCESS_CHANGE.join(", "), { exact: true }));
   });
 
   test("the district user's open session ends at its next check, with the administrator notice", async () => {
@@ -333,7 +337,7 @@ describe("school access", () => {
   });
 
   test("more than five schools show the first five and a +N more... toggle", async () => {
-    await cell(userRow(), 3).getByRole("button", { name: "Manage Schools" }).click();
+    await cell(userRow(), SCHOOL).getByRole("button", { name: "Manage Schools" }).click();
     const dialog = await visible(admin.page.getByRole("dialog", { name: "School Access Management" }));
     const search = dialog.getByPlaceholder("Search schools...");
     for (const name of ["Jefferson Academy", "Pinecrest High School"]) {
@@ -346,8 +350,8 @@ describe("school access", () => {
     await dialog.waitFor({ state: "hidden" });
 
     const all = [...AFTER_ACCESS_CHANGE, "Jefferson Academy", "Pinecrest High School"].sort();
-    const names = cell(userRow(), 3).locator("div").filter({ hasText: all[0] as string }).last();
-    const toggle = await visible(cell(userRow(), 3).getByRole("button", { name: `Show 1 more schools of ${USERNAME}` }));
+    const names = cell(userRow(), SCHOOL).locator("div").filter({ hasText: all[0] as string }).last();
+    const toggle = await visible(cell(userRow(), SCHOOL).getByRole("button", { name: `Show 1 more schools of ${USERNAME}` }));
     expect(await toggle.textContent()).toBe("+1 more...");
     await expect.poll(() => names.textContent()).toBe(`${all.slice(0, 5).join(", ")} +1 more...`);
     await toggle.click();
@@ -368,7 +372,7 @@ describe("deactivation and reactivation", () => {
     await dialog.getByRole("button", { name: "Deactivate", exact: true }).click();
     await dialog.waitFor({ state: "hidden" });
     await expect.poll(() => bannerText()).toBe(`User ${USERNAME} has been deactivated successfully`);
-    await expect.poll(() => cell(userRow(), 4).textContent()).toBe("Inactive");
+    await expect.poll(() => cell(userRow(), STATUS).textContent()).toBe("Inactive");
     // A deactivated account cannot use a reset link: the row offers none.
     expect(await userRow().getByRole("button", { name: `Reset password of ${USERNAME}` }).count()).toBe(0);
   });
@@ -395,7 +399,7 @@ describe("deactivation and reactivation", () => {
     await expect.poll(() => bannerText()).toBe(
       `User ${USERNAME} has been reactivated successfully and a password reset has been sent`,
     );
-    await expect.poll(() => cell(userRow(), 4).textContent()).toBe("Active");
+    await expect.poll(() => cell(userRow(), STATUS).textContent()).toBe("Active");
     const mail = await nextMailTo(NEW_EMAIL, before);
     expect(new URLSearchParams(new URL(linkFromMail(mail.raw, "/set-password")).hash.slice(1)).get("token")).toMatch(/.{20,}/);
   });

@@ -36,6 +36,7 @@ describe("audit changes in words", () => {
       },
     ]);
     expect(auditChanges(null, null, names)).toEqual([]);
+    expect(valueText([{ label: "School", value: "All schools" }, { label: "Cohort", value: "Autumn" }], names)).toBe("School: All schools, Cohort: Autumn");
   });
 
   it("turns code-like field names into words", () => {

@@ -58,6 +58,10 @@ export function valueText(value: unknown, names: AuditNames, key = ""): string {
   if (typeof value === "number" && COHORT_KEYS.has(key)) return names.cohorts[String(value)] ?? `cohort ${value}`;
   if (typeof value === "string" && key === "role") return ROLE_WORDS[value] ?? value;
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.map((v) => valueText(v, names, key)).join(", ");
+  // A report's filter as the export records it: { label: "School", value: "All schools" }.
+  if (isRecord(value) && Object.keys(value).length === 2 && typeof value.label === "string" && "value" in value) {
+    return `${value.label}: ${valueText(value.value, names)}`;
+  }
   if (isRecord(value)) {
     return Object.entries(value)
       .map(([k, v]) => `${fieldLabel(k)}: ${valueText(v, names, k)}`)

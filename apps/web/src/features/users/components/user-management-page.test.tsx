@@ -36,7 +36,7 @@ describe("User Management page", () => {
     expect(await screen.findByRole("heading", { name: "User Management" })).toBeTruthy();
     await screen.findByTestId("user-row-oak");
     const headers = screen.getAllByRole("columnheader").map((h) => h.textContent);
-    expect(headers).toEqual(["Username", "Email", "Role", "School", "Status", "Last login", "Actions"]);
+    expect(headers).toEqual(["User", "Role", "School", "Status", "Actions"]);
     expect(within(row("root")).getByText("Super Admin")).toBeTruthy();
     expect(within(row("admin")).getByText("Admin")).toBeTruthy();
     expect(within(row("oak")).getByText("School User")).toBeTruthy();
@@ -102,7 +102,8 @@ describe("User Management page", () => {
     expect(actions("gone")).toEqual(["Edit", "Login history", "Reactivate"]);
     // One's own row: no Deactivate.
     expect(actions("admin")).toEqual(["Edit", "Reset password", "Login history"]);
-    expect(within(row("oak")).getByText("Never")).toBeTruthy();
+    expect(within(row("oak")).getByText("Last login: Never")).toBeTruthy();
+    expect(within(row("oak")).getByText("oak@example.org")).toBeTruthy();
   });
 
   it("pages ten at a time, counts, and filters by status", async () => {

@@ -51,7 +51,7 @@ function RowActions({ user, viewer, onAction }: { user: UserListItem; viewer: Se
     </Button>
   );
   return (
-    <Group gap={6} wrap="wrap" role="group" aria-label={`Actions for ${user.username}`}>
+    <Group gap={6} wrap="nowrap" role="group" aria-label={`Actions for ${user.username}`}>
       {button("edit", "Edit", "Edit")}
       {user.is_active ? button("reset-password", "Reset password", "Reset password of") : null}
       {button("login-history", "Login history", "Login history of")}
@@ -66,16 +66,26 @@ function RowActions({ user, viewer, onAction }: { user: UserListItem; viewer: Se
   );
 }
 
-const COLUMNS = ["Username", "Email", "Role", "School", "Status", "Last login", "Actions"];
+const COLUMNS = ["User", "Role", "School", "Status", "Actions"];
 
 /** The one user table (issue 29: /users and the old settings list merged). */
 export function UsersTable({ users, viewer, onAction }: Props) {
   return (
-    <DataTable columns={COLUMNS} minWidth={1040} striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+    <DataTable columns={COLUMNS} minWidth={960} striped highlightOnHover verticalSpacing="sm" aria-label="Users">
       {users.map((user) => (
         <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-          <Table.Td fw={600}>{user.username}</Table.Td>
-          <Table.Td style={{ wordBreak: "break-all" }}>{user.email}</Table.Td>
+          {/* Who, their address and when they last signed in, in one cell: the row stays one line high. */}
+          <Table.Td maw={280}>
+            <Text fw={600} size="sm">
+              {user.username}
+            </Text>
+            <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+              {user.email}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Last login: {user.last_login ? formatDateTime(user.last_login) : "Never"}
+            </Text>
+          </Table.Td>
           <Table.Td>
             <RoleBadge role={user.role} />
           </Table.Td>
@@ -85,10 +95,7 @@ export function UsersTable({ users, viewer, onAction }: Props) {
           <Table.Td>
             <StatusBadge active={user.is_active} />
           </Table.Td>
-          <Table.Td fz="sm" style={{ whiteSpace: "nowrap" }}>
-            {user.last_login ? formatDateTime(user.last_login) : "Never"}
-          </Table.Td>
-          <Table.Td miw={260}>
+          <Table.Td>
             <RowActions user={user} viewer={viewer} onAction={onAction} />
           </Table.Td>
         </Table.Tr>
