@@ -77,6 +77,7 @@ const envSchema = z.object({
   STREAMS_MAX_TOTAL: wholeNumber(1, 10_000_000, "2000").optional(),
   STREAMS_PER_USER: wholeNumber(1, 1000, "10").default(10),
   STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
+  REQUIRE_MFA_FOR_ADMINS: z.enum(["on", "off"], { error: "must be on or off" }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -130,6 +131,11 @@ export interface Config {
   streamsPerUser: number;
   /** Event streams per client address (IPv6: per /64 network); beyond that a new one gets 429. */
   streamsPerAddress: number;
+  /**
+   * REQUIRE_MFA_FOR_ADMINS: admins and super admins without a second factor get 403
+   * MFA_ENROLMENT_REQUIRED from every admin route. On by default in production only.
+   */
+  requireMfaForAdmins: boolean;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamsMaxTotal: connections.streamsMaxTotal,
     streamsPerUser: e.STREAMS_PER_USER,
     streamsPerAddress: e.STREAMS_PER_ADDRESS,
+    requireMfaForAdmins: (e.REQUIRE_MFA_FOR_ADMINS ?? (e.NODE_ENV === "production" ? "on" : "off")) === "on",
   };
 }
 
@@ -333,6 +340,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     streamsMaxTotal: 2048,
     streamsPerUser: 10,
     streamsPerAddress: 200,
+    requireMfaForAdmins: false,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ import { migrate014 } from "./migrations/014-audit-client-address.js";
 import { migrate015 } from "./migrations/015-data-version.js";
 import { migrate016 } from "./migrations/016-triggers-always.js";
 import { migrate017 } from "./migrations/017-download-log.js";
+import { migrate019 } from "./migrations/019-second-factor.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "015-data-version": { up: migrate015 },
   "016-triggers-always": { up: migrate016 },
   "017-download-log": { up: migrate017 },
+  "019-second-factor": { up: migrate019 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */
