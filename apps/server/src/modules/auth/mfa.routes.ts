@@ -53,6 +53,7 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/auth/mfa",
     {
       onRequest: app.authenticate,
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "The signed-in user's second factor",
@@ -70,6 +71,7 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/auth/mfa/totp/enroll",
     {
       onRequest: app.authenticate,
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "Start setting up an authenticator app: a new key, as text and as a QR code",
@@ -84,6 +86,7 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/auth/mfa/totp/confirm",
     {
       onRequest: app.authenticate,
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "Confirm the authenticator app with a code; answers the recovery codes, shown this once",
@@ -99,6 +102,7 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/auth/mfa/totp",
     {
       onRequest: app.authenticate,
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "Turn two-step sign-in off, with a current code",
@@ -118,6 +122,7 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     "/auth/mfa/recovery-codes",
     {
       onRequest: app.authenticate,
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "New recovery codes (the old ones stop working), with a current code",
