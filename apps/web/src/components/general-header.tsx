@@ -2,6 +2,7 @@ import { Badge, Button, Group, Text, TextInput } from "@mantine/core";
 import { headerRoleLabel } from "@tally/contract";
 import { type ReactNode } from "react";
 import { Link } from "react-router";
+import { TWO_STEP_PATH } from "../lib/api-client";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
 import classes from "./general-header.module.css";
@@ -55,6 +56,9 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
             Settings
           </Button>
         ) : null}
+        <Button component={Link} to={TWO_STEP_PATH} variant="subtle" className={classes.button}>
+          Two-step sign-in
+        </Button>
         <Button variant="outline" onClick={() => void logout()} className={classes.button}>
           Logout
         </Button>

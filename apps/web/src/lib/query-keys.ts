@@ -9,6 +9,8 @@ export const queryKeys = {
     profile: ["auth", "profile"],
     resetToken: (token: string) => ["auth", "verify-reset-token", token] as const,
     emailToken: (token: string) => ["auth", "verify", token] as const,
+    /** The signed-in person's second factor (GET /auth/mfa). */
+    secondFactor: ["auth", "mfa"],
   },
   publicConfig: ["public-config"],
   audit: {
