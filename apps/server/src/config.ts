@@ -77,6 +77,7 @@ const envSchema = z.object({
   STREAMS_MAX_TOTAL: wholeNumber(1, 10_000_000, "2000").optional(),
   STREAMS_PER_USER: wholeNumber(1, 1000, "10").default(10),
   STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
+  MFA_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   REQUIRE_MFA_FOR_ADMINS: z.enum(["on", "off"], { error: "must be on or off" }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -136,6 +137,11 @@ export interface Config {
    * MFA_ENROLMENT_REQUIRED from every admin route. On by default in production only.
    */
   requireMfaForAdmins: boolean;
+  /**
+   * MFA_ENCRYPTION_KEY: seals the TOTP keys at rest and keys the hashes of recovery codes and
+   * challenges. Unset: SECRET_KEY does (then rotating SECRET_KEY voids every enrolment).
+   */
+  mfaEncryptionKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -200,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamsMaxTotal: connections.streamsMaxTotal,
     streamsPerUser: e.STREAMS_PER_USER,
     streamsPerAddress: e.STREAMS_PER_ADDRESS,
+    mfaEncryptionKey: e.MFA_ENCRYPTION_KEY,
     requireMfaForAdmins: (e.REQUIRE_MFA_FOR_ADMINS ?? (e.NODE_ENV === "production" ? "on" : "off")) === "on",
   };
 }
@@ -341,6 +348,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     streamsPerUser: 10,
     streamsPerAddress: 200,
     requireMfaForAdmins: false,
+    mfaEncryptionKey: undefined,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { buildUser } from "../../../test/factories.js";
 import { enrolTotp, passwordStep, STEP_MS, verify } from "../../../test/second-factor.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
+import { openSecret } from "../../lib/secret-box.js";
 
 // Every TOTP check is counted: a refused attempt must never reach it.
 const totpChecks = vi.hoisted(() => ({ count: 0 }));
@@ -44,6 +45,7 @@ describe("enrolment", () => {
     expect(qrSvg).toMatch(/^<svg/);
     const stored = await t.db.selectFrom("mfa_totp").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(stored.secret).not.toContain(secret);
+    expect(openSecret(t.ctx.config.secretKey, "mfa totp secret", stored.secret)).toBe(secret);
     expect(stored.confirmed_at).toBeNull();
 
     // Not on until confirmed: the password alone still signs in.

@@ -22,6 +22,9 @@ export interface MfaAccount {
   email: string;
 }
 
+/** The key of the second factor's secrets at rest: MFA_ENCRYPTION_KEY, else SECRET_KEY. */
+const mfaKey = (ctx: ServerContext) => ctx.config.mfaEncryptionKey ?? ctx.config.secretKey;
+
 const invalidCode = () => new AppError(401, "INVALID_MFA_CODE", MESSAGES.mfaInvalidCode);
 
 /** Whether the account has a confirmed second factor (sign-in then asks for it). */
@@ -46,7 +49,7 @@ function tell(ctx: ServerContext, account: MfaAccount, event: SecondFactorEvent,
 /** POST /auth/mfa/totp/enroll: a new key, kept sealed until a code from it confirms it. */
 export async function startTotpEnrolment(ctx: ServerContext, account: MfaAccount) {
   const secret = newTotpSecret();
-  const saved = await repo.savePendingTotp(ctx.database.db, account.id, sealSecret(ctx.config.secretKey, TOTP_PURPOSE, secret), ctx.clock.now());
+  const saved = await repo.savePendingTotp(ctx.database.db, account.id, sealSecret(mfaKey(ctx), TOTP_PURPOSE, secret), ctx.clock.now());
   if (!saved) throw conflict(MESSAGES.mfaAlreadyEnrolled);
   return { secret, ...(await totpEnrolment(secret, account.email)) };
 }
@@ -56,7 +59,7 @@ export async function startTotpEnrolment(ctx: ServerContext, account: MfaAccount
  * wrong, replayed or out-of-window code.
  */
 async function takeTotpCode(ctx: ServerContext, db: DbExecutor, userId: number, sealed: string, code: string): Promise<boolean> {
-  const secret = openSecret(ctx.config.secretKey, TOTP_PURPOSE, sealed);
+  const secret = openSecret(mfaKey(ctx), TOTP_PURPOSE, sealed);
   // A key sealed under another SECRET_KEY cannot be read: the account needs an admin's reset.
   if (secret === undefined) return false;
   const step = checkTotpCode(secret, code, ctx.clock.now());
@@ -73,7 +76,7 @@ export async function confirmTotpEnrolment(ctx: ServerContext, account: MfaAccou
     if (row.confirmed_at) throw conflict(MESSAGES.mfaAlreadyEnrolled);
     if (!(await takeTotpCode(ctx, trx, account.id, row.secret, code))) throw invalidCode();
     if (!(await repo.confirmTotp(trx, account.id, now))) throw conflict(MESSAGES.mfaAlreadyEnrolled);
-    await repo.replaceRecoveryCodes(trx, account.id, codes.map((c) => hashRecoveryCode(ctx.config.secretKey, c)));
+    await repo.replaceRecoveryCodes(trx, account.id, codes.map((c) => hashRecoveryCode(mfaKey(ctx), c)));
     await recordChange(trx, { actorId: account.id, action: "mfa.totp.enrolled", entity: "user", entityId: account.id, before: null, after: { totp: true }, at: now });
   });
   tell(ctx, account, "enrolled", log);
@@ -98,7 +101,7 @@ export async function checkSecondFactor(
 
   const now = ctx.clock.now();
   const used = await db.transaction().execute(async (trx) => {
-    if (!(await repo.useRecoveryCode(trx, account.id, hashRecoveryCode(ctx.config.secretKey, typed), now))) return undefined;
+    if (!(await repo.useRecoveryCode(trx, account.id, hashRecoveryCode(mfaKey(ctx), typed), now))) return undefined;
     const left = await repo.countRecoveryCodesLeft(trx, account.id);
     await recordChange(trx, { actorId: account.id, action: "mfa.recovery_code.used", entity: "user", entityId: account.id, before: null, after: { recoveryCodesLeft: left }, at: now });
     return { left };
@@ -131,7 +134,7 @@ export async function regenerateRecoveryCodes(ctx: ServerContext, account: MfaAc
   const now = ctx.clock.now();
   const codes = newRecoveryCodes();
   await ctx.database.db.transaction().execute(async (trx) => {
-    await repo.replaceRecoveryCodes(trx, account.id, codes.map((c) => hashRecoveryCode(ctx.config.secretKey, c)));
+    await repo.replaceRecoveryCodes(trx, account.id, codes.map((c) => hashRecoveryCode(mfaKey(ctx), c)));
     await recordChange(trx, { actorId: account.id, action: "mfa.recovery_codes.regenerated", entity: "user", entityId: account.id, before: null, after: { recoveryCodes: codes.length }, at: now });
   });
   tell(ctx, account, "recovery_codes_regenerated", log);
@@ -157,7 +160,7 @@ export async function openChallenge(ctx: ServerContext, userId: number, loginMet
   await repo.insertChallenge(
     ctx.database.db,
     {
-      idHash: keyedHash(ctx.config.secretKey, CHALLENGE_PURPOSE, challenge),
+      idHash: keyedHash(mfaKey(ctx), CHALLENGE_PURPOSE, challenge),
       userId,
       loginMethod,
       expiresAt: new Date(now.getTime() + LIMITS.mfaChallengeTtlMinutes * 60_000),
@@ -169,10 +172,10 @@ export async function openChallenge(ctx: ServerContext, userId: number, loginMet
 
 /** The challenge's account while it is open (unused, unexpired). */
 export async function findChallenge(ctx: ServerContext, challenge: string) {
-  return repo.findOpenChallenge(ctx.database.db, keyedHash(ctx.config.secretKey, CHALLENGE_PURPOSE, challenge), ctx.clock.now());
+  return repo.findOpenChallenge(ctx.database.db, keyedHash(mfaKey(ctx), CHALLENGE_PURPOSE, challenge), ctx.clock.now());
 }
 
 /** Uses the challenge up; false when it was used (a parallel verify) or expired meanwhile. */
 export async function useChallenge(ctx: ServerContext, challenge: string): Promise<boolean> {
-  return repo.useChallenge(ctx.database.db, keyedHash(ctx.config.secretKey, CHALLENGE_PURPOSE, challenge), ctx.clock.now());
+  return repo.useChallenge(ctx.database.db, keyedHash(mfaKey(ctx), CHALLENGE_PURPOSE, challenge), ctx.clock.now());
 }
