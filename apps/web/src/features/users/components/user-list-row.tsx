@@ -6,7 +6,7 @@ import { StatusButton } from "./status-button";
 import { RoleBadge, StatusBadge } from "./user-badges";
 import { UserDetails } from "./user-details";
 
-export type RowAction = "login-history" | "reset-password" | "edit" | "schools" | "status";
+export type RowAction = "login-history" | "reset-password" | "reset-second-factor" | "edit" | "schools" | "status";
 
 interface Props {
   user: UserListItem;
@@ -61,6 +61,12 @@ export function UserListRow({ user, viewer, onAction }: Props) {
               <Button size="compact-sm" variant="light" onClick={() => onAction("reset-password", user)}>
                 Reset Password
               </Button>
+              {/* One's own is turned off with a current code on the Two-step sign-in page. */}
+              {user.id === viewer.id ? null : (
+                <Button size="compact-sm" variant="light" onClick={() => onAction("reset-second-factor", user)}>
+                  Reset Two-Step Sign-In
+                </Button>
+              )}
               <Button size="compact-sm" variant="light" onClick={() => onAction("edit", user)}>
                 Edit
               </Button>
