@@ -44,7 +44,17 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
         {actions}
         {/* The same e-mail and role label as CurrentUserBadge, with the e-mail able to shrink. */}
         <Group gap="xs" wrap="nowrap" miw={0}>
-          <Text size="sm" truncate className={classes.email} data-testid="header-user-email" title={user.email}>
+          {/* The e-mail leads to the person's own account page (two-step sign-in): no wider header. */}
+          <Text
+            component={Link}
+            to={TWO_STEP_PATH}
+            size="sm"
+            truncate
+            c="inherit"
+            className={classes.email}
+            data-testid="header-user-email"
+            title={`${user.email}: two-step sign-in`}
+          >
             {user.email}
           </Text>
           <Badge variant="light" color="blue" data-testid="header-role-label" className={classes.badge}>
@@ -56,9 +66,6 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
             Settings
           </Button>
         ) : null}
-        <Button component={Link} to={TWO_STEP_PATH} variant="subtle" className={classes.button}>
-          Two-step sign-in
-        </Button>
         <Button variant="outline" onClick={() => void logout()} className={classes.button}>
           Logout
         </Button>
