@@ -1,6 +1,7 @@
 // Reads the server log captured over a whole test run (every test app logs to TALLY_TEST_LOG_DIR)
 // and finds what must never be in a log line: access tokens, refresh and one-time tokens, reset
-// or verification links with their token, and the passwords the tests sign in with.
+// or verification links with their token, the passwords the tests sign in with, and the second
+// factor's keys, codes and challenges.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -17,6 +18,12 @@ const LEAKS = [
   { name: "single sign-on code or state in a URL", pattern: /[?&#](?:code|state|nonce|code_verifier)=(?!\[)[^\s"&]+/ },
   { name: "single sign-on flow cookie", pattern: /tally_oidc=[^\s";]{16,}/ },
   { name: "password field", pattern: /"(?:password|newPassword|currentPassword)"\s*:\s*"(?!\[Redacted\])/ },
+  // The second factor: a TOTP key (160 bits in base32), its otpauth:// URL, a 6-digit code or a
+  // recovery code in a body, a recovery code anywhere (two groups of five, at least one digit).
+  { name: "TOTP key", pattern: /(?<![A-Za-z0-9])[A-Z2-7]{32}(?![A-Za-z0-9])/ },
+  { name: "otpauth URL", pattern: /otpauth:\/\// },
+  { name: "second-factor code field", pattern: /"(?:code|secret|challenge)"\s*:\s*"(?!\[Redacted\])(?![A-Z_]+")/ },
+  { name: "recovery code", pattern: /(?<![\w-])(?=[a-z-]*[2-7])[a-z2-7]{5}-[a-z2-7]{5}(?![\w-])/ },
 ];
 
 /** The leaks in one log's text: [{ name, line }] (line numbers from 1). */

@@ -29,6 +29,18 @@ describe("the whole-run log check", () => {
     expect(names('{"msg":"signed in with Correct-Horse-7"}')).toContain("a test password");
   });
 
+  it("finds the second factor's keys, URLs, codes, challenges and recovery codes", () => {
+    expect(names('{"msg":"key JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"}')).toContain("TOTP key");
+    expect(names('{"url":"otpauth://totp/Tally:a@b?secret=X"}')).toContain("otpauth URL");
+    expect(names('{"body":{"code":"123456"}}')).toContain("second-factor code field");
+    expect(names('{"body":{"challenge":"abc"}}')).toContain("second-factor code field");
+    expect(names('{"msg":"used k3vq7-mxa2b"}')).toContain("recovery code");
+  });
+
+  it("passes error codes, redacted codes and kebab-case words", () => {
+    expect(findLeaks('{"res":{"code":"MFA_ENROLMENT_REQUIRED"},"body":{"code":"[Redacted]"},"url":"/api/audit-trail/users-login"}')).toEqual([]);
+  });
+
   it("passes request ids, hex digests, redacted fields and paths", () => {
     const clean = [
       signIn,

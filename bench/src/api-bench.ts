@@ -1,4 +1,4 @@
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import type { FastifyInstance } from "fastify";
 import { startApp } from "./bench-app.js";
@@ -81,7 +81,7 @@ export async function runApiBench(
 async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
   const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
-  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+  return { authorization: `Bearer ${res.json<SignedInResponse>().token}` };
 }
 
 function buildScenarios(

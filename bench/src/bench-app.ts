@@ -1,4 +1,4 @@
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import { buildApp } from "@tally/server/app";
 import { testConfig } from "@tally/server/config";
 import type { ServerContext } from "@tally/server/context";
@@ -47,7 +47,7 @@ export async function startApp(database: DatabaseHandle): Promise<FastifyInstanc
 export async function signIn(app: FastifyInstance, username: string): Promise<Headers> {
   const res = await app.inject({ method: "POST", url: "/api/auth/login", payload: { login: username, password: BENCH_PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
-  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+  return { authorization: `Bearer ${res.json<SignedInResponse>().token}` };
 }
 
 export const mb = (bytes: number) => bytes / 1024 / 1024;

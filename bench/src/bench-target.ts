@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import type { FastifyInstance } from "fastify";
 import { type BenchEngine, type Headers, startApp, type Step, type statementTimer } from "./bench-app.js";
 import { BENCH_PASSWORD } from "./dataset.js";
@@ -64,7 +64,7 @@ export async function withTarget<T>(
 export async function signInTo(target: BenchTarget, username: string): Promise<Headers> {
   const res = await target.request("POST", "/api/auth/login", { body: { login: username, password: BENCH_PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  return { authorization: `Bearer ${res.json<LoginResponse>().token}` };
+  return { authorization: `Bearer ${res.json<SignedInResponse>().token}` };
 }
 
 /** One step timed by the clock here, and measured inside the server by its probe. */

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import lighthouse from "lighthouse";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { BENCH_PASSWORD, BENCH_USERS } from "./dataset.js";
@@ -88,10 +88,10 @@ export async function runLighthouse(opts: { baseUrl: string; log: (line: string)
       body: JSON.stringify({ login: BENCH_USERS.admin, password: BENCH_PASSWORD }),
     });
     if (!res.ok) throw new Error(`signing in the bench admin: ${res.status} ${await res.text()}`);
-    const session = (await res.json()) as LoginResponse;
+    const session = (await res.json()) as SignedInResponse;
     const tab = await browser.newPage();
     await tab.goto(`${opts.baseUrl}/login`);
-    await tab.evaluate((s: LoginResponse) => {
+    await tab.evaluate((s: SignedInResponse) => {
       localStorage.setItem("tally.token", s.token);
       localStorage.setItem("tally.refreshToken", s.refreshToken);
       localStorage.setItem("tally.user", JSON.stringify(s.user));

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import type { LoginResponse, RefreshResponse } from "@tally/contract";
+import type { SignedInResponse, RefreshResponse } from "@tally/contract";
 import type { BenchEngine } from "./bench-app.js";
 import { BENCH_PASSWORD, BENCH_USERS } from "./dataset.js";
 import { type Balancer, type BalancerCounts, startBalancer } from "./load-balancer.js";
@@ -102,14 +102,14 @@ interface Session {
   urls: string[];
 }
 
-async function signIn(url: string, login: string): Promise<LoginResponse> {
+async function signIn(url: string, login: string): Promise<SignedInResponse> {
   const res = await fetch(`${url}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login, password: BENCH_PASSWORD }),
   });
   if (res.status !== 200) throw new Error(`sign-in as ${login}: ${res.status} ${(await res.text()).slice(0, 200)}`);
-  return (await res.json()) as LoginResponse;
+  return (await res.json()) as SignedInResponse;
 }
 
 /** The dashboard requests this account may make (each is tried once; refused ones are left out). */

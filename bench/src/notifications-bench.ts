@@ -5,7 +5,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import { openDatabase } from "@tally/server/db/connection";
 import { migrateToLatest } from "@tally/server/db/migrate";
 import { hashPassword } from "@tally/server/lib/password-hash";
@@ -234,7 +234,7 @@ async function signIn(baseUrl: string, username: string): Promise<string> {
     body: JSON.stringify({ login: username, password: BENCH_PASSWORD }),
   });
   if (res.status !== 200) throw new Error(`sign-in as ${username} failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as LoginResponse).token;
+  return ((await res.json()) as SignedInResponse).token;
 }
 
 async function userIdsOf(baseUrl: string, adminToken: string): Promise<Map<string, number>> {

@@ -47,6 +47,21 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: dataDir }).secretKey).toBe(first);
   });
 
+  test("REQUIRE_MFA_FOR_ADMINS is on by default in production only, and takes on or off", () => {
+    const production = { DATA_DIR: tempDir(), NODE_ENV: "production", SECRET_KEY: "x".repeat(32), MAIL_OUTBOX: "on" };
+    expect(loadConfig(production).requireMfaForAdmins).toBe(true);
+    expect(loadConfig({ ...production, REQUIRE_MFA_FOR_ADMINS: "off" }).requireMfaForAdmins).toBe(false);
+    expect(loadConfig({ DATA_DIR: tempDir() }).requireMfaForAdmins).toBe(false);
+    expect(loadConfig({ DATA_DIR: tempDir(), REQUIRE_MFA_FOR_ADMINS: "on" }).requireMfaForAdmins).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), REQUIRE_MFA_FOR_ADMINS: "yes please" })).toThrow("REQUIRE_MFA_FOR_ADMINS: must be on or off");
+  });
+
+  test("MFA_ENCRYPTION_KEY is optional and at least 32 characters", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).mfaEncryptionKey).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tempDir(), MFA_ENCRYPTION_KEY: "m".repeat(32) }).mfaEncryptionKey).toBe("m".repeat(32));
+    expect(() => loadConfig({ DATA_DIR: tempDir(), MFA_ENCRYPTION_KEY: "short" })).toThrow("MFA_ENCRYPTION_KEY: must be at least 32 characters");
+  });
+
   test("with DATABASE_URL the demo seed is off unless DEMO_SEED asks for it", () => {
     const url = "postgres://postgres@127.0.0.1:5432/tally";
     expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: url }).demoSeed).toBe(false);

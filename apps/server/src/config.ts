@@ -80,6 +80,8 @@ const envSchema = z.object({
   STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
   OIDC_PROVIDERS: z.string().optional(),
   OIDC_ALLOW_HTTP: booleanish.optional(),
+  MFA_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  REQUIRE_MFA_FOR_ADMINS: z.enum(["on", "off"], { error: "must be on or off" }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -137,6 +139,16 @@ export interface Config {
   oidcProviders: OidcProviderConfig[];
   /** OIDC_ALLOW_HTTP: plain-http issuers and a non-https APP_URL for the sign-in cookie (development, tests). */
   oidcAllowHttp: boolean;
+  /**
+   * REQUIRE_MFA_FOR_ADMINS: admins and super admins without a second factor get 403
+   * MFA_ENROLMENT_REQUIRED from every admin route. On by default in production only.
+   */
+  requireMfaForAdmins: boolean;
+  /**
+   * MFA_ENCRYPTION_KEY: seals the TOTP keys at rest and keys the hashes of recovery codes and
+   * challenges. Unset: SECRET_KEY does (then rotating SECRET_KEY voids every enrolment).
+   */
+  mfaEncryptionKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -205,6 +217,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamsPerAddress: e.STREAMS_PER_ADDRESS,
     oidcProviders: isProblemList(oidcProviders) ? [] : oidcProviders,
     oidcAllowHttp: e.OIDC_ALLOW_HTTP ?? false,
+    mfaEncryptionKey: e.MFA_ENCRYPTION_KEY,
+    requireMfaForAdmins: (e.REQUIRE_MFA_FOR_ADMINS ?? (e.NODE_ENV === "production" ? "on" : "off")) === "on",
   };
 }
 
@@ -348,6 +362,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     streamsPerAddress: 200,
     oidcProviders: [],
     oidcAllowHttp: false,
+    requireMfaForAdmins: false,
+    mfaEncryptionKey: undefined,
     ...overrides,
   };
 }

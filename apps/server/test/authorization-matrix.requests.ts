@@ -53,6 +53,10 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "POST /api/auth/verify": () => ({ payload: { token: "not-a-verify-token" } }),
   "POST /api/auth/oidc/exchange": () => ({ payload: { code: "not-a-sign-in-code" } }),
   "GET /api/auth/verify": (c) => ({ url: `${c.path}?token=not-a-verify-token` }),
+  "POST /api/auth/mfa/verify": () => ({ payload: { challenge: "not-a-challenge", code: "000000" } }),
+  "POST /api/auth/mfa/totp/confirm": () => ({ payload: { code: "000000" } }),
+  "DELETE /api/auth/mfa/totp": () => ({ payload: { code: "000000" } }),
+  "POST /api/auth/mfa/recovery-codes": () => ({ payload: { code: "000000" } }),
   "POST /api/auth/register": (c) => ({
     payload: { username: `matrix-${c.unique}`, email: `matrix-${c.unique}@example.test`, role: "school_user", password: strongPassword, school_id: c.id },
   }),

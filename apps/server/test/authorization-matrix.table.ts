@@ -77,6 +77,17 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "POST /api/auth/verify": everyone(400),
   "GET /api/auth/verify": everyone(400),
   "GET /api/auth/profile": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  // The second factor: finishing a sign-in is public (an unknown challenge is 401 for anyone);
+  // one's own enrolment is every signed-in person's, admins' included (they must be able to enrol).
+  "POST /api/auth/mfa/verify": everyone(401),
+  "GET /api/auth/mfa": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "POST /api/auth/mfa/totp/enroll": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  // After the enrolment above: a wrong code.
+  "POST /api/auth/mfa/totp/confirm": signedIn({ school: 401, district: 401, admin: 401, superAdmin: 401 }),
+  // Not enrolled: nothing to remove or regenerate.
+  "DELETE /api/auth/mfa/totp": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  "POST /api/auth/mfa/recovery-codes": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  "POST /api/users/:id/mfa/reset": onResource("user", ADMIN_ONLY_ID),
   // The school named in the new account; a school that does not exist is a form error.
   "POST /api/auth/register": onResource("school", {
     school: [403, 403, 403],

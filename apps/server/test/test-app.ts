@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
-import type { LoginResponse } from "@tally/contract";
+import type { LoginResponse, SignedInResponse } from "@tally/contract";
 import type { FastifyInstance, FastifySchema, FastifyServerOptions, InjectOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { afterAll } from "vitest";
@@ -134,7 +134,7 @@ export function useTestDatabase(): DatabaseHandle {
   return database;
 }
 
-export interface LoggedIn extends LoginResponse {
+export interface LoggedIn extends SignedInResponse {
   /** Ready to spread into inject({ headers }). */
   headers: { authorization: string };
 }
@@ -151,6 +151,7 @@ export async function loginAs(
   });
   if (res.statusCode !== 200) throw new Error(`loginAs(${user.username}) failed: ${res.statusCode} ${res.body}`);
   const body = res.json<LoginResponse>();
+  if ("mfaRequired" in body) throw new Error(`loginAs(${user.username}): the account asks for a second factor`);
   return { ...body, headers: { authorization: `Bearer ${body.token}` } };
 }
 

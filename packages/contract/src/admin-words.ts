@@ -15,6 +15,8 @@ export const LOGIN_FAILURE_REASONS = [
   "sso_no_flow",
   "sso_no_id_token",
   "sso_rejected",
+  "wrong_mfa_code",
+  "mfa_rate_limited",
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -30,6 +32,8 @@ export const LOGIN_FAILURE_WORDS: Record<LoginFailureReason, string> = {
   sso_no_flow: "Single sign-on: the sign-in was not started here or took too long",
   sso_no_id_token: "Single sign-on: the provider sent no identity",
   sso_rejected: "Single sign-on: the provider's answer was refused",
+  wrong_mfa_code: "Wrong two-step code",
+  mfa_rate_limited: "Too many two-step codes, locked for a while",
 };
 
 /** Words for a stored failure reason; one stored before these codes is shown as it was written. */
@@ -59,6 +63,11 @@ export const AUDIT_ACTIONS = [
   "export.csv",
   "export.pdf",
   "settings.features.saved",
+  "mfa.totp.enrolled",
+  "mfa.totp.removed",
+  "mfa.recovery_code.used",
+  "mfa.recovery_codes.regenerated",
+  "mfa.reset",
   // The two below are spelled as the spec's settings and report e-mail entries have them; what
   // was changed or sent is the entity's words.
   "update",
@@ -86,6 +95,11 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "export.csv": "Exported students as CSV",
   "export.pdf": "Exported report as PDF",
   "settings.features.saved": "Changed feature settings",
+  "mfa.totp.enrolled": "Turned on two-step sign-in",
+  "mfa.totp.removed": "Turned off two-step sign-in",
+  "mfa.recovery_code.used": "Signed in with a recovery code",
+  "mfa.recovery_codes.regenerated": "Made new recovery codes",
+  "mfa.reset": "Reset two-step sign-in of user",
   update: "Changed",
   send: "Sent",
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_DB_ID } from "./common.js";
 import { LIMITS } from "./limits.js";
+import { mfaChallengeResponseSchema } from "./mfa.js";
 import { MESSAGES } from "./messages.js";
 import { passwordStrength } from "./password.js";
 import { ROLES } from "./roles.js";
@@ -14,11 +15,16 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({
+/** A finished sign-in: the token pair and the user. */
+export const signedInResponseSchema = z.object({
   token: z.string(),
   refreshToken: z.string(),
   user: sessionUserSchema,
 });
+export type SignedInResponse = z.infer<typeof signedInResponseSchema>;
+
+/** POST /auth/login: the sign-in, or, for an account with a second factor, its challenge (mfa.ts). */
+export const loginResponseSchema = z.union([signedInResponseSchema, mfaChallengeResponseSchema]);
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const refreshRequestSchema = z.object({ refreshToken: z.string().min(1).max(512) });

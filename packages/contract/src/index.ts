@@ -4,6 +4,7 @@ export * from "./csv.js";
 export * from "./csv-file.js";
 export * from "./limits.js";
 export * from "./mail.js";
+export * from "./mfa.js";
 export * from "./messages.js";
 export * from "./password.js";
 export * from "./permissions.js";

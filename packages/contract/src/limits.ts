@@ -35,6 +35,12 @@ export const LIMITS = {
   loginKnownAddressDays: 30,
   /** Downloads of student data or of the audit log (students CSV, PDF report, audit CSV) per user in any rolling minute; the e-mailed report has its own limit. */
   downloadsPerMinute: 30,
+  /** How long the challenge of a password accepted for an account with a second factor lasts. */
+  mfaChallengeTtlMinutes: 5,
+  /** Wrong second-factor codes per account in the sign-in window (loginFailureWindowMinutes). */
+  mfaFailuresPerAccount: 5,
+  /** One-time recovery codes handed out at enrolment (and on regeneration). */
+  mfaRecoveryCodeCount: 10,
 } as const;
 
 /** Ids hidden from admin and super_admin dashboards (spec section 6). */

@@ -44,6 +44,14 @@ export const MESSAGES = {
   errorBoundaryTitle: "Oops! Something went wrong",
   errorBoundaryText: "Please try refreshing the page.",
   demoSwitchedOff: "The demo school is switched off.",
+  mfaEnterCode: "Enter the 6-digit code",
+  mfaInvalidCode: "That code is not right, or it has been used already. Please try again.",
+  mfaChallengeExpired: "Your sign-in took too long. Please sign in again.",
+  mfaTooManyAttempts: "Too many wrong codes. Please wait 15 minutes and try again.",
+  mfaAlreadyEnrolled: "Two-step sign-in is already set up. Remove it first to set it up again.",
+  mfaNotStarted: "Start setting up two-step sign-in first.",
+  mfaNotEnrolled: "Two-step sign-in is not set up for this account.",
+  mfaEnrolmentRequired: "Administrators must set up two-step sign-in before using administration. Set it up on your profile.",
 } as const;
 
 /** Stable error codes carried by every error reply. */
@@ -64,6 +72,12 @@ export const ERROR_CODES = [
   "STUDENTS_EDITED",
   /** Password sign-in refused: the account's e-mail domain must sign in with its SSO provider (requireSso). */
   "SSO_REQUIRED",
+  /** An admin who must enrol a second factor (REQUIRE_MFA_FOR_ADMINS) has not: the web app walks them to enrolment. */
+  "MFA_ENROLMENT_REQUIRED",
+  /** The sign-in's second-factor challenge is unknown, used or expired: sign in again. */
+  "MFA_CHALLENGE_INVALID",
+  /** A wrong, used or out-of-window second-factor code. */
+  "INVALID_MFA_CODE",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

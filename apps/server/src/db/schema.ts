@@ -370,6 +370,29 @@ export interface FlagRunRow {
   matchedBy: "benefit_assignment_id" | "email" | "name";
 }
 
+/** The TOTP key (sealed), waiting for its first code while confirmed_at is null. */
+export interface MfaTotpTable {
+  user_id: number;
+  secret: string;
+  confirmed_at: NullableTimestamp;
+  last_used_step: number | null;
+  created_at: Timestamp;
+}
+
+export interface MfaRecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+  used_at: NullableTimestamp;
+}
+
+export interface MfaChallengesTable {
+  id_hash: string;
+  user_id: number;
+  login_method: LoginLogsTable["login_method"];
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 export interface Database {
   schools: SchoolsTable;
   cohorts: CohortsTable;
@@ -391,6 +414,9 @@ export interface Database {
   login_logs: LoginLogsTable;
   login_throttle: LoginThrottleTable;
   oidc_handoffs: OidcHandoffsTable;
+  mfa_totp: MfaTotpTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
   download_log: DownloadLogTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;

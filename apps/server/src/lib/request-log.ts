@@ -28,6 +28,9 @@ export function serverLoggerOptions(level: string, stream?: NodeJS.WritableStrea
       "req.body.password",
       "req.body.refreshToken",
       "req.body.token",
+      // The second factor's sign-in challenge and codes.
+      "req.body.challenge",
+      "req.body.code",
     ],
     serializers: {
       req(request: FastifyRequest) {

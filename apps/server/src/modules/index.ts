@@ -7,9 +7,11 @@ import { readinessRoutes } from "./health/readiness.routes.js";
 import { notificationsRoutes } from "./notifications/notifications.routes.js";
 import { authRoutes } from "./auth/auth.routes.js";
 import { oidcRoutes } from "./auth/oidc.routes.js";
+import { mfaAuthRoutes } from "./auth/mfa.routes.js";
 import { flagsRoutes } from "./flags/flags.routes.js";
 import { importsRoutes } from "./imports/imports.routes.js";
 import { mailRoutes } from "./mail/mail.routes.js";
+import { mfaAdminRoutes } from "./mfa/mfa.routes.js";
 import { attendanceRoutes } from "./attendance/attendance.routes.js";
 import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
@@ -37,6 +39,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   notificationsRoutes,
   authRoutes,
   oidcRoutes,
+  mfaAuthRoutes,
   mailRoutes,
   schoolsRoutes,
   studentsRoutes,
@@ -45,6 +48,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   weeklyDataRoutes,
   attendanceRoutes,
   usersRoutes,
+  mfaAdminRoutes,
   settingsRoutes,
   cohortVisibilityRoutes,
   demoSettingsRoutes,

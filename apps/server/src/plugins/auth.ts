@@ -1,9 +1,9 @@
-import { type Permission, permissionsFor, ROLES, type Role } from "@tally/contract";
+import { isAdminRole, MESSAGES, type Permission, permissionsFor, ROLES, type Role } from "@tally/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
-import { forbidden, unauthenticated } from "../lib/errors.js";
+import { AppError, forbidden, unauthenticated } from "../lib/errors.js";
 import { type AuthUser, authenticateToken, type TokenSession, tokenSession } from "../modules/auth/auth.service.js";
 
 export type { AuthUser, TokenSession } from "../modules/auth/auth.service.js";
@@ -57,6 +57,13 @@ declare module "fastify" {
      */
     authenticateQueryToken: Guard;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route stays open to an admin who has not enrolled a second factor while
+     * REQUIRE_MFA_FOR_ADMINS is on: the profile and the enrolment itself.
+     */
+    enrolment?: boolean;
+  }
   interface FastifyRequest {
     /** Set by the authenticate preHandler; read it only on routes that use one of the guards. */
     user: AuthUser;
@@ -71,11 +78,20 @@ const plugin: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx 
   app.decorateRequest("user", null as unknown as AuthUser);
   app.decorateRequest("tokenSession", null, []);
 
+  // REQUIRE_MFA_FOR_ADMINS: an admin without a second factor reaches nothing but the routes of
+  // enrolling (and signing in and out); everything an admin sees is an admin function.
+  const requireEnrolment = (request: FastifyRequest) => {
+    const { user } = request;
+    if (!ctx.config.requireMfaForAdmins || !isAdminRole(user.role) || user.mfaEnrolled) return;
+    if (request.routeOptions.config.enrolment) return;
+    throw new AppError(403, "MFA_ENROLMENT_REQUIRED", MESSAGES.mfaEnrolmentRequired);
+  };
   const authenticate = guard(ROLES, async (request) => {
     if (request.user) return;
     const match = BEARER.exec(request.headers.authorization ?? "");
     if (!match?.[1]) throw unauthenticated();
     request.user = await authenticateToken(ctx, match[1]);
+    requireEnrolment(request);
   });
   const requirePolicy = ({ roles, refused }: { roles: readonly Role[]; refused?: string }) =>
     guard(roles, async (request, reply) => {

@@ -4,6 +4,7 @@ import { NotFoundPage } from "../components/not-found-page";
 import { RouteErrorView } from "../components/route-error-view";
 import { UnauthorizedPage } from "../components/unauthorized-page";
 import { ACCESS, homePath } from "../lib/route-access";
+import { TWO_STEP_PATH } from "../lib/api-client";
 import { useCurrentUser } from "../lib/auth-store";
 import { lazyComponent } from "../lib/lazy-component";
 import { AdminLayout } from "./layouts/admin-layout";
@@ -60,6 +61,9 @@ const AdminAreaPage = lazy(() =>
 );
 const AuditPage = lazy(() =>
   import("../features/audit/components/audit-page").then((m) => ({ default: m.AuditPage })),
+);
+const TwoStepPage = lazy(() =>
+  import("../features/security/components/two-step-page").then((m) => ({ default: m.TwoStepPage })),
 );
 const ApiDebugPage = lazy(() =>
   import("../features/debug/components/api-debug-page").then((m) => ({ default: m.ApiDebugPage })),
@@ -146,6 +150,11 @@ export const routes: RouteObject[] = [
       // Issue 29: one user screen, at /users; the addresses people guess for it lead there.
       { path: "/admin/users", element: <Navigate to="/users" replace /> },
       { path: "/settings", element: <KeepQueryRedirect to="/admin/settings" /> },
+      {
+        // Every signed-in person's own two-step sign-in; admins who must enrol are sent here.
+        element: <RouteGuard rule={ACCESS.signedIn} />,
+        children: [{ element: <PublicLayout />, children: [{ path: TWO_STEP_PATH, element: <TwoStepPage /> }] }],
+      },
       { path: "/unauthorized", element: <UnauthorizedPage /> },
       { path: "/debug", element: <ApiDebugPage /> },
       { path: "*", element: <NotFoundPage /> },

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Text, TextInput } from "@mantine/core";
 import { headerRoleLabel } from "@tally/contract";
 import { type ReactNode } from "react";
 import { Link } from "react-router";
+import { TWO_STEP_PATH } from "../lib/api-client";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
 import classes from "./general-header.module.css";
@@ -43,7 +44,17 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
         {actions}
         {/* The same e-mail and role label as CurrentUserBadge, with the e-mail able to shrink. */}
         <Group gap="xs" wrap="nowrap" miw={0}>
-          <Text size="sm" truncate className={classes.email} data-testid="header-user-email" title={user.email}>
+          {/* The e-mail leads to the person's own account page (two-step sign-in): no wider header. */}
+          <Text
+            component={Link}
+            to={TWO_STEP_PATH}
+            size="sm"
+            truncate
+            c="inherit"
+            className={classes.email}
+            data-testid="header-user-email"
+            title={`${user.email}: two-step sign-in`}
+          >
             {user.email}
           </Text>
           <Badge variant="light" color="blue" data-testid="header-role-label" className={classes.badge}>

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { headerOf, jsonResponse, mockFetch } from "../testing/mock-fetch";
 import { describeSessionRefresh } from "../testing/session-refresh-cases";
 import { buildUser, signIn } from "../testing/signed-in-user";
-import { ApiError, apiRequest, SESSION_EXPIRED_PATH, withSessionRefresh } from "./api-client";
+import { ApiError, apiRequest, SESSION_EXPIRED_PATH, TWO_STEP_PATH, withSessionRefresh } from "./api-client";
 import { authStore } from "./auth-store";
 import { healthStore } from "./health";
 import { hardNavigation } from "./hard-navigation";
@@ -70,6 +70,16 @@ describe("apiRequest", () => {
     await vi.advanceTimersByTimeAsync(7_000);
     await settled;
     expect(fetchMock).toHaveBeenCalledTimes(1 + LIMITS.maxRetries);
+  });
+
+  it("sends an admin who must set up two-step sign-in to it (MFA_ENROLMENT_REQUIRED), and still throws", async () => {
+    signIn(buildUser({ role: "admin" }), "tok-123");
+    mockFetch(() => jsonResponse(403, { error: "Set it up", code: "MFA_ENROLMENT_REQUIRED" }));
+    await expect(apiRequest("/users")).rejects.toMatchObject({ status: 403, code: "MFA_ENROLMENT_REQUIRED" });
+    expect(assign).toHaveBeenCalledWith(TWO_STEP_PATH);
+    mockFetch(() => jsonResponse(403, { error: "Not yours", code: "FORBIDDEN" }));
+    await expect(apiRequest("/users")).rejects.toMatchObject({ status: 403 });
+    expect(assign).toHaveBeenCalledTimes(1);
   });
 
   it("does not retry HTTP errors and throws the server's text and code", async () => {

@@ -8,6 +8,8 @@ import { storeSessionMessage } from "./session-message";
 export { ApiError } from "./api-error";
 
 export const SESSION_EXPIRED_PATH = "/login?session=expired";
+/** Where a person sets up two-step sign-in; admins who must (MFA_ENROLMENT_REQUIRED) are sent there. */
+export const TWO_STEP_PATH = "/account/two-step";
 
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -97,6 +99,12 @@ export function endSession(message: string): void {
   hardNavigation.assign(SESSION_EXPIRED_PATH);
 }
 
+/** An admin who must set up two-step sign-in first is taken to it from whatever page asked. */
+function walkToEnrolment(): void {
+  if (typeof window !== "undefined" && window.location.pathname === TWO_STEP_PATH) return;
+  hardNavigation.assign(TWO_STEP_PATH);
+}
+
 let refreshInFlight: Promise<void> | null = null;
 
 async function doRefresh(staleToken: string | null): Promise<void> {
@@ -177,6 +185,7 @@ export async function withSessionRefresh<T>(
     const attempt = await send(token);
     if (attempt.ok) return attempt.value;
     const { error } = attempt;
+    if (error.code === "MFA_ENROLMENT_REQUIRED") walkToEnrolment();
     if (error.status !== 401 || !token || !refresh) throw error;
     if (error.code === "SESSION_VERSION_MISMATCH") {
       endSession(MESSAGES.sessionVersionMismatch);

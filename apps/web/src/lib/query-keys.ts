@@ -11,6 +11,8 @@ export const queryKeys = {
     emailToken: (token: string) => ["auth", "verify", token] as const,
     /** The single sign-on providers of the sign-in page. */
     providers: ["auth", "providers"],
+    /** The signed-in person's second factor (GET /auth/mfa). */
+    secondFactor: ["auth", "mfa"],
   },
   publicConfig: ["public-config"],
   audit: {

@@ -91,6 +91,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     "/auth/profile",
     {
       onRequest: app.authenticate,
+      // The web app reads the user with it, also while walking an admin to enrolment.
+      config: { enrolment: true },
       schema: {
         tags,
         summary: "The signed-in user, with its schools and permissions",

@@ -1,10 +1,11 @@
-import { LIMITS, type LoginFailureReason, type LoginResponse, MESSAGES, type RefreshResponse, ssoRequiredText } from "@tally/contract";
+import { LIMITS, type LoginFailureReason, type LoginResponse, MESSAGES, type RefreshResponse, type SignedInResponse, ssoRequiredText } from "@tally/contract";
 import { decodeJwt } from "jose";
 import type { ServerContext } from "../../context.js";
 import type { User } from "../../db/schema.js";
 import { AppError, forbidden, tooManyRequests, unauthenticated } from "../../lib/errors.js";
 import { ssoRequiredFor } from "../../lib/oidc-provider-config.js";
 import { dummyHash, verifyPassword } from "../../lib/password-hash.js";
+import { hasSecondFactor, openChallenge, secondFactorMethods } from "../mfa/mfa.service.js";
 import { announceForceLogout, announceSignInEnded } from "../notifications/notifications.service.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { type Caller, loadCaller } from "../scope/scope.service.js";
@@ -154,8 +155,19 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
     await log(false, "sso_required");
     throw ssoRequired(ssoForAccount.name);
   }
+  // An enrolled account gets a challenge instead of tokens; the sign-in is recorded when the
+  // second factor finishes it (mfa-sign-in.service.ts).
+  if (await hasSecondFactor(db, user.id)) {
+    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, byEmail ? "email" : "username"), methods: secondFactorMethods() };
+  }
   await log(true, null);
-  await setLastLogin(db, user.id, now);
+  return finishSignIn(ctx, user);
+}
+
+/** The end of every sign-in: last login, the token pair, the user. */
+export async function finishSignIn(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<SignedInResponse> {
+  const db = ctx.database.db;
+  await setLastLogin(db, user.id, ctx.clock.now());
   const tokens = await issueTokens(ctx, user);
   const sessionUser = await loadSessionUser(db, user.id);
   if (!sessionUser) throw invalidCredentials();

@@ -66,3 +66,20 @@ export async function settleSuccessfulSignIn(db: DbExecutor, reservation: SignIn
   if (reservation.address) await throttle.releaseAttempt(db, reservation.address);
   await throttle.deleteExpiredAttempts(db, windowExpiredBefore(now));
 }
+
+/** The second factor's counter: per account, wherever the codes come from (the password is already known). */
+const mfaKey = (userId: number) => `mfa|user:${userId}`;
+
+/**
+ * Takes one place on the account's second-factor counter before a code is checked (the same
+ * single-statement upsert as passwords), or undefined when the limit is reached.
+ */
+export async function reserveMfaCheck(db: DbExecutor, userId: number, now: Date): Promise<throttle.ThrottleReservation | undefined> {
+  const reservation = await throttle.reserveAttempt(db, mfaKey(userId), now, windowExpiredBefore(now));
+  return reservation.attempts > LIMITS.mfaFailuresPerAccount ? undefined : reservation;
+}
+
+/** A right code: the account's second-factor counter starts afresh. */
+export async function settleMfaCheck(db: DbExecutor, reservation: throttle.ThrottleReservation): Promise<void> {
+  await throttle.clearAttempts(db, reservation.key);
+}

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import type { LoginResponse } from "@tally/contract";
+import type { SignedInResponse } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
@@ -56,7 +56,7 @@ describe("the server log during single sign-on", () => {
     const code = new URLSearchParams(new URL(String(done.headers.location)).hash.slice(1)).get("code")!;
     secrets.push(code);
     const exchanged = await t.app.inject({ method: "POST", url: "/api/auth/oidc/exchange", payload: { code } });
-    const tokens = exchanged.json<LoginResponse>();
+    const tokens = exchanged.json<SignedInResponse>();
     secrets.push(tokens.token, tokens.refreshToken);
 
     // A refusal by the checks: the replayed callback.

@@ -1,4 +1,4 @@
-import { type LoginResponse, sessionUserSchema, ssoRefusalText } from "@tally/contract";
+import { type SignedInResponse, sessionUserSchema, ssoRefusalText } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
@@ -123,7 +123,7 @@ describe("single sign-on", () => {
 
     const res = await exchange(code);
     expect(res.statusCode).toBe(200);
-    const body = res.json<LoginResponse>();
+    const body = res.json<SignedInResponse>();
     expect(sessionUserSchema.parse(body.user).id).toBe(user.id);
     const profile = await t.app.inject({ method: "GET", url: "/api/auth/profile", headers: { authorization: `Bearer ${body.token}` } });
     expect(profile.statusCode).toBe(200);
@@ -142,7 +142,7 @@ describe("single sign-on", () => {
   it("ends like any sign-in: signing out ends its access token, and its refresh token is then refused", async () => {
     await buildUser(t.db, { role: "school_user", email: "leaver@school.example" });
     const next = await signInThrough(providerAccount("leaver@school.example"));
-    const body = (await exchange(fragment(next).get("code")!)).json<LoginResponse>();
+    const body = (await exchange(fragment(next).get("code")!)).json<SignedInResponse>();
     const headers = { authorization: `Bearer ${body.token}` };
     expect((await t.app.inject({ method: "GET", url: "/api/auth/profile", headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: "POST", url: "/api/auth/logout", payload: { refreshToken: body.refreshToken } })).statusCode).toBe(200);
@@ -228,7 +228,7 @@ describe("single sign-on", () => {
   it("trusts a provider that never sends email_verified only for its configured domains", async () => {
     const user = await buildUser(t.db, { role: "district_user", email: "head@district.example" });
     const next = await signInThrough(providerAccount("head@district.example", {}), "entra");
-    expect((await exchange(fragment(next).get("code")!)).json<LoginResponse>().user.id).toBe(user.id);
+    expect((await exchange(fragment(next).get("code")!)).json<SignedInResponse>().user.id).toBe(user.id);
     await buildUser(t.db, { role: "school_user", email: "someone@elsewhere.example" });
     expectRefusal(
       await signInThrough(providerAccount("someone@elsewhere.example", { emailVerified: true }), "entra"),

@@ -1,6 +1,6 @@
 import {
   authProvidersResponseSchema,
-  loginResponseSchema,
+  signedInResponseSchema,
   oidcCallbackQuerySchema,
   oidcExchangeRequestSchema,
   oidcProviderParamsSchema,
@@ -90,7 +90,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
         summary: "Exchange the one-time code of a single sign-on for the access and refresh token",
         operationId: "exchangeSingleSignOnCode",
         body: oidcExchangeRequestSchema,
-        response: { 200: loginResponseSchema, ...errorResponses(400, 401) },
+        response: { 200: signedInResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) =>

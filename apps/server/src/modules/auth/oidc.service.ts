@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { LoginFailureReason, LoginResponse, SsoRefusal } from "@tally/contract";
+import type { LoginFailureReason, SignedInResponse, SsoRefusal } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import * as oidc from "openid-client";
 import type { ServerContext } from "../../context.js";
@@ -157,7 +157,7 @@ export async function finishSso(
  * The /sso page's one-time code for the token pair. The sign-in (and its line in the login
  * history, with the provider and whether it counted as two factors) starts here.
  */
-export async function exchangeSsoCode(ctx: ServerContext, code: string, client: SsoClient): Promise<LoginResponse> {
+export async function exchangeSsoCode(ctx: ServerContext, code: string, client: SsoClient): Promise<SignedInResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const handoff = await takeHandoff(db, hashToken(code), now);

@@ -22,12 +22,14 @@ export interface CallerRow extends User {
   demo_setting: unknown;
   /** Whether the sign-in the access token belongs to still has a live refresh token. */
   session_live: boolean;
+  /** Whether the account has a confirmed second factor (REQUIRE_MFA_FOR_ADMINS asks). */
+  mfa_enrolled: boolean;
 }
 
 /**
  * The account, its assigned schools, its sign-in's liveness, the cohort visibility settings
  * and the demo setting in one statement. It reads tables other modules own (users,
- * user_schools, refresh_tokens, cohort_visibility, settings), read-only: on the embedded
+ * user_schools, refresh_tokens, cohort_visibility, settings, mfa_totp), read-only: on the embedded
  * engine every statement waits its turn in one worker, so each request pays for one round
  * trip here, not five.
  */
@@ -46,6 +48,7 @@ export async function findCaller(db: DbExecutor, userId: number, sessionId: stri
           'cohort_id', v.cohort_id, 'school_id', v.school_id, 'is_visible', v.is_visible)), '[]'::json)
         from cohort_visibility v)`.as("cohort_visibility"),
       sql<unknown>`(select st.value from settings st where st.key = ${DEMO_SETTING_KEY})`.as("demo_setting"),
+      sql<boolean>`exists(select 1 from mfa_totp m where m.user_id = users.id and m.confirmed_at is not null)`.as("mfa_enrolled"),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();

@@ -18,6 +18,8 @@ export interface Caller {
   cohortVisibility: VisibilityRow[];
   /** The demo setting (which school and cohort, and its toggles), read with the account too. */
   demo: DemoSettings;
+  /** Whether the account has a confirmed second factor. */
+  mfaEnrolled: boolean;
 }
 
 /** A caller as loaded, with what the token check decides on. */
@@ -43,6 +45,7 @@ export async function loadCaller(db: DbExecutor, userId: number, sessionId: stri
       accessibleSchoolIds: schoolScope(row.role, row.school_id, row.assigned_school_ids),
       cohortVisibility: row.cohort_visibility,
       demo: parseDemoSettings(row.demo_setting),
+      mfaEnrolled: row.mfa_enrolled,
     },
     isActive: row.is_active,
     sessionLive: row.session_live,

@@ -13,6 +13,8 @@ export function useLogin() {
   return useMutation({
     mutationFn: login,
     onSuccess: (reply) => {
+      // An account with a second factor gets a challenge first; the tokens come with the code.
+      if ("mfaRequired" in reply) return;
       clearSessionMessage();
       authStore.set({ token: reply.token, refreshToken: reply.refreshToken, user: reply.user });
     },

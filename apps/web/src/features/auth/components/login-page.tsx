@@ -8,6 +8,7 @@ import { useAuth } from "../../../lib/auth-store";
 import { readSessionMessage } from "../../../lib/session-message";
 import { useLogin } from "../api/login";
 import { ForgotPasswordModal } from "./forgot-password-modal";
+import { SecondFactorStep } from "./second-factor-step";
 import { SsoButtons } from "./sso-buttons";
 import { bindText } from "../../../lib/text-binding";
 
@@ -28,6 +29,8 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
   const [password, setPassword] = useState("");
   const [fieldErrors, setFieldErrors] = useState<{ login?: string; password?: string }>({});
   const [forgotOpen, setForgotOpen] = useState(false);
+  /** Set when the password was right for an account with two-step sign-in: the code step shows. */
+  const [challenge, setChallenge] = useState<string | null>(null);
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -37,7 +40,7 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
   const sessionExpired = searchParams.get("session") === "expired";
   const [sessionMessage] = useState(() => (sessionExpired ? readSessionMessage() : null));
 
-  if (auth.token && auth.user && !signIn.isPending && !signIn.isSuccess) {
+  if (auth.token && auth.user && !signIn.isPending && !signIn.isSuccess && !challenge) {
     return <Navigate to={homePath(auth.user)} replace />;
   }
 
@@ -51,7 +54,12 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
     if (errors.login || errors.password) return;
     signIn.mutate(
       { login: login.trim(), password },
-      { onSuccess: (reply) => void navigate(postLoginPath(reply.user, from), { replace: true }) },
+      {
+        onSuccess: (reply) => {
+          if ("mfaRequired" in reply) setChallenge(reply.challenge);
+          else void navigate(postLoginPath(reply.user, from), { replace: true });
+        },
+      },
     );
   };
 
@@ -71,36 +79,50 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
             {sessionMessage}
           </Alert>
         ) : null}
-        {signIn.isError ? (
-          <Alert color="red" role="alert" data-testid="login-error">
-            {loginErrorText(signIn.error)}
-          </Alert>
-        ) : null}
-        <form onSubmit={submit} noValidate onFocus={onSignInIntent} onInput={onSignInIntent}>
-          <Stack gap="md">
-            <TextInput
-              label="Username or Email"
-              name="login"
-              autoComplete="username"
-              {...bindText(login, setLogin)}
-              error={fieldErrors.login}
-            />
-            <PasswordInput
-              label="Password"
-              name="password"
-              autoComplete="current-password"
-              {...bindText(password, setPassword)}
-              error={fieldErrors.password}
-            />
-            <Button type="submit" fullWidth loading={signIn.isPending}>
-              Sign In
-            </Button>
-          </Stack>
-        </form>
-        <SsoButtons />
-        <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
-          Forgot your password?
-        </Anchor>
+        {challenge ? (
+          <SecondFactorStep
+            challenge={challenge}
+            onSignedIn={(reply) => void navigate(postLoginPath(reply.user, from), { replace: true })}
+            onRestart={() => {
+              setChallenge(null);
+              setPassword("");
+              signIn.reset();
+            }}
+          />
+        ) : (
+          <>
+            {signIn.isError ? (
+              <Alert color="red" role="alert" data-testid="login-error">
+                {loginErrorText(signIn.error)}
+              </Alert>
+            ) : null}
+            <form onSubmit={submit} noValidate onFocus={onSignInIntent} onInput={onSignInIntent}>
+              <Stack gap="md">
+                <TextInput
+                  label="Username or Email"
+                  name="login"
+                  autoComplete="username"
+                  {...bindText(login, setLogin)}
+                  error={fieldErrors.login}
+                />
+                <PasswordInput
+                  label="Password"
+                  name="password"
+                  autoComplete="current-password"
+                  {...bindText(password, setPassword)}
+                  error={fieldErrors.password}
+                />
+                <Button type="submit" fullWidth loading={signIn.isPending}>
+                  Sign In
+                </Button>
+              </Stack>
+            </form>
+            <SsoButtons />
+            <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
+              Forgot your password?
+            </Anchor>
+          </>
+        )}
       </Stack>
       <ForgotPasswordModal opened={forgotOpen} onClose={() => setForgotOpen(false)} />
     </Paper>

@@ -4,6 +4,7 @@ import { CreateUserModal } from "./create-user-modal";
 import { EditUserModal } from "./edit-user-modal";
 import { LoginHistoryModal } from "./login-history-modal";
 import { ResetPasswordModal } from "./reset-password-modal";
+import { ResetSecondFactorModal } from "./reset-second-factor-modal";
 import { SchoolAssignmentModal } from "./school-assignment-modal";
 import type { RowAction } from "./users-table";
 
@@ -27,6 +28,8 @@ export function UserDialogs({ dialog, viewer, onClose, onCreated, onConfirmStatu
       return <LoginHistoryModal user={dialog.user} onClose={onClose} />;
     case "reset-password":
       return <ResetPasswordModal user={dialog.user} onClose={onClose} />;
+    case "reset-second-factor":
+      return <ResetSecondFactorModal user={dialog.user} onClose={onClose} />;
     case "edit":
       return <EditUserModal user={dialog.user} viewer={viewer} onClose={onClose} />;
     case "schools":

@@ -8,7 +8,7 @@ import { RoleBadge, StatusBadge } from "./user-badges";
 import { formatDateTime } from "../lib/date-time-text";
 
 /** What a row's buttons (and a district user's school link) open. */
-export type RowAction = "edit" | "reset-password" | "login-history" | "status" | "schools";
+export type RowAction = "edit" | "reset-password" | "reset-second-factor" | "login-history" | "status" | "schools";
 
 interface Props {
   users: UserListItem[];
@@ -54,6 +54,8 @@ function RowActions({ user, viewer, onAction }: { user: UserListItem; viewer: Se
     <Group gap={6} wrap="nowrap" role="group" aria-label={`Actions for ${user.username}`}>
       {button("edit", "Edit", "Edit")}
       {user.is_active ? button("reset-password", "Reset password", "Reset password of") : null}
+      {/* One's own is turned off with a current code on the Two-step sign-in page. */}
+      {user.id === viewer.id ? null : button("reset-second-factor", "Reset two-step", "Reset two-step sign-in of")}
       {button("login-history", "Login history", "Login history of")}
       {canChangeActive(viewer, user) ? (
         <StatusButton

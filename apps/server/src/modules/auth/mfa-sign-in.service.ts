@@ -1,0 +1,71 @@
+import { LIMITS, type LoginFailureReason, MESSAGES, type SignedInResponse } from "@tally/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerContext } from "../../context.js";
+import { AppError, tooManyRequests } from "../../lib/errors.js";
+import { checkSecondFactor, findChallenge, requireCurrentTotpCode, useChallenge, type MfaAccount } from "../mfa/mfa.service.js";
+import { findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
+import { finishSignIn } from "./auth.service.js";
+import { reserveMfaCheck, settleMfaCheck } from "./login-throttle.js";
+
+export interface MfaVerifyAttempt {
+  challenge: string;
+  code: string;
+  ipAddress: string;
+  userAgent: string | null;
+}
+
+const challengeInvalid = () => new AppError(401, "MFA_CHALLENGE_INVALID", MESSAGES.mfaChallengeExpired);
+const tooManyCodes = () => tooManyRequests(MESSAGES.mfaTooManyAttempts, LIMITS.loginFailureWindowMinutes * 60);
+
+/**
+ * POST /auth/mfa/verify: the second step of signing in. The challenge names the account whose
+ * password was right; a place on its counter is taken before the code is checked (so a burst
+ * of guesses cannot all be checked), and the tokens are issued only once the challenge is used up.
+ */
+export async function verifySecondFactor(ctx: ServerContext, attempt: MfaVerifyAttempt, log: FastifyBaseLogger): Promise<SignedInResponse> {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const open = await findChallenge(ctx, attempt.challenge);
+  if (!open) throw challengeInvalid();
+  const user = await findAccountById(db, open.user_id);
+  if (!user || !user.is_active) throw challengeInvalid();
+  const record = (successful: boolean, failureReason: LoginFailureReason | null) =>
+    recordLoginAttempt(db, {
+      userId: user.id,
+      login: open.login_method === "email" ? user.email.toLowerCase() : user.username.toLowerCase(),
+      loginMethod: open.login_method,
+      ipAddress: attempt.ipAddress,
+      userAgent: attempt.userAgent?.slice(0, 512) ?? null,
+      successful,
+      failureReason,
+      at: now,
+    });
+
+  const reservation = await reserveMfaCheck(db, user.id, now);
+  if (!reservation) {
+    await record(false, "mfa_rate_limited");
+    throw tooManyCodes();
+  }
+  const method = await checkSecondFactor(ctx, user, attempt.code, log);
+  if (!method) {
+    await record(false, "wrong_mfa_code");
+    throw new AppError(401, "INVALID_MFA_CODE", MESSAGES.mfaInvalidCode);
+  }
+  await settleMfaCheck(db, reservation);
+  if (!(await useChallenge(ctx, attempt.challenge))) throw challengeInvalid();
+  await record(true, null);
+  return finishSignIn(ctx, user);
+}
+
+/**
+ * A current code from a signed-in account's authenticator (to remove the factor or make new
+ * recovery codes), on the same counter as sign-in, so a stolen session cannot guess its way in.
+ */
+export async function requireCurrentCode(ctx: ServerContext, account: MfaAccount, code: string): Promise<void> {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const reservation = await reserveMfaCheck(db, account.id, now);
+  if (!reservation) throw tooManyCodes();
+  await requireCurrentTotpCode(ctx, account, code);
+  await settleMfaCheck(db, reservation);
+}

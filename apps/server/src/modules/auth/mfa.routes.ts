@@ -1,0 +1,139 @@
+import {
+  isAdminRole,
+  loginResponseSchema,
+  mfaStatusResponseSchema,
+  mfaVerifyRequestSchema,
+  messageSchema,
+  recoveryCodesResponseSchema,
+  totpCodeRequestSchema,
+  totpEnrollResponseSchema,
+} from "@tally/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ServerContext } from "../../context.js";
+import { errorResponses } from "../../lib/error-responses.js";
+import { clientAddressOf } from "../../lib/forwarded-address.js";
+import {
+  confirmTotpEnrolment,
+  regenerateRecoveryCodes,
+  removeSecondFactor,
+  secondFactorStatus,
+  startTotpEnrolment,
+} from "../mfa/mfa.service.js";
+import { requireCurrentCode, verifySecondFactor } from "./mfa-sign-in.service.js";
+
+/** The second factor of signing in: finishing a sign-in with it, and a person's own enrolment. */
+export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
+  const tags = ["auth"];
+
+  app.post(
+    "/auth/mfa/verify",
+    {
+      schema: {
+        tags,
+        summary: "Finish a sign-in with its challenge and a TOTP or recovery code",
+        operationId: "verifySecondFactor",
+        body: mfaVerifyRequestSchema,
+        response: { 200: loginResponseSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) =>
+      verifySecondFactor(
+        ctx,
+        {
+          challenge: request.body.challenge,
+          code: request.body.code,
+          ipAddress: clientAddressOf(request),
+          userAgent: request.headers["user-agent"] ?? null,
+        },
+        request.log,
+      ),
+  );
+
+  app.get(
+    "/auth/mfa",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary: "The signed-in user's second factor",
+        operationId: "getSecondFactor",
+        response: { 200: mfaStatusResponseSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({
+      ...(await secondFactorStatus(ctx.database.db, request.user.id)),
+      required: ctx.config.requireMfaForAdmins && isAdminRole(request.user.role),
+    }),
+  );
+
+  app.post(
+    "/auth/mfa/totp/enroll",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary: "Start setting up an authenticator app: a new key, as text and as a QR code",
+        operationId: "enrollTotp",
+        response: { 200: totpEnrollResponseSchema, ...errorResponses(401, 409) },
+      },
+    },
+    async (request) => startTotpEnrolment(ctx, request.user),
+  );
+
+  app.post(
+    "/auth/mfa/totp/confirm",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary: "Confirm the authenticator app with a code; answers the recovery codes, shown this once",
+        operationId: "confirmTotp",
+        body: totpCodeRequestSchema,
+        response: { 200: recoveryCodesResponseSchema, ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request) => ({ recoveryCodes: await confirmTotpEnrolment(ctx, request.user, request.body.code, request.log) }),
+  );
+
+  app.delete(
+    "/auth/mfa/totp",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary: "Turn two-step sign-in off, with a current code",
+        operationId: "removeTotp",
+        body: totpCodeRequestSchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      await requireCurrentCode(ctx, request.user, request.body.code);
+      await removeSecondFactor(ctx, request.user, request.log);
+      return { message: "Two-step sign-in is off" };
+    },
+  );
+
+  app.post(
+    "/auth/mfa/recovery-codes",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary: "New recovery codes (the old ones stop working), with a current code",
+        operationId: "regenerateRecoveryCodes",
+        body: totpCodeRequestSchema,
+        response: { 200: recoveryCodesResponseSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      await requireCurrentCode(ctx, request.user, request.body.code);
+      return { recoveryCodes: await regenerateRecoveryCodes(ctx, request.user, request.log) };
+    },
+  );
+};
