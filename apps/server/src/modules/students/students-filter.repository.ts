@@ -32,8 +32,8 @@ function likeLiteral(text: string): string {
 export function searchMatches(scope: DataScope, q: string) {
   const prefix = `${likeLiteral(normaliseName(q))}%`;
   const contains = `%${likeLiteral(q.trim())}%`;
-  return sql`select q_n.id from students q_n where tally_name_key(q_n.first_name, q_n.last_name) like ${prefix}
-    union select q_r.id from students q_r where tally_name_key(q_r.last_name, q_r.first_name) like ${prefix}
+  return sql`select q_n.id from students q_n where q_n.name_key like ${prefix}
+    union select q_r.id from students q_r where q_r.name_key_reversed like ${prefix}
     union select q_s.id from students q_s where q_s.school_id in (select q_sch.id from schools q_sch where q_sch.name ilike ${contains})
     union select q_sc.student_id from student_cohorts q_sc
             join cohorts q_c on q_c.id = q_sc.cohort_id

@@ -35,8 +35,8 @@ export async function closestStudentName(db: DbExecutor, scope: DataScope, q: st
   const prefixes = starts.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const either = sql.join(
     prefixes.map(
-      (p) => sql`select c_n.id from students c_n where tally_name_key(c_n.first_name, c_n.last_name) like ${p}
-        union select c_r.id from students c_r where tally_name_key(c_r.last_name, c_r.first_name) like ${p}`,
+      (p) => sql`select c_n.id from students c_n where c_n.name_key like ${p}
+        union select c_r.id from students c_r where c_r.name_key_reversed like ${p}`,
     ),
     sql` union `,
   );
