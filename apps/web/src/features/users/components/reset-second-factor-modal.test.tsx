@@ -7,12 +7,8 @@ import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
 import { resetSecondFactor } from "../api/reset-second-factor";
 
-async function openRow(username: string) {
-  fireEvent.click(await screen.findByRole("button", { name: /User Management/ }));
-  const item = await screen.findByTestId(`user-item-${username}`);
-  fireEvent.click(within(item).getByRole("button", { name: new RegExp(username) }));
-  return item;
-}
+/** The user's row on the one user screen (/users). */
+const openRow = (username: string) => screen.findByTestId(`user-row-${username}`);
 
 describe("Reset Two-Step Sign-In", () => {
   it("asks first, then resets another account's second factor and says so", async () => {
@@ -22,9 +18,9 @@ describe("Reset Two-Step Sign-In", () => {
       users: [oak],
       overrides: { "POST /users/3/mfa/reset": () => jsonResponse(200, { message: "Two-step sign-in has been reset" }) },
     });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const item = await openRow("oak");
-    fireEvent.click(await within(item).findByRole("button", { name: "Reset Two-Step Sign-In" }));
+    fireEvent.click(await within(item).findByRole("button", { name: "Reset two-step sign-in of oak" }));
     const dialog = await screen.findByRole("dialog", { name: "Reset Two-Step Sign-In" });
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes("/mfa/reset"))).toBe(false);
     fireEvent.click(within(dialog).getByRole("button", { name: "Reset" }));
@@ -35,10 +31,10 @@ describe("Reset Two-Step Sign-In", () => {
   it("is not offered for one's own account", async () => {
     signIn(buildUser({ id: 1, username: "me", role: "admin" }));
     mockUsersApi({ users: [buildListUser({ id: 1, username: "me", role: "admin" })] });
-    renderApp("/admin/settings");
+    renderApp("/users");
     const item = await openRow("me");
-    await within(item).findByRole("button", { name: "Reset Password" });
-    expect(within(item).queryByRole("button", { name: "Reset Two-Step Sign-In" })).toBeNull();
+    await within(item).findByRole("button", { name: "Reset password of me" });
+    expect(within(item).queryByRole("button", { name: /two-step/i })).toBeNull();
   });
 });
 
