@@ -28,4 +28,5 @@ export * from "./report-file-name.js";
 export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
+export * from "./access-log.js";
 export * from "./admin-words.js";

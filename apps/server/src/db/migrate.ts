@@ -17,6 +17,7 @@ import { migrate015 } from "./migrations/015-data-version.js";
 import { migrate016 } from "./migrations/016-triggers-always.js";
 import { migrate017 } from "./migrations/017-download-log.js";
 import { migrate018 } from "./migrations/018-student-name-search.js";
+import { migrate021 } from "./migrations/021-access-log.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "016-triggers-always": { up: migrate016 },
   "017-download-log": { up: migrate017 },
   "018-student-name-search": { up: migrate018 },
+  "021-access-log": { up: migrate021 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -206,6 +206,19 @@ export interface DownloadLogTable {
   at: Date;
 }
 
+export interface AccessLogTable {
+  id: Generated<string>;
+  event: string;
+  at: Date;
+  user_id: number;
+  username: string;
+  role: string;
+  address: string | null;
+  action: string;
+  recipient: string | null;
+  student_id: number;
+}
+
 export interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -375,6 +388,7 @@ export interface Database {
   login_logs: LoginLogsTable;
   login_throttle: LoginThrottleTable;
   download_log: DownloadLogTable;
+  access_log: AccessLogTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
+import { accessLogRoutes } from "./access-log/access-log.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { diagnosticsRoutes } from "./health/diagnostics.routes.js";
 import { healthRoutes } from "./health/health.routes.js";
@@ -50,4 +51,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   flagsRoutes,
   reportsRoutes,
   auditRoutes,
+  accessLogRoutes,
 ];

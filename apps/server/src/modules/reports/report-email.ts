@@ -5,6 +5,7 @@ import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { AppError, tooManyRequests } from "../../lib/errors.js";
 import type { MailMessage } from "../../lib/mailer.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { recordChange } from "../audit/audit.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { renderReportPdf } from "./pdf-report.js";
@@ -99,5 +100,7 @@ export async function sendReport(
     log.error({ err }, "sending the report e-mail failed");
     throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);
   }
+  // A disclosure once the mail has left: the students it names and every address it went to.
+  recordAccess(ctx, user, { action: "email", studentIds: model.studentIds, recipient: [...body.recipient, ...body.cc].join(", ") });
   return { message: REPORT_MESSAGES.emailSent };
 }

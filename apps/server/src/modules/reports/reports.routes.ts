@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { takeDownload } from "../downloads/downloads.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
@@ -55,6 +56,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       });
       const pdf = await renderReportPdf(model);
       await recordExport(db, request.user, "pdf", report, ctx.clock.now());
+      recordAccess(ctx, request.user, { action: "pdf", studentIds: model.studentIds });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", attachment(REPORT_FILES.pdf))
@@ -97,9 +99,18 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       const user = request.user;
       await recordExport(db, user, "csv", report, ctx.clock.now());
       // Streamed a page of students at a time: memory stays flat however many rows there are.
+      // Every student sent is recorded, when the file ends (or breaks off: then those sent so far).
       async function* csv() {
-        yield csvHead();
-        for await (const page of allReportStudents(db, user, filter)) yield csvRows(page);
+        const sent: number[] = [];
+        try {
+          yield csvHead();
+          for await (const page of allReportStudents(db, user, filter)) {
+            for (const s of page) sent.push(s.id);
+            yield csvRows(page);
+          }
+        } finally {
+          recordAccess(ctx, user, { action: "csv", studentIds: sent });
+        }
       }
       return reply
         .header("content-type", "text/csv; charset=utf-8")
