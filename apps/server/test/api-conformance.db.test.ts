@@ -39,7 +39,7 @@ beforeAll(async () => {
 /** Realistic path parameters: the world's rows. A GET added with a new one is named here. */
 function pathValue(path: string, name: string): number {
   if (path.startsWith("/api/users/")) return world.sessions.district.user.id;
-  if (["/api/students/{id}", "/api/attendance/student/{id}", "/api/weekly-data/{studentId}"].includes(path)) return world.ownStudentId;
+  if (["/api/students/{id}", "/api/attendance/student/{id}", "/api/weekly-data/{studentId}", "/api/students/{id}/access-log"].includes(path)) return world.ownStudentId;
   throw new Error(`has a path parameter {${name}} the test has no realistic value for: add one to pathValue`);
 }
 
