@@ -61,3 +61,30 @@ export type AccessLogResponse = z.infer<typeof accessLogResponseSchema>;
 
 /** Header row of the Access tab's CSV. */
 export const ACCESS_LOG_CSV_COLUMNS = ["Time (UTC)", "User", "Role", "Address", "Action", "Recipient"] as const;
+
+// The bulk-export alarm and retention: GET/PUT /api/settings/privacy (admins).
+export const PRIVACY_DEFAULTS = { retentionYears: null, bulkExportThreshold: 500, blockOnAlarm: false } as const;
+
+export const privacySettingsSchema = z.object({
+  retentionYears: z
+    .number({ error: "retentionYears must be a whole number of years from 1 to 50, or null (off)" })
+    .int("retentionYears must be a whole number of years from 1 to 50, or null (off)")
+    .min(1, "retentionYears must be a whole number of years from 1 to 50, or null (off)")
+    .max(50, "retentionYears must be a whole number of years from 1 to 50, or null (off)")
+    .nullable()
+    .describe("remove students whose last cohort ended more than this many years ago; null: off"),
+  bulkExportThreshold: z
+    .number({ error: "bulkExportThreshold must be a whole number from 1 to 1000000" })
+    .int("bulkExportThreshold must be a whole number from 1 to 1000000")
+    .min(1, "bulkExportThreshold must be a whole number from 1 to 1000000")
+    .max(1_000_000, "bulkExportThreshold must be a whole number from 1 to 1000000")
+    .describe("distinct students one user may view or export in a rolling 24 hours before the alarm"),
+  blockOnAlarm: z.boolean({ error: "blockOnAlarm must be true or false" }).describe("refuse that user's exports until a super admin clears the alarm"),
+});
+export type PrivacySettings = z.infer<typeof privacySettingsSchema>;
+
+export const PRIVACY_MESSAGES = {
+  exportsBlocked: "Your exports are paused after an unusually large number of student records in 24 hours. A super admin must clear the alarm.",
+} as const;
+
+export const clearAlarmResponseSchema = z.object({ cleared: z.boolean() });

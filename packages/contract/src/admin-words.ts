@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   "export.csv",
   "export.pdf",
   "settings.features.saved",
+  "privacy.alarm.raised",
+  "privacy.alarm.cleared",
   // The two below are spelled as the spec's settings and report e-mail entries have them; what
   // was changed or sent is the entity's words.
   "update",
@@ -68,6 +70,8 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "export.csv": "Exported students as CSV",
   "export.pdf": "Exported report as PDF",
   "settings.features.saved": "Changed feature settings",
+  "privacy.alarm.raised": "Bulk-export alarm raised",
+  "privacy.alarm.cleared": "Bulk-export alarm cleared",
   update: "Changed",
   send: "Sent",
 };

@@ -219,6 +219,15 @@ export interface AccessLogTable {
   student_id: number;
 }
 
+export interface AccessAlarmsTable {
+  id: Generated<number>;
+  user_id: number;
+  raised_at: Date;
+  students: number;
+  cleared_at: Date | null;
+  cleared_by: number | null;
+}
+
 export interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -389,6 +398,7 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   download_log: DownloadLogTable;
   access_log: AccessLogTable;
+  access_alarms: AccessAlarmsTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

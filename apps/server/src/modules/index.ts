@@ -15,6 +15,7 @@ import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
 import { cohortVisibilityRoutes } from "./settings/cohort-visibility.routes.js";
 import { demoSettingsRoutes } from "./settings/demo-settings.routes.js";
+import { privacySettingsRoutes } from "./settings/privacy-settings.routes.js";
 import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
@@ -47,6 +48,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   settingsRoutes,
   cohortVisibilityRoutes,
   demoSettingsRoutes,
+  privacySettingsRoutes,
   importsRoutes,
   flagsRoutes,
   reportsRoutes,

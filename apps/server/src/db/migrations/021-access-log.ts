@@ -21,6 +21,16 @@ const up: string[] = [
   `create index access_log_student_at on access_log (student_id, at desc, id desc)`,
   `create index access_log_user_at on access_log (user_id, at)`,
   `create index access_log_at on access_log (at desc, id desc)`,
+  // The bulk-export alarm: one row per user while it stands (cleared_at null), kept after.
+  `create table access_alarms (
+    id integer generated always as identity primary key,
+    user_id integer not null,
+    raised_at timestamptz not null,
+    students integer not null,
+    cleared_at timestamptz,
+    cleared_by integer
+  )`,
+  `create unique index access_alarms_open on access_alarms (user_id) where cleared_at is null`,
 ];
 
 export async function migrate021(db: Kysely<unknown>): Promise<void> {

@@ -7,7 +7,7 @@ import { createTestApp } from "../../../test/test-app.js";
 import { recordAccess } from "./access-log.service.js";
 
 const smtp = useSmtpTestServer();
-const { t, w, as, extra } = useReportWorld({ mailer: smtp.mailer });
+const { t, w, as, extra } = useReportWorld({ mailer: { kind: "smtp", send: (m) => smtp.mailer.send(m) } });
 
 const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
 

@@ -88,3 +88,38 @@ export async function studentVisible(db: DbExecutor, scope: DataScope, studentId
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** How many distinct students the user viewed or exported since `since`. */
+export async function countStudentsSince(db: DbExecutor, userId: number, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom("access_log")
+    .select(sql<string>`count(distinct student_id)`.as("n"))
+    .where("user_id", "=", userId)
+    .where("at", ">=", since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Raises the user's alarm unless one stands; true when this call raised it. */
+export async function raiseAlarm(db: DbExecutor, userId: number, students: number, at: Date): Promise<boolean> {
+  const { rows } = await sql<{ id: number }>`insert into access_alarms (user_id, raised_at, students) values (${userId}, ${at}, ${students})
+    on conflict (user_id) where cleared_at is null do nothing returning id`.execute(db);
+  return rows.length > 0;
+}
+
+export async function hasOpenAlarm(db: DbExecutor, userId: number): Promise<boolean> {
+  const row = await db.selectFrom("access_alarms").select("id").where("user_id", "=", userId).where("cleared_at", "is", null).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Clears the user's standing alarm; true when there was one. */
+export async function clearAlarm(db: DbExecutor, userId: number, by: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .updateTable("access_alarms")
+    .set({ cleared_at: at, cleared_by: by })
+    .where("user_id", "=", userId)
+    .where("cleared_at", "is", null)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}

@@ -1,13 +1,14 @@
-import { accessLogQuerySchema, accessLogResponseSchema, idParamSchema, studentAccessLogQuerySchema, studentAccessLogResponseSchema } from "@tally/contract";
+import { clearAlarmResponseSchema, accessLogQuerySchema, accessLogResponseSchema, idParamSchema, studentAccessLogQuerySchema, studentAccessLogResponseSchema } from "@tally/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { ACCESS_LOG_READER_ROLES, STUDENT_ACCESS_READER_ROLES } from "./access-log.policy.js";
 import { accessLog, accessRecorder, closeAccessRecorder, studentAccessLog } from "./access-log.service.js";
+import { clearBulkAlarm } from "./bulk-export-alarm.js";
 
 const tags = ["access-log"];
 
-// Read only: no route changes or deletes a row of the record of access.
+// No route changes or deletes a row of the record of access; the alarm is cleared, never deleted.
 export const accessLogRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   accessRecorder(ctx, app.log);
   // A clean shutdown writes every buffered read and export before the database closes.
@@ -42,5 +43,20 @@ export const accessLogRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = as
       },
     },
     async (request) => accessLog(ctx, request.query),
+  );
+
+  app.delete(
+    "/access-log/alarms/:id",
+    {
+      onRequest: app.requireRoles(...ACCESS_LOG_READER_ROLES),
+      schema: {
+        tags,
+        summary: "Clear a user's bulk-export alarm (the id is the user's), so their exports are allowed again",
+        operationId: "clearBulkExportAlarm",
+        params: idParamSchema,
+        response: { 200: clearAlarmResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => clearBulkAlarm(ctx, request.user.id, request.params.id),
   );
 };

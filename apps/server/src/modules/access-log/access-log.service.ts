@@ -8,6 +8,7 @@ import { currentClientAddress } from "../audit/client-address.js";
 import { resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import * as repo from "./access-log.repository.js";
 import { AccessRecorder } from "./access-recorder.js";
+import { checkBulkAccess } from "./bulk-export-alarm.js";
 
 // One recorder per server context (one per app): the routes plugin starts it and flushes it on close.
 const recorders = new WeakMap<ServerContext, AccessRecorder>();
@@ -16,7 +17,7 @@ const recorders = new WeakMap<ServerContext, AccessRecorder>();
 export function accessRecorder(ctx: ServerContext, log?: FastifyBaseLogger): AccessRecorder {
   let recorder = recorders.get(ctx);
   if (!recorder) {
-    recorder = new AccessRecorder(ctx.database.db, log);
+    recorder = new AccessRecorder(ctx.database.db, log, (userIds) => checkBulkAccess(ctx, userIds, log));
     recorders.set(ctx, recorder);
   }
   return recorder;

@@ -26,6 +26,8 @@ export class AccessRecorder {
   constructor(
     private readonly db: DbExecutor,
     private readonly log?: FastifyBaseLogger,
+    /** Runs after each written batch with its users (the bulk-export alarm); its failure is logged, never retried. */
+    private readonly afterWrite?: (userIds: number[]) => Promise<void>,
   ) {
     this.timer = setInterval(() => void this.flush(), ACCESS_FLUSH_MS);
     this.timer.unref();
@@ -60,6 +62,12 @@ export class AccessRecorder {
       if (dropped > 0) this.buffer = this.buffer.slice(dropped);
       this.log?.error({ err, waiting: this.buffer.length, dropped: Math.max(0, dropped) }, "writing the record of access failed");
       if (this.closed) throw err;
+      return;
+    }
+    try {
+      await this.afterWrite?.(batch.map((e) => e.user_id));
+    } catch (err) {
+      this.log?.error({ err }, "checking the bulk-export alarm failed")
     }
   }
 

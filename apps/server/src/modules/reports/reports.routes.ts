@@ -13,6 +13,7 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
 import { recordAccess } from "../access-log/access-log.service.js";
+import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { takeDownload } from "../downloads/downloads.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
@@ -48,6 +49,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     async (request, reply) => {
       const q = request.query;
       const report = await resolveExport(db, request.user, q);
+      await assertExportsAllowed(ctx, request.user.id);
       await takeDownload(ctx, request.user.id);
       const model = await buildReportModel(db, request.user, report, {
         includeStudents: q.includeStudents,
@@ -94,6 +96,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request, reply) => {
       const report = await resolveExport(db, request.user, request.query);
+      await assertExportsAllowed(ctx, request.user.id);
       await takeDownload(ctx, request.user.id);
       const { filter } = report;
       const user = request.user;
