@@ -39,11 +39,6 @@ export class AccessRecorder {
     if (this.buffer.length >= ACCESS_FLUSH_EVENTS) void this.flush();
   }
 
-  /** The events not yet written (the bulk-export count adds them to the database's). */
-  pending(): readonly AccessEvent[] {
-    return this.buffer;
-  }
-
   /** Writes everything buffered so far; resolves once it is in the database (or logged as failed). */
   flush(): Promise<void> {
     this.writing = this.writing.then(() => this.writeBuffered());
