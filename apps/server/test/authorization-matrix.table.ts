@@ -107,6 +107,12 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   // The audit log is the super admin's alone.
   "GET /api/audit": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
   "GET /api/audit/export.csv": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+  // The record of access: one student's for admins (scoped, like the detail); all of it for super admins.
+  "GET /api/students/:id/access-log": onResource("student", ADMIN_ONLY_ID),
+  "GET /api/access-log": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 200 }),
+  "DELETE /api/access-log/alarms/:id": onResource("user", { school: [403, 403, 403], district: [403, 403, 403], admin: [403, 403, 403], superAdmin: [200, 200, 200] }),
+  "GET /api/settings/privacy": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "PUT /api/settings/privacy": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
 
   "GET /api/schools": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
   "GET /api/schools/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),

@@ -29,5 +29,6 @@ export * from "./report-file-name.js";
 export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
+export * from "./access-log.js";
 export * from "./admin-words.js";
 export * from "./sso.js";

@@ -19,6 +19,7 @@ import { migrate017 } from "./migrations/017-download-log.js";
 import { migrate018 } from "./migrations/018-student-name-search.js";
 import { migrate020 } from "./migrations/020-oidc-sign-in.js";
 import { migrate019 } from "./migrations/019-second-factor.js";
+import { migrate021 } from "./migrations/021-access-log.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -41,8 +42,9 @@ const migrations: Record<string, Migration> = {
   "016-triggers-always": { up: migrate016 },
   "017-download-log": { up: migrate017 },
   "018-student-name-search": { up: migrate018 },
-  "020-oidc-sign-in": { up: migrate020 },
   "019-second-factor": { up: migrate019 },
+  "020-oidc-sign-in": { up: migrate020 },
+  "021-access-log": { up: migrate021 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -222,6 +222,28 @@ export interface DownloadLogTable {
   at: Date;
 }
 
+export interface AccessLogTable {
+  id: Generated<string>;
+  event: string;
+  at: Date;
+  user_id: number;
+  username: string;
+  role: string;
+  address: string | null;
+  action: string;
+  recipient: string | null;
+  student_id: number;
+}
+
+export interface AccessAlarmsTable {
+  id: Generated<number>;
+  user_id: number;
+  raised_at: Date;
+  students: number;
+  cleared_at: Date | null;
+  cleared_by: number | null;
+}
+
 export interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -418,6 +440,8 @@ export interface Database {
   mfa_recovery_codes: MfaRecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
   download_log: DownloadLogTable;
+  access_log: AccessLogTable;
+  access_alarms: AccessAlarmsTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
+import { accessLogRoutes } from "./access-log/access-log.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { diagnosticsRoutes } from "./health/diagnostics.routes.js";
 import { healthRoutes } from "./health/health.routes.js";
@@ -17,6 +18,7 @@ import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
 import { cohortVisibilityRoutes } from "./settings/cohort-visibility.routes.js";
 import { demoSettingsRoutes } from "./settings/demo-settings.routes.js";
+import { privacySettingsRoutes } from "./settings/privacy-settings.routes.js";
 import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
@@ -52,8 +54,10 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   settingsRoutes,
   cohortVisibilityRoutes,
   demoSettingsRoutes,
+  privacySettingsRoutes,
   importsRoutes,
   flagsRoutes,
   reportsRoutes,
   auditRoutes,
+  accessLogRoutes,
 ];

@@ -49,6 +49,10 @@ export const queryKeys = {
     all: ["imports"],
     list: (limit: number, cohortId: number | null) => ["imports", { limit, cohortId }] as const,
   },
+  accessLog: {
+    all: ["access-log"],
+    student: (studentId: number, params: object) => ["access-log", "student", studentId, params] as const,
+  },
   students: {
     all: ["students"],
     list: (params: object) => ["students", "list", params] as const,

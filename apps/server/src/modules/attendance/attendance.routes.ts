@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { getCohortTrends, getStudentAttendance } from "./attendance.service.js";
 
@@ -25,7 +26,11 @@ export const attendanceRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
         response: { 200: studentAttendanceResponseSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => getStudentAttendance(ctx.database.db, request.user, request.params.id, request.query),
+    async (request) => {
+      const attendance = await getStudentAttendance(ctx.database.db, request.user, request.params.id, request.query);
+      recordAccess(ctx, request.user, { action: "view", studentIds: [request.params.id] });
+      return attendance;
+    },
   );
   app.get(
     "/attendance/cohort-trends",

@@ -5,6 +5,8 @@ import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { AppError, tooManyRequests } from "../../lib/errors.js";
 import type { MailMessage } from "../../lib/mailer.js";
+import { recordAccess } from "../access-log/access-log.service.js";
+import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { recordChange } from "../audit/audit.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { renderReportPdf } from "./pdf-report.js";
@@ -66,6 +68,7 @@ export async function sendReport(
     if (count < REPORT_LIMITS.emailsPerHour) return;
     throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, ((oldest ?? now).getTime() + HOUR_MS - now.getTime()) / 1000);
   };
+  await assertExportsAllowed(ctx, user.id);
   // A cheap early refusal before rendering; the locked count below is the one that decides.
   await refuseWhenFull(db);
   const model = await buildReportModel(db, user, report, {
@@ -99,5 +102,7 @@ export async function sendReport(
     log.error({ err }, "sending the report e-mail failed");
     throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);
   }
+  // A disclosure once the mail has left: the students it names and every address it went to.
+  recordAccess(ctx, user, { action: "email", studentIds: model.studentIds, recipient: [...body.recipient, ...body.cc].join(", ") });
   return { message: REPORT_MESSAGES.emailSent };
 }

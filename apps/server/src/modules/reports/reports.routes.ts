@@ -12,6 +12,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
+import { recordAccess } from "../access-log/access-log.service.js";
+import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { takeDownload } from "../downloads/downloads.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
@@ -47,6 +49,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     async (request, reply) => {
       const q = request.query;
       const report = await resolveExport(db, request.user, q);
+      await assertExportsAllowed(ctx, request.user.id);
       await takeDownload(ctx, request.user.id);
       const model = await buildReportModel(db, request.user, report, {
         includeStudents: q.includeStudents,
@@ -55,6 +58,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       });
       const pdf = await renderReportPdf(model);
       await recordExport(db, request.user, "pdf", report, ctx.clock.now());
+      recordAccess(ctx, request.user, { action: "pdf", studentIds: model.studentIds });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", attachment(REPORT_FILES.pdf))
@@ -92,14 +96,24 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request, reply) => {
       const report = await resolveExport(db, request.user, request.query);
+      await assertExportsAllowed(ctx, request.user.id);
       await takeDownload(ctx, request.user.id);
       const { filter } = report;
       const user = request.user;
       await recordExport(db, user, "csv", report, ctx.clock.now());
       // Streamed a page of students at a time: memory stays flat however many rows there are.
+      // Every student sent is recorded, when the file ends (or breaks off: then those sent so far).
       async function* csv() {
-        yield csvHead();
-        for await (const page of allReportStudents(db, user, filter)) yield csvRows(page);
+        const sent: number[] = [];
+        try {
+          yield csvHead();
+          for await (const page of allReportStudents(db, user, filter)) {
+            for (const s of page) sent.push(s.id);
+            yield csvRows(page);
+          }
+        } finally {
+          recordAccess(ctx, user, { action: "csv", studentIds: sent });
+        }
       }
       return reply
         .header("content-type", "text/csv; charset=utf-8")

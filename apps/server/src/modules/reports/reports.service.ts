@@ -195,13 +195,16 @@ export function formatGeneratedAt(at: Date): string {
 
 const sumOrNull = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.min(100, a + b));
 
-/** Everything the PDF prints, read for the caller: totals, trend, students (at most `studentLimit`). */
+/**
+ * Everything the PDF prints, read for the caller: totals, trend, students (at most `studentLimit`);
+ * and the ids of the students it names, for the record of access.
+ */
 export async function buildReportModel(
   db: DbExecutor,
   user: Caller,
   report: ResolvedReport,
   options: { includeStudents: boolean; studentLimit: number; now: Date },
-): Promise<ReportModel> {
+): Promise<ReportModel & { studentIds: number[] }> {
   const { filter } = report;
   const [summary, trend, page] = await Promise.all([
     summarizeStudents(db, user, filter),
@@ -247,6 +250,7 @@ export async function buildReportModel(
       absent: s.absentPct,
     })),
     // The list's own total, so "and N more" agrees with the rows above it.
+    studentIds: page.students.map((s) => s.id),
     moreStudents: options.includeStudents ? Math.max(0, (options.studentLimit > 0 ? page.total : summary.studentCount) - page.students.length) : 0,
   };
 }

@@ -6,7 +6,7 @@ import { DEMO_SETTING_KEY } from "../scope/scope-settings.service.js";
 import * as repo from "./settings.repository.js";
 
 /** The keys of the settings table (the demo setting's is scope's, which reads it on every request). */
-export const SETTING_KEYS = { features: "features", demo: DEMO_SETTING_KEY } as const;
+export const SETTING_KEYS = { features: "features", demo: DEMO_SETTING_KEY, privacy: "privacy" } as const;
 
 // Lenient: a malformed or partial stored value falls back to the defaults rather than failing.
 const storedToggles = z.object({ enableExport: z.boolean().optional(), enableStudentEditing: z.boolean().optional() });

@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { getStudentDetail, listStudents, summarizeStudents, updateStudent } from "./students.service.js";
 
@@ -57,7 +58,11 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
         response: { 200: studentDetailSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => getStudentDetail(db, request.user, request.params.id),
+    async (request) => {
+      const detail = await getStudentDetail(db, request.user, request.params.id);
+      recordAccess(ctx, request.user, { action: "view", studentIds: [detail.id] });
+      return detail;
+    },
   );
   app.put(
     "/students/:id",

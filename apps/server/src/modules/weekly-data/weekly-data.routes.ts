@@ -2,6 +2,7 @@ import { weeklyDataParamsSchema, weeklyDataQuerySchema, weeklyDataResponseSchema
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { getWeeklyData } from "./weekly-data.service.js";
 
 export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -18,8 +19,10 @@ export const weeklyDataRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
         response: { 200: weeklyDataResponseSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => ({
-      data: await getWeeklyData(ctx.database.db, request.user, request.params.studentId, request.query),
-    }),
+    async (request) => {
+      const data = await getWeeklyData(ctx.database.db, request.user, request.params.studentId, request.query);
+      recordAccess(ctx, request.user, { action: "view", studentIds: [request.params.studentId] });
+      return { data };
+    },
   );
 };

@@ -93,11 +93,18 @@ const phone = (query: string) =>
   }) as unknown as MediaQueryList;
 
 describe("student detail modal", () => {
+  it("has no Access tab for a school user", async () => {
+    const { dialog } = await openModal({ details: { 1: detail() } }, "school_user");
+    await within(dialog).findByText("Local bakery co-op", {}, SLOW);
+    expect(within(dialog).getAllByRole("tab").map((t) => t.textContent)).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes"]);
+  });
+
   it("opens on Overview with team, cohorts, school, e-mail and descriptions", async () => {
     const { dialog } = await openModal({ details: { 1: detail() } });
     await within(dialog).findByText("Local bakery co-op", {}, SLOW);
     const tabs = within(dialog).getAllByRole("tab").map((t) => t.textContent);
-    expect(tabs).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes"]);
+    // Access (issue 32): who viewed or exported the student, for admins only.
+    expect(tabs).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes", "Access"]);
     expect(within(dialog).getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
     expect(within(dialog).getByText("Hawks")).toBeTruthy();
     expect(within(dialog).getByText("Fall 2025 (Sep 1, 2025 – Dec 19, 2025)")).toBeTruthy();

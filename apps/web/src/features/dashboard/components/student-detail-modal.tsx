@@ -9,13 +9,14 @@ import { useFeatureSettings } from "../api/get-feature-settings";
 import { useStudent } from "../api/get-student";
 import { useWeeklyData } from "../api/get-weekly-data";
 import { latestCohort } from "./latest-cohort";
+import { StudentAccessTab } from "./student-access-tab";
 import { StudentAttendanceTab } from "./student-attendance-tab";
 import { studentName } from "./student-card";
 import { StudentEditForm } from "./student-edit-form";
 import { StudentOverviewTab } from "./student-overview-tab";
 import { StudentWeeklyTab } from "./student-weekly-tab";
 
-export const STUDENT_TABS = ["overview", "attendance", "flags", "reflections", "advisor-notes"] as const;
+export const STUDENT_TABS = ["overview", "attendance", "flags", "reflections", "advisor-notes", "access"] as const;
 type StudentTab = (typeof STUDENT_TABS)[number];
 
 interface Props {
@@ -48,6 +49,8 @@ function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
       return <StudentWeeklyTab weekly={weekly} kind="reflection" />;
     case "advisor-notes":
       return <StudentWeeklyTab weekly={weekly} kind="advisor_notes" />;
+    case "access":
+      return <StudentAccessTab studentId={student.id} />;
     default:
       return <EmptyState message="Unknown tab selected" />;
   }
@@ -88,8 +91,10 @@ function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }
           <Tabs.Tab value="flags">Flags</Tabs.Tab>
           <Tabs.Tab value="reflections">Reflections</Tabs.Tab>
           <Tabs.Tab value="advisor-notes">Advisor Notes</Tabs.Tab>
+          {/* Issue 32: who viewed or exported this student's records; the record is the admins' to read. */}
+          {isAdminRole(user.role) ? <Tabs.Tab value="access">Access</Tabs.Tab> : null}
         </Tabs.List>
-        {STUDENT_TABS.map((t) => (
+        {STUDENT_TABS.filter((t) => t !== "access" || isAdminRole(user.role)).map((t) => (
           <Tabs.Panel key={t} value={t} pt="md">
             <TabBody tab={t} student={student.data} />
           </Tabs.Panel>
