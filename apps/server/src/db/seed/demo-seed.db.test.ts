@@ -185,5 +185,5 @@ describe("seedDemo", () => {
     } finally {
       await other.drop();
     }
-  });
+  }, 120_000); // seeds a second database from nothing: minutes on a busy 2-core machine
 });

@@ -96,5 +96,5 @@ describe("seedLarge", () => {
     } finally {
       await other.drop();
     }
-  });
+  }, 120_000); // seeds a second database from nothing: minutes on a busy 2-core machine
 });
