@@ -23,7 +23,7 @@ const ENROLMENT_ROUTES = new Set([
 ]);
 
 // Public, though the anonymous caller gets 401 there: the token they check is in the body.
-const BODY_TOKEN = new Set(["POST /api/auth/refresh", "POST /api/auth/mfa/verify"]);
+const BODY_TOKEN = new Set(["POST /api/auth/refresh", "POST /api/auth/mfa/verify", "POST /api/auth/oidc/exchange"]);
 
 // The live connection (its own ?token= guard) carries FORCE_LOGOUT, which even an admin yet to
 // enrol must get; the stream and the long poll stay open, so they are not asked here.
