@@ -17,6 +17,14 @@ const REDOCLY = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
  */
 const ACCEPTED_WARNINGS = ["info-license"];
 
+/**
+ * The single sign-on start and callback are browser redirects: their success is a documented
+ * 302, which `operation-2xx-response` warns about. Accepted for those two operations only.
+ */
+const REDIRECTS = ["/paths/~1api~1auth~1oidc~1{id}~1start/get/responses", "/paths/~1api~1auth~1oidc~1{id}~1callback/get/responses"];
+const accepted = (p: LintProblem) =>
+  ACCEPTED_WARNINGS.includes(p.ruleId) || (p.ruleId === "operation-2xx-response" && REDIRECTS.some((r) => p.location[0]?.pointer === `#${r}`));
+
 const t = useTestApp();
 
 interface LintProblem {
@@ -51,5 +59,5 @@ it("passes Redocly's recommended rules without an error", async () => {
   expect(res.statusCode).toBe(200);
   const problems = await lint(res.body);
   expect(problems.filter((p) => p.severity === "error").map(said)).toEqual([]);
-  expect(problems.filter((p) => !ACCEPTED_WARNINGS.includes(p.ruleId)).map(said)).toEqual([]);
+  expect(problems.filter((p) => !accepted(p)).map(said)).toEqual([]);
 });
