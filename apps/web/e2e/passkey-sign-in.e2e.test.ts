@@ -17,6 +17,7 @@ const USERNAME = `passkey-${process.pid}`;
 const PASSWORD = "Quartz-Heron-Lantern-73";
 let secret = "";
 let credential: Record<string, unknown> | undefined;
+let superAdminToken = "";
 
 const code = (offsetSteps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), period: 30, timestamp: Date.now() + offsetSteps * 30_000 });
 
@@ -45,6 +46,7 @@ async function pageWithAuthenticator(): Promise<{ page: Page; cdp: CDPSession; a
 beforeAll(async () => {
   own = await startStoppableServer({ host: "localhost" });
   const admin = await api<{ token: string }>("/auth/login", { login: SUPER_ADMIN.username, password: demoPassword() });
+  superAdminToken = admin.token;
   await api("/auth/register", { username: USERNAME, email: `${USERNAME}@tally.demo`, role: "admin", password: PASSWORD }, admin.token);
   // The authenticator app is set up through the API (its own journey covers the page).
   const { token } = await api<{ token: string }>("/auth/login", { login: USERNAME, password: PASSWORD });
@@ -74,6 +76,10 @@ describe("passkey sign-in", () => {
     expect(await first.page.getByTestId("passkey-count").textContent()).toContain("1 passkey can finish signing in");
     await settled(first.page);
     await first.page.screenshot({ path: "/tmp/passkey-added.png" });
+    // The registration is in the audit log, with the person it was made for.
+    const audit = await fetch(new URL("/api/audit?action=mfa.passkey.registered", own.baseUrl), { headers: { authorization: `Bearer ${superAdminToken}` } });
+    const { rows } = (await audit.json()) as { rows: Array<{ actorName: string | null; entityName: string | null }> };
+    expect(rows.map((r) => [r.actorName, r.entityName])).toEqual([[USERNAME, USERNAME]]);
     const { credentials } = await first.cdp.send("WebAuthn.getCredentials", { authenticatorId: first.authenticatorId });
     expect(credentials).toHaveLength(1);
     credential = credentials[0] as unknown as Record<string, unknown>;
