@@ -6,9 +6,9 @@ import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { takePasskeyCounter } from "./passkeys.repository.js";
 
-// The full ceremony (a real authenticator's attestation and signature) runs in the browser
-// journey with Chromium's virtual authenticator (e2e/passkey-journey.e2e.test.ts); here: the
-// options the server hands out, their binding to the sign-in, and every refusal.
+// The options the server hands out, their binding to the sign-in, and refusals of answers no
+// authenticator made. The full ceremony: passkey-ceremony.db.test.ts (a software authenticator)
+// and the browser journey e2e/passkey-sign-in.e2e.test.ts (Chromium's virtual authenticator).
 const clock = manualClock(new Date(Math.floor(Date.UTC(2026, 0, 12, 9) / STEP_MS) * STEP_MS + 15_000));
 const t = useTestApp({ clock });
 beforeEach(() => clock.advance(STEP_MS));
