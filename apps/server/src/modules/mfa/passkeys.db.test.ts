@@ -1,4 +1,4 @@
-import { MESSAGES } from "@tally/contract";
+import { LIMITS, MESSAGES } from "@tally/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { enrolTotp, passwordStep, STEP_MS } from "../../../test/second-factor.js";
@@ -118,6 +118,19 @@ describe("signing in with a passkey", () => {
     clock.advance(STEP_MS);
     const ok = await t.app.inject({ method: "POST", url: "/api/auth/mfa/verify", payload: { challenge, code: enrolled.codeAt() } });
     expect(ok.statusCode).toBe(200);
+  });
+
+  it("counts passkey answers on the second-factor counter: of 20 in parallel, 5 are checked, the rest get 429", async () => {
+    const enrolled = await enrolTotp(t, await buildUser(t.db, { role: "admin" }), clock);
+    await addPasskeyRow(enrolled.user.id, "cred-burst");
+    const challenge = await passwordStep(t, enrolled.user);
+    await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/options", payload: { challenge } });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/verify", payload: { challenge, response: forgedAssertion("cred-burst") } })),
+    );
+    const statuses = replies.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMITS.mfaFailuresPerAccount);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - LIMITS.mfaFailuresPerAccount);
   });
 
   it("names the field of a malformed answer", async () => {
