@@ -37,6 +37,9 @@ const weeklyUpload = (c: CellInput) => ({
  * Valid requests for the routes that need more than their path, so every answer is about who
  * asks, never about a malformed request. Routes not named here are sent as their path alone.
  */
+// A passkey's answer right in outline, signed by nobody.
+const forgedCredential = { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" } };
+
 export const MATRIX_REQUESTS: Record<string, Build> = {
   // Swagger UI's files: one real file for the wildcard route.
   "GET /api/docs/static/*": () => ({ url: "/api/docs/static/swagger-ui.css" }),
@@ -57,6 +60,9 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "POST /api/auth/mfa/totp/confirm": () => ({ payload: { code: "000000" } }),
   "DELETE /api/auth/mfa/totp": () => ({ payload: { code: "000000" } }),
   "POST /api/auth/mfa/recovery-codes": () => ({ payload: { code: "000000" } }),
+  "POST /api/auth/mfa/passkey/register": () => ({ payload: { response: forgedCredential } }),
+  "POST /api/auth/mfa/passkey/options": () => ({ payload: { challenge: "not-a-challenge" } }),
+  "POST /api/auth/mfa/passkey/verify": () => ({ payload: { challenge: "not-a-challenge", response: forgedCredential } }),
   "POST /api/auth/register": (c) => ({
     payload: { username: `matrix-${c.unique}`, email: `matrix-${c.unique}@example.test`, role: "school_user", password: strongPassword, school_id: c.id },
   }),

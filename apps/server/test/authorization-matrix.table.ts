@@ -87,6 +87,12 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   // Not enrolled: nothing to remove or regenerate.
   "DELETE /api/auth/mfa/totp": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
   "POST /api/auth/mfa/recovery-codes": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  // Passkeys: adding one needs two-step sign-in on (400 here); signing in with one is public,
+  // and an unknown challenge is 401 for anyone.
+  "POST /api/auth/mfa/passkey/register/options": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  "POST /api/auth/mfa/passkey/register": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  "POST /api/auth/mfa/passkey/options": everyone(401),
+  "POST /api/auth/mfa/passkey/verify": everyone(401),
   "POST /api/users/:id/mfa/reset": onResource("user", ADMIN_ONLY_ID),
   // The school named in the new account; a school that does not exist is a form error.
   "POST /api/auth/register": onResource("school", {

@@ -22,12 +22,13 @@ export interface StoppableServer {
  * files. Same build and demo data as the shared server (global-setup.ts), its own port and
  * embedded database.
  */
-export async function startStoppableServer(): Promise<StoppableServer> {
+export async function startStoppableServer(options: { host?: string } = {}): Promise<StoppableServer> {
   const root = new URL("../../..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "tally-e2e-own-"));
   const app = snapshotBuild(root, join(dir, "app"));
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // A passkey's relying party must be a domain name, never an address: that journey asks for "localhost".
+  const baseUrl = `http://${options.host ?? "127.0.0.1"}:${port}`;
   let server: ChildProcess | null = null;
   let output = "";
 

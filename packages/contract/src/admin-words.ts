@@ -68,6 +68,7 @@ export const AUDIT_ACTIONS = [
   "mfa.recovery_code.used",
   "mfa.recovery_codes.regenerated",
   "mfa.reset",
+  "mfa.passkey.registered",
   "privacy.alarm.raised",
   "privacy.alarm.cleared",
   // The two below are spelled as the spec's settings and report e-mail entries have them; what
@@ -102,6 +103,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "mfa.recovery_code.used": "Signed in with a recovery code",
   "mfa.recovery_codes.regenerated": "Made new recovery codes",
   "mfa.reset": "Reset two-step sign-in of user",
+  "mfa.passkey.registered": "Added a passkey",
   "privacy.alarm.raised": "Bulk-export alarm raised",
   "privacy.alarm.cleared": "Bulk-export alarm cleared",
   update: "Changed",

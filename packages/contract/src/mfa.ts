@@ -58,8 +58,39 @@ export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
 /** GET /auth/mfa: the caller's second factor. */
 export const mfaStatusResponseSchema = z.object({
   totp: z.boolean(),
+  /** How many passkeys the account may finish signing in with instead of a code. */
+  passkeys: z.number().int(),
   recoveryCodesLeft: z.number().int(),
   /** Whether this account must have a second factor before admin functions work (REQUIRE_MFA_FOR_ADMINS). */
   required: z.boolean(),
 });
 export type MfaStatusResponse = z.infer<typeof mfaStatusResponseSchema>;
+
+// Passkeys (WebAuthn). The options and the browser's answers are the JSON shapes of
+// @simplewebauthn (PublicKeyCredential*OptionsJSON, RegistrationResponseJSON,
+// AuthenticationResponseJSON); the contract checks their outline, the server library the rest.
+
+/** Options for navigator.credentials.create() / .get(), as @simplewebauthn/browser takes them. */
+export const passkeyOptionsResponseSchema = z.looseObject({ challenge: z.string() });
+export type PasskeyOptionsResponse = z.infer<typeof passkeyOptionsResponseSchema>;
+
+const credentialJson = z.looseObject({
+  id: z.string({ error: "response.id is required" }).min(1, "response.id is required").max(1024),
+  rawId: z.string({ error: "response.rawId is required" }).max(1024),
+  type: z.literal("public-key", { error: "response.type must be public-key" }),
+  response: z.looseObject({ clientDataJSON: z.string({ error: "response.response.clientDataJSON is required" }).max(8192) }),
+});
+
+/** POST /auth/mfa/passkey/register: the authenticator's answer to the registration options. */
+export const passkeyRegisterRequestSchema = z.object({ response: credentialJson });
+export type PasskeyRegisterRequest = z.input<typeof passkeyRegisterRequestSchema>;
+
+/** POST /auth/mfa/passkey/options: sign-in options bound to the challenge of the login reply. */
+export const passkeyChallengeRequestSchema = z.object({
+  challenge: z.string({ error: "challenge is required" }).min(1, "challenge is required").max(128),
+});
+export type PasskeyChallengeRequest = z.input<typeof passkeyChallengeRequestSchema>;
+
+/** POST /auth/mfa/passkey/verify: the challenge and the authenticator's signed answer. */
+export const passkeyVerifyRequestSchema = passkeyChallengeRequestSchema.extend({ response: credentialJson });
+export type PasskeyVerifyRequest = z.input<typeof passkeyVerifyRequestSchema>;

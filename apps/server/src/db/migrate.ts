@@ -20,6 +20,7 @@ import { migrate018 } from "./migrations/018-student-name-search.js";
 import { migrate020 } from "./migrations/020-oidc-sign-in.js";
 import { migrate019 } from "./migrations/019-second-factor.js";
 import { migrate021 } from "./migrations/021-access-log.js";
+import { migrate022 } from "./migrations/022-passkeys.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "019-second-factor": { up: migrate019 },
   "020-oidc-sign-in": { up: migrate020 },
   "021-access-log": { up: migrate021 },
+  "022-passkeys": { up: migrate022 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -413,6 +413,24 @@ export interface MfaChallengesTable {
   login_method: LoginLogsTable["login_method"];
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  /** The WebAuthn challenge of a passkey sign-in, once its options were asked for. */
+  webauthn_challenge: string | null;
+}
+
+export interface MfaPasskeysTable {
+  credential_id: string;
+  user_id: number;
+  public_key: string;
+  counter: ColumnType<number, number | undefined, number>;
+  transports: string | null;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface MfaPasskeyRegistrationsTable {
+  user_id: number;
+  challenge: string;
+  expires_at: Timestamp;
 }
 
 export interface Database {
@@ -439,6 +457,8 @@ export interface Database {
   mfa_totp: MfaTotpTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  mfa_passkeys: MfaPasskeysTable;
+  mfa_passkey_registrations: MfaPasskeyRegistrationsTable;
   download_log: DownloadLogTable;
   access_log: AccessLogTable;
   access_alarms: AccessAlarmsTable;

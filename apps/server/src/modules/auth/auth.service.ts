@@ -158,7 +158,7 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   // An enrolled account gets a challenge instead of tokens; the sign-in is recorded when the
   // second factor finishes it (mfa-sign-in.service.ts).
   if (await hasSecondFactor(db, user.id)) {
-    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, byEmail ? "email" : "username"), methods: secondFactorMethods() };
+    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, byEmail ? "email" : "username"), methods: await secondFactorMethods(db, user.id) };
   }
   await log(true, null);
   return finishSignIn(ctx, user);

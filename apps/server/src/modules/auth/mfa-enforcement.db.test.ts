@@ -23,7 +23,13 @@ const ENROLMENT_ROUTES = new Set([
 ]);
 
 // Public, though the anonymous caller gets 401 there: the token they check is in the body.
-const BODY_TOKEN = new Set(["POST /api/auth/refresh", "POST /api/auth/mfa/verify", "POST /api/auth/oidc/exchange"]);
+const BODY_TOKEN = new Set([
+  "POST /api/auth/refresh",
+  "POST /api/auth/mfa/verify",
+  "POST /api/auth/oidc/exchange",
+  "POST /api/auth/mfa/passkey/options",
+  "POST /api/auth/mfa/passkey/verify",
+]);
 
 // The live connection (its own ?token= guard) carries FORCE_LOGOUT, which even an admin yet to
 // enrol must get; the stream and the long poll stay open, so they are not asked here.
@@ -70,7 +76,7 @@ describe("REQUIRE_MFA_FOR_ADMINS=on", () => {
       expect(open.map((r) => r.key).sort()).toEqual([...ENROLMENT_ROUTES].sort());
       for (const r of open) expect(r.code, r.key).not.toBe("MFA_ENROLMENT_REQUIRED");
       const status = await t.app.inject({ method: "GET", url: "/api/auth/mfa", headers });
-      expect(status.json()).toEqual({ totp: false, recoveryCodesLeft: 0, required: true });
+      expect(status.json()).toEqual({ totp: false, passkeys: 0, recoveryCodesLeft: 0, required: true });
     }, 120_000);
   }
 

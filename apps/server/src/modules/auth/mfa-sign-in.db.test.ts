@@ -66,7 +66,7 @@ describe("enrolment", () => {
     const again = await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers });
     expect(again.statusCode).toBe(409);
     const status = await t.app.inject({ method: "GET", url: "/api/auth/mfa", headers });
-    expect(status.json()).toEqual({ totp: true, recoveryCodesLeft: 10, required: false });
+    expect(status.json()).toEqual({ totp: true, passkeys: 0, recoveryCodesLeft: 10, required: false });
   });
 });
 

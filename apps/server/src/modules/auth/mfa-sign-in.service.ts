@@ -1,8 +1,10 @@
 import { LIMITS, type LoginFailureReason, MESSAGES, type SignedInResponse } from "@tally/contract";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { AppError, tooManyRequests } from "../../lib/errors.js";
 import { checkSecondFactor, findChallenge, requireCurrentTotpCode, useChallenge, type MfaAccount } from "../mfa/mfa.service.js";
+import { checkPasskey, passkeyFailed } from "../mfa/passkeys.service.js";
 import { findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
 import { finishSignIn } from "./auth.service.js";
 import { reserveMfaCheck, settleMfaCheck } from "./login-throttle.js";
@@ -23,6 +25,27 @@ const tooManyCodes = () => tooManyRequests(MESSAGES.mfaTooManyAttempts, LIMITS.l
  * of guesses cannot all be checked), and the tokens are issued only once the challenge is used up.
  */
 export async function verifySecondFactor(ctx: ServerContext, attempt: MfaVerifyAttempt, log: FastifyBaseLogger): Promise<SignedInResponse> {
+  return finishSecondStep(ctx, attempt, async (user) => (await checkSecondFactor(ctx, user, attempt.code, log)) !== null, () => new AppError(401, "INVALID_MFA_CODE", MESSAGES.mfaInvalidCode));
+}
+
+/**
+ * POST /auth/mfa/passkey/verify: the second step with a passkey instead of a code, on the same
+ * challenge, counter and login history; the answer must sign the WebAuthn challenge that
+ * POST /auth/mfa/passkey/options bound to this sign-in.
+ */
+export async function verifyPasskeySignIn(
+  ctx: ServerContext,
+  attempt: Omit<MfaVerifyAttempt, "code"> & { response: AuthenticationResponseJSON },
+): Promise<SignedInResponse> {
+  return finishSecondStep(ctx, attempt, (user, open) => checkPasskey(ctx, user, open.webauthn_challenge, attempt.response), passkeyFailed);
+}
+
+async function finishSecondStep(
+  ctx: ServerContext,
+  attempt: Omit<MfaVerifyAttempt, "code">,
+  check: (user: Awaited<ReturnType<typeof findAccountById>> & object, open: NonNullable<Awaited<ReturnType<typeof findChallenge>>>) => Promise<boolean>,
+  wrong: () => AppError,
+): Promise<SignedInResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const open = await findChallenge(ctx, attempt.challenge);
@@ -46,10 +69,9 @@ export async function verifySecondFactor(ctx: ServerContext, attempt: MfaVerifyA
     await record(false, "mfa_rate_limited");
     throw tooManyCodes();
   }
-  const method = await checkSecondFactor(ctx, user, attempt.code, log);
-  if (!method) {
+  if (!(await check(user, open))) {
     await record(false, "wrong_mfa_code");
-    throw new AppError(401, "INVALID_MFA_CODE", MESSAGES.mfaInvalidCode);
+    throw wrong();
   }
   await settleMfaCheck(db, reservation);
   if (!(await useChallenge(ctx, attempt.challenge))) throw challengeInvalid();

@@ -4,6 +4,10 @@ import {
   mfaStatusResponseSchema,
   mfaVerifyRequestSchema,
   messageSchema,
+  passkeyChallengeRequestSchema,
+  passkeyOptionsResponseSchema,
+  passkeyRegisterRequestSchema,
+  passkeyVerifyRequestSchema,
   recoveryCodesResponseSchema,
   totpCodeRequestSchema,
   totpEnrollResponseSchema,
@@ -19,7 +23,8 @@ import {
   secondFactorStatus,
   startTotpEnrolment,
 } from "../mfa/mfa.service.js";
-import { requireCurrentCode, verifySecondFactor } from "./mfa-sign-in.service.js";
+import { finishPasskeyRegistration, passkeySignInOptions, startPasskeyRegistration } from "../mfa/passkeys.service.js";
+import { requireCurrentCode, verifyPasskeySignIn, verifySecondFactor } from "./mfa-sign-in.service.js";
 
 /** The second factor of signing in: finishing a sign-in with it, and a person's own enrolment. */
 export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
@@ -135,5 +140,74 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       await requireCurrentCode(ctx, request.user, request.body.code);
       return { recoveryCodes: await regenerateRecoveryCodes(ctx, request.user, request.log) };
     },
+  );
+
+  // Adding a passkey is not enrolment (it needs two-step sign-in on already), so an admin who
+  // must enrol is walked to the authenticator app first, as on every other route.
+  app.post(
+    "/auth/mfa/passkey/register/options",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "Start adding a passkey (two-step sign-in must be on): options for navigator.credentials.create()",
+        operationId: "passkeyRegistrationOptions",
+        response: { 200: passkeyOptionsResponseSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => startPasskeyRegistration(ctx, request.user),
+  );
+
+  app.post(
+    "/auth/mfa/passkey/register",
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "Finish adding a passkey with the authenticator's answer",
+        operationId: "registerPasskey",
+        body: passkeyRegisterRequestSchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      // The contract checks the outline; the WebAuthn library checks every field it reads.
+      await finishPasskeyRegistration(ctx, request.user, request.body.response as never, request.log);
+      return { message: "Passkey added" };
+    },
+  );
+
+  app.post(
+    "/auth/mfa/passkey/options",
+    {
+      schema: {
+        tags,
+        summary: "Options for finishing a sign-in with a passkey, bound to the sign-in's challenge",
+        operationId: "passkeySignInOptions",
+        body: passkeyChallengeRequestSchema,
+        response: { 200: passkeyOptionsResponseSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => passkeySignInOptions(ctx, request.body.challenge),
+  );
+
+  app.post(
+    "/auth/mfa/passkey/verify",
+    {
+      schema: {
+        tags,
+        summary: "Finish a sign-in with its challenge and a passkey's signed answer",
+        operationId: "verifyPasskey",
+        body: passkeyVerifyRequestSchema,
+        response: { 200: loginResponseSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) =>
+      verifyPasskeySignIn(ctx, {
+        challenge: request.body.challenge,
+        response: request.body.response as never,
+        ipAddress: clientAddressOf(request),
+        userAgent: request.headers["user-agent"] ?? null,
+      }),
   );
 };

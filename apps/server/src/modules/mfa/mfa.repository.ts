@@ -47,10 +47,13 @@ export async function confirmTotp(db: DbExecutor, userId: number, now: Date): Pr
   return row !== undefined;
 }
 
-/** Removes the key and the recovery codes; whether there was a confirmed key. */
+/** Removes the key, the passkeys and the recovery codes; whether there was a confirmed key. */
 export async function deleteSecondFactor(db: DbExecutor, userId: number): Promise<boolean> {
   const removed = await db.deleteFrom("mfa_totp").where("user_id", "=", userId).returning("confirmed_at").executeTakeFirst();
   await db.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).execute();
+  // Passkeys belong to two-step sign-in: turning it off or an admin's reset takes them too.
+  await db.deleteFrom("mfa_passkeys").where("user_id", "=", userId).execute();
+  await db.deleteFrom("mfa_passkey_registrations").where("user_id", "=", userId).execute();
   return Boolean(removed?.confirmed_at);
 }
 
@@ -102,7 +105,7 @@ export async function insertChallenge(
 export async function findOpenChallenge(db: DbExecutor, idHash: string, now: Date) {
   return db
     .selectFrom("mfa_challenges")
-    .select(["user_id", "login_method"])
+    .select(["user_id", "login_method", "webauthn_challenge"])
     .where("id_hash", "=", idHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)

@@ -9,6 +9,7 @@ import { recordChange } from "../audit/audit.service.js";
 import { sendInBackground } from "../mail/background-mail.js";
 import { type SecondFactorEvent, secondFactorMail } from "./mfa-mail.js";
 import * as repo from "./mfa.repository.js";
+import { countPasskeys } from "./passkeys.repository.js";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery-codes.js";
 import { checkTotpCode, newTotpSecret, totpEnrolment } from "./totp.js";
 
@@ -32,14 +33,15 @@ export async function hasSecondFactor(db: DbExecutor, userId: number): Promise<b
   return Boolean((await repo.findTotp(db, userId))?.confirmed_at);
 }
 
-export async function secondFactorStatus(db: DbExecutor, userId: number): Promise<{ totp: boolean; recoveryCodesLeft: number }> {
+export async function secondFactorStatus(db: DbExecutor, userId: number): Promise<{ totp: boolean; passkeys: number; recoveryCodesLeft: number }> {
   const totp = await hasSecondFactor(db, userId);
-  return { totp, recoveryCodesLeft: totp ? await repo.countRecoveryCodesLeft(db, userId) : 0 };
+  if (!totp) return { totp, passkeys: 0, recoveryCodesLeft: 0 };
+  return { totp, passkeys: await countPasskeys(db, userId), recoveryCodesLeft: await repo.countRecoveryCodesLeft(db, userId) };
 }
 
-/** The methods an enrolled account may finish signing in with. */
-export function secondFactorMethods(): MfaMethod[] {
-  return ["totp", "recovery"];
+/** The methods an enrolled account may finish signing in with: a passkey only once one is registered. */
+export async function secondFactorMethods(db: DbExecutor, userId: number): Promise<MfaMethod[]> {
+  return (await countPasskeys(db, userId)) > 0 ? ["totp", "passkey", "recovery"] : ["totp", "recovery"];
 }
 
 function tell(ctx: ServerContext, account: MfaAccount, event: SecondFactorEvent, log: FastifyBaseLogger, codesLeft?: number): void {

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
-import { MESSAGES } from "@tally/contract";
+import { MESSAGES, type MfaMethod } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { homePath, postLoginPath } from "../../../lib/route-access";
@@ -30,7 +30,7 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
   const [fieldErrors, setFieldErrors] = useState<{ login?: string; password?: string }>({});
   const [forgotOpen, setForgotOpen] = useState(false);
   /** Set when the password was right for an account with two-step sign-in: the code step shows. */
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<{ challenge: string; methods: MfaMethod[] } | null>(null);
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -56,7 +56,7 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
       { login: login.trim(), password },
       {
         onSuccess: (reply) => {
-          if ("mfaRequired" in reply) setChallenge(reply.challenge);
+          if ("mfaRequired" in reply) setChallenge({ challenge: reply.challenge, methods: reply.methods });
           else void navigate(postLoginPath(reply.user, from), { replace: true });
         },
       },
@@ -81,7 +81,8 @@ export function LoginPage({ onSignInIntent }: Props = {}) {
         ) : null}
         {challenge ? (
           <SecondFactorStep
-            challenge={challenge}
+            challenge={challenge.challenge}
+            methods={challenge.methods}
             onSignedIn={(reply) => void navigate(postLoginPath(reply.user, from), { replace: true })}
             onRestart={() => {
               setChallenge(null);

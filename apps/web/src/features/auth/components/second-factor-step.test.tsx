@@ -1,10 +1,15 @@
 import { MESSAGES } from "@tally/contract";
 import { fireEvent, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authStore } from "../../../lib/auth-store";
 import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
 import { renderApp } from "../../../testing/render-app";
 import { buildUser } from "../../../testing/signed-in-user";
+
+// The browser's passkey prompt (the real one runs in the passkey journey with a virtual authenticator).
+const ASSERTION = { id: "cred-1", rawId: "cred-1", type: "public-key", clientExtensionResults: {}, response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" } };
+const startAuthentication = vi.hoisted(() => vi.fn());
+vi.mock("@simplewebauthn/browser", () => ({ startAuthentication, startRegistration: vi.fn() }));
 
 const CHALLENGE = { mfaRequired: true, challenge: "challenge-1", methods: ["totp", "recovery"] };
 
@@ -63,5 +68,35 @@ describe("the sign-in's code step", () => {
     expect((await screen.findByTestId("mfa-error")).textContent).toBe(MESSAGES.mfaChallengeExpired);
     fireEvent.click(screen.getByRole("button", { name: "Sign in again" }));
     expect(await screen.findByLabelText("Password")).toBeTruthy();
+  });
+
+  it("offers a passkey only when the login reply names it, and signs in with its answer for this challenge", async () => {
+    mockFetch((url) => (url === "/api/auth/login" ? jsonResponse(200, CHALLENGE) : jsonResponse(200, {})));
+    const first = renderApp("/login");
+    await passwordStep();
+    expect(screen.queryByRole("button", { name: "Use a passkey" })).toBeNull();
+    first.unmount();
+
+    const user = buildUser({ role: "admin" });
+    startAuthentication.mockResolvedValue(ASSERTION);
+    const fetchMock = mockFetch((url) =>
+      url === "/api/auth/login"
+        ? jsonResponse(200, { ...CHALLENGE, methods: ["totp", "passkey", "recovery"] })
+        : url === "/api/auth/mfa/passkey/options"
+          ? jsonResponse(200, { challenge: "webauthn-1", rpId: "localhost", allowCredentials: [] })
+          : url === "/api/auth/mfa/passkey/verify"
+            ? jsonResponse(200, { token: "t2", refreshToken: "r2", user })
+            : jsonResponse(200, {}),
+    );
+    const { router } = renderApp("/login");
+    await passwordStep();
+    fireEvent.click(screen.getByRole("button", { name: "Use a passkey" }));
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    expect(router.state.location.pathname).toBe("/dashboard");
+    expect(authStore.get()).toMatchObject({ token: "t2", refreshToken: "r2" });
+    expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: "webauthn-1", rpId: "localhost", allowCredentials: [] } });
+    const bodyOf = (path: string) => JSON.parse(String(fetchMock.mock.calls.find(([url]) => url === path)?.[1]?.body));
+    expect(bodyOf("/api/auth/mfa/passkey/options")).toEqual({ challenge: "challenge-1" });
+    expect(bodyOf("/api/auth/mfa/passkey/verify")).toEqual({ challenge: "challenge-1", response: ASSERTION });
   });
 });

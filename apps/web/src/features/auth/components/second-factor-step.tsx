@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from "@mantine/core";
-import { MESSAGES, type SignedInResponse } from "@tally/contract";
+import { MESSAGES, type MfaMethod, type SignedInResponse } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../../../lib/api-error";
 import { bindText } from "../../../lib/text-binding";
+import { useSignInWithPasskey } from "../api/verify-passkey";
 import { useVerifySecondFactor } from "../api/verify-second-factor";
 
 function codeErrorText(error: unknown): string {
@@ -12,18 +13,21 @@ function codeErrorText(error: unknown): string {
 
 interface Props {
   challenge: string;
+  /** The methods the login reply named: "Use a passkey" only when the account has one. */
+  methods: readonly MfaMethod[];
   onSignedIn: (reply: SignedInResponse) => void;
   /** The challenge is gone (used, expired): back to the password. */
   onRestart: () => void;
 }
 
 /** The sign-in's second step for an account with two-step sign-in: the authenticator's code, or a recovery code. */
-export function SecondFactorStep({ challenge, onSignedIn, onRestart }: Props) {
+export function SecondFactorStep({ challenge, methods, onSignedIn, onRestart }: Props) {
   const [code, setCode] = useState("");
   const [useRecovery, setUseRecovery] = useState(false);
   const [fieldError, setFieldError] = useState<string | undefined>();
   const verify = useVerifySecondFactor();
-  const expired = verify.error instanceof ApiError && verify.error.code === "MFA_CHALLENGE_INVALID";
+  const passkey = useSignInWithPasskey();
+  const expired = [verify.error, passkey.error].some((e) => e instanceof ApiError && e.code === "MFA_CHALLENGE_INVALID");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,6 +50,16 @@ export function SecondFactorStep({ challenge, onSignedIn, onRestart }: Props) {
         <Alert color="red" role="alert" data-testid="mfa-error">
           {codeErrorText(verify.error)}
         </Alert>
+      ) : null}
+      {passkey.isError ? (
+        <Alert color="red" role="alert" data-testid="passkey-error">
+          {passkey.error instanceof ApiError && passkey.error.fromServer ? passkey.error.message : MESSAGES.passkeyFailed}
+        </Alert>
+      ) : null}
+      {methods.includes("passkey") && !expired ? (
+        <Button variant="default" fullWidth loading={passkey.isPending} onClick={() => passkey.mutate(challenge, { onSuccess: onSignedIn })}>
+          Use a passkey
+        </Button>
       ) : null}
       {expired ? (
         <Button variant="default" onClick={onRestart}>

@@ -9,7 +9,7 @@ const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i + 2}-efgh${(i % 6) +
 
 function serve(state: { totp: boolean; required: boolean }) {
   return mockFetch((url, init) => {
-    if (url === "/api/auth/mfa") return jsonResponse(200, { totp: state.totp, recoveryCodesLeft: state.totp ? 10 : 0, required: state.required });
+    if (url === "/api/auth/mfa") return jsonResponse(200, { totp: state.totp, passkeys: 0, recoveryCodesLeft: state.totp ? 10 : 0, required: state.required });
     if (url === "/api/auth/mfa/totp/enroll") return jsonResponse(200, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", otpauthUrl: "otpauth://totp/x", qrSvg: "<svg/>" });
     if (url === "/api/auth/mfa/totp/confirm") {
       const { code } = JSON.parse(String(init?.body)) as { code: string };

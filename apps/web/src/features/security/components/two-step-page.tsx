@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Divider, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Divider, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { MESSAGES } from "@tally/contract";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -7,6 +7,7 @@ import { errorText } from "../../../lib/api-error";
 import { useCurrentUser } from "../../../lib/auth-store";
 import { homePath } from "../../../lib/route-access";
 import { useSecondFactor } from "../api/get-second-factor";
+import { useAddPasskey } from "../api/register-passkey";
 import { useRegenerateRecoveryCodes } from "../api/regenerate-recovery-codes";
 import { useRemoveTotp } from "../api/remove-totp";
 import { CodeForm } from "./code-form";
@@ -19,6 +20,7 @@ export function TwoStepPage() {
   const status = useSecondFactor();
   const regenerate = useRegenerateRecoveryCodes();
   const remove = useRemoveTotp();
+  const addPasskey = useAddPasskey();
   const [freshCodes, setFreshCodes] = useState<string[] | null>(null);
 
   return (
@@ -52,6 +54,19 @@ export function TwoStepPage() {
             <Text size="sm" data-testid="recovery-codes-left">
               {status.data.recoveryCodesLeft} unused recovery codes left.
             </Text>
+            <Divider label="Passkeys" labelPosition="left" />
+            <Text size="sm" data-testid="passkey-count">
+              {status.data.passkeys === 0
+                ? "No passkey yet. A passkey (your device's fingerprint, face or PIN) can finish signing in instead of a code."
+                : `${status.data.passkeys} passkey${status.data.passkeys === 1 ? "" : "s"} can finish signing in instead of a code.`}
+            </Text>
+            {addPasskey.isError ? <Alert color="red">{errorText(addPasskey.error, MESSAGES.passkeyRegistrationFailed)}</Alert> : null}
+            {addPasskey.isSuccess ? <Alert color="green">Passkey added.</Alert> : null}
+            <Group>
+              <Button variant="default" loading={addPasskey.isPending} onClick={() => addPasskey.mutate()}>
+                Add a passkey
+              </Button>
+            </Group>
             <Divider label="New recovery codes" labelPosition="left" />
             {regenerate.isError ? <Alert color="red">{errorText(regenerate.error, "Could not make new codes.")}</Alert> : null}
             <CodeForm
