@@ -59,6 +59,36 @@ async function studentWithRecords(name: string, cohortId: number, teamId?: numbe
   return student;
 }
 
+/** An import batch that kept each student's earlier weekly values and Benefit Assignment ID (for Undo). */
+async function importBatchRemembering(students: BuiltStudent[]): Promise<void> {
+  const weekly = await t.db.selectFrom("weekly_data").select(["id", "student_id"]).where("student_id", "in", students.map((s) => s.id)).execute();
+  const nameOf = (id: number) => students.find((s) => s.id === id)?.first_name.replace(/ine$/, "") ?? "";
+  const changes = {
+    cohortCreated: null,
+    studentsCreated: [],
+    teamsCreated: [],
+    cohortMemberships: [],
+    teamMemberships: [],
+    attendanceCreated: [],
+    attendanceUpdated: [],
+    weeklyCreated: [],
+    weeklyUpdated: weekly.map((w) => ({
+      id: w.id,
+      week_start: null,
+      flags: [],
+      reflection: `Earlier ${nameOf(w.student_id)}`,
+      advisor_notes: null,
+      hours_reported: null,
+      updated_at: "2025-01-01T00:00:00.000Z",
+    })),
+    benefitIds: students.map((s) => [s.id, null, `BA-${nameOf(s.id)}`]),
+  };
+  await t.db
+    .insertInto("import_batches")
+    .values({ cohort_id: autumn, week_number: 1, files: JSON.stringify([]), summary: JSON.stringify({}), changes: JSON.stringify(changes) } as never)
+    .execute();
+}
+
 const erase = (id: number, who: keyof typeof headers, payload: unknown) =>
   t.app.inject({ method: "DELETE", url: `/api/students/${id}`, headers: headers[who], payload: payload as never });
 
@@ -97,15 +127,19 @@ describe("DELETE /api/students/:id", () => {
     expect(put.statusCode).toBe(200);
     expect((await t.app.inject({ method: "GET", url: `/api/students/${student.id}`, headers: headers.school })).statusCode).toBe(200);
     await accessRecorder(t.ctx).flush();
+    // An import batch that kept, for Undo, an earlier weekly row value and Benefit Assignment ID of each student.
+    await importBatchRemembering([student, neighbour]);
     expect(Object.keys(await rowsNaming("Quillfeather")).sort()).toEqual(["audit_log", "students"]);
 
     const res = await erase(student.id, "admin", { reason: "Parent's request" });
     expect(res.statusCode).toBe(200);
     expect(res.json<ErasureCounts>()).toEqual({ students: 1, attendance: 2, weeklyData: 1, cohorts: 1, teams: 1 });
 
-    for (const needle of ["Zephyrine", "Zephyrfeather", "Quillfeather", "zephyr@example.test", "Zephyr reflected", "Note on Zephyr"]) {
+    for (const needle of ["Zephyrine", "Zephyrfeather", "Quillfeather", "zephyr@example.test", "Zephyr reflected", "Note on Zephyr", "Earlier Zephyr", "BA-Zephyr"]) {
       expect(await rowsNaming(needle), needle).toEqual({});
     }
+    expect(await rowsNaming("Earlier Marigold")).toEqual({ import_batches: 1 });
+    expect(await rowsNaming("BA-Marigold")).toEqual({ import_batches: 1 });
     expect(await rowsWithStudentId(student.id)).toEqual({});
     const access = await t.db.selectFrom("access_log").selectAll().where("student_id", "=", student.id).execute();
     expect(access).toHaveLength(1);

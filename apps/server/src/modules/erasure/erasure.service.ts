@@ -11,6 +11,7 @@ import { conflict, notFound } from "../../lib/errors.js";
 import { eraseAttendanceOf } from "../attendance/attendance-erasure.service.js";
 import { recordChange } from "../audit/audit.service.js";
 import { redactStudentChanges } from "../audit/audit-erasure.service.js";
+import { forgetErasedStudents } from "../imports/import-erasure.service.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { eraseWeeklyDataOf } from "../weekly-data/weekly-data-erasure.service.js";
 import * as students from "../students/student-erasure.service.js";
@@ -24,15 +25,16 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * Removes every row that names the students, in the caller's transaction: attendance, weekly
  * data (flags, reflections, notes), memberships, the student rows; earlier audit rows keep
- * only that something changed. The record of access is left alone: its student_id was never a
+ * only that something changed, and import batches forget the earlier values they kept for Undo. The record of access is left alone: its student_id was never a
  * foreign key and, once the student row is gone, names no one (ids are never reused).
  */
 async function eraseRows(trx: DbExecutor, ids: readonly number[]): Promise<ErasureCounts> {
   const attendance = await eraseAttendanceOf(trx, ids);
-  const weeklyData = await eraseWeeklyDataOf(trx, ids);
+  const weeklyIds = await eraseWeeklyDataOf(trx, ids);
+  await forgetErasedStudents(trx, ids, weeklyIds);
   await redactStudentChanges(trx, ids);
   const removed = await students.deleteStudents(trx, ids);
-  return { ...removed, attendance, weeklyData };
+  return { ...removed, attendance, weeklyData: weeklyIds.length };
 }
 
 /** DELETE /students/:id: one student, in one transaction, audited with the counts (no name). */
