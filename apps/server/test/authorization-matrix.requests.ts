@@ -71,6 +71,8 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/students": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
   "GET /api/students/summary": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
   "PUT /api/students/:id": () => ({ payload: { last_name: "Matrix" } }),
+  "DELETE /api/students/:id": () => ({ payload: { reason: "Matrix" } }),
+  "DELETE /api/cohorts/:id/students": () => ({ payload: { reason: "Matrix" } }),
   "GET /api/cohorts": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
   "GET /api/cohorts/active": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
   "POST /api/cohorts": (c) => ({

@@ -30,7 +30,7 @@ const everyone = (status: number): MatrixRow => ({
 });
 const signedIn = (live: LiveCallers): MatrixRow => ({ expect: { ...DEAD_401, ...live } });
 const onResource = (resource: ResourceKind, live: LiveCallers): MatrixRow => {
-  const dead = resource === "cohort" || resource === "importBatch" ? ([401, 401] as const) : ([401, 401, 401] as const);
+  const dead = resource === "cohort" || resource === "importBatch" || resource === "erasableCohort" ? ([401, 401] as const) : ([401, 401, 401] as const);
   return { resource, expect: { anonymous: dead, deactivated: dead, stale: dead, ...live } };
 };
 
@@ -131,6 +131,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/students/summary": onResource("school", SCOPED_LIST),
   "GET /api/students/:id": onResource("student", SCOPED_ID),
   "PUT /api/students/:id": onResource("student", SCOPED_ID),
+  "DELETE /api/students/:id": onResource("erasableStudent", ADMIN_ONLY_ID),
+  "DELETE /api/cohorts/:id/students": onResource("erasableCohort", { school: [403, 403], district: [403, 403], admin: [403, 403], superAdmin: [200, 404] }),
   "GET /api/cohorts": onResource("school", SCOPED_LIST),
   "GET /api/cohorts/active": onResource("school", SCOPED_LIST),
   "GET /api/cohorts/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),

@@ -1,7 +1,7 @@
 import type { ImportCommit } from "@tally/contract";
 import { seedDemo } from "../src/db/seed/demo-seed.js";
 import { signOutEverywhere } from "../src/modules/users/accounts.service.js";
-import { buildSchool, buildUser } from "./factories.js";
+import { buildCohort, buildSchool, buildStudent, buildUser } from "./factories.js";
 import { importForm, postImport, WEEK3_NEW_COHORT, week3Files } from "./import-upload.js";
 import { type LoggedIn, loginAs, type TestApp } from "./test-app.js";
 
@@ -13,8 +13,11 @@ export type CallerKind = (typeof CALLERS)[number];
 export const TARGETS = ["own", "other", "missing"] as const;
 export type Target = (typeof TARGETS)[number];
 
-/** The kinds of resource a route can take; "user" ones are made afresh per cell (the routes change them). */
-export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch";
+/**
+ * The kinds of resource a route can take; "user" ones, and the "erasable" student and cohort of
+ * the erasure routes, are made afresh per cell (the routes change or remove them).
+ */
+export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch" | "erasableStudent" | "erasableCohort";
 
 /** A valid id that no row has. */
 export const MISSING_ID = 2_147_483_000;
@@ -108,5 +111,13 @@ export async function resourceId(t: TestApp, world: MatrixWorld, kind: ResourceK
       return world.cohortId;
     case "importBatch":
       return world.importBatchId;
+    case "erasableStudent":
+      return (await buildStudent(t.db, { schoolId })).id;
+    // An ended cohort with one student (of the school user's school).
+    case "erasableCohort": {
+      const cohort = await buildCohort(t.db, { startDate: "2024-01-08", endDate: "2024-02-16" });
+      await buildStudent(t.db, { schoolId: world.ownSchoolId, cohortIds: [cohort.id] });
+      return cohort.id;
+    }
   }
 }

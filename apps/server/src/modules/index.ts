@@ -21,6 +21,7 @@ import { demoSettingsRoutes } from "./settings/demo-settings.routes.js";
 import { privacySettingsRoutes } from "./settings/privacy-settings.routes.js";
 import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
+import { studentErasureRoutes } from "./erasure/erasure.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
 import { usersRoutes } from "./users/users.routes.js";
 import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
@@ -45,6 +46,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   mailRoutes,
   schoolsRoutes,
   studentsRoutes,
+  studentErasureRoutes,
   cohortsRoutes,
   teamsRoutes,
   weeklyDataRoutes,

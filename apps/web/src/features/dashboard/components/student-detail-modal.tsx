@@ -8,6 +8,7 @@ import { useReturnFocus } from "../../../lib/use-return-focus";
 import { useFeatureSettings } from "../api/get-feature-settings";
 import { useStudent } from "../api/get-student";
 import { useWeeklyData } from "../api/get-weekly-data";
+import { EraseStudentDialog } from "./erase-student-dialog";
 import { latestCohort } from "./latest-cohort";
 import { StudentAccessTab } from "./student-access-tab";
 import { StudentAttendanceTab } from "./student-attendance-tab";
@@ -56,9 +57,10 @@ function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
   }
 }
 
-function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }) {
+function ModalBody({ studentId, user, onClose }: { studentId: number; user: SessionUser; onClose: () => void }) {
   const [tab, setTab] = useState<StudentTab>("overview");
   const [editing, setEditing] = useState(false);
+  const [erasing, setErasing] = useState(false);
   const student = useStudent(studentId);
   const canEdit = useCanEdit(user, student.data);
   if (student.isPending) {
@@ -82,8 +84,15 @@ function ModalBody({ studentId, user }: { studentId: number; user: SessionUser }
           <Button size="xs" variant="light" onClick={() => setEditing(true)}>
             Edit Student
           </Button>
+          {/* Issue 32: erasure is the admins'. */}
+          {isAdminRole(user.role) ? (
+            <Button size="xs" variant="light" color="red" onClick={() => setErasing(true)}>
+              Erase student
+            </Button>
+          ) : null}
         </Group>
       ) : null}
+      {erasing ? <EraseStudentDialog student={student.data} onClose={() => setErasing(false)} onErased={onClose} /> : null}
       <Tabs value={tab} onChange={(v) => setTab((v ?? "overview") as StudentTab)} keepMounted={false}>
         <Tabs.List aria-label="Student details">
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
@@ -112,7 +121,7 @@ export function StudentDetailModal({ studentId, user, onClose }: Props) {
   useReturnFocus();
   return (
     <Modal opened onClose={onClose} title={title} size="xl" fullScreen={fullScreen}>
-      <ModalBody studentId={studentId} user={user} />
+      <ModalBody studentId={studentId} user={user} onClose={onClose} />
     </Modal>
   );
 }
