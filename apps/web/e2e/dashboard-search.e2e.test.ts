@@ -84,13 +84,13 @@ describe("the dashboard's URL", () => {
     await page.reload();
     await expectView("after a reload");
 
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Settings" }).click();
     await expect.poll(() => new URL(page.url()).pathname).not.toBe(ADMIN.home);
     await page.goBack();
     await expectView("after Back from Settings");
 
     // The navigation's plain link to the dashboard brings the same view back.
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Settings" }).click();
     await expect.poll(() => new URL(page.url()).pathname).not.toBe(ADMIN.home);
     await page.goto(ADMIN.home);
     await expectView("after the plain dashboard link");

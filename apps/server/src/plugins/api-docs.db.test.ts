@@ -155,6 +155,7 @@ describe("GET /api/openapi.json", () => {
       "GET /api/pdf-reports/generate",
       "GET /api/reports/students.csv",
       "POST /api/auth/login",
+      "POST /api/auth/mfa/passkey/verify",
       "POST /api/auth/mfa/recovery-codes",
       "POST /api/auth/mfa/verify",
       "POST /api/email/send-report",

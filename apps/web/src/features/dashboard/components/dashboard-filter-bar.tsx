@@ -27,7 +27,11 @@ function toId(value: string | null): number | null {
   return value ? Number(value) : null;
 }
 
-/** School, cohort and team dropdowns; each choice narrows, and clearing it clears, the ones after it. */
+/**
+ * School, cohort and team dropdowns; each choice narrows, and clearing it clears, the ones after it.
+ * Choosing the option already shown keeps it (Mantine would deselect it, and the dashboard would
+ * jump from the current cohort to all cohorts); the clear button is the way to clear.
+ */
 export function DashboardFilterBar(props: Props) {
   const { filters, onChange, schools, cohorts, teams, showSchoolFilter } = props;
   const active = filters.schoolId !== null || filters.cohortId !== null || filters.teamId !== null;
@@ -43,6 +47,7 @@ export function DashboardFilterBar(props: Props) {
           onChange={(v) => onChange({ schoolId: toId(v), cohortId: null, teamId: null })}
           searchable
           clearable
+          allowDeselect={false}
           limit={OPTION_LIMIT}
           nothingFoundMessage="No schools"
           w={{ base: "100%", xs: 220 }}
@@ -57,6 +62,7 @@ export function DashboardFilterBar(props: Props) {
         onChange={(v) => onChange({ ...filters, cohortId: toId(v), teamId: null })}
         searchable
         clearable
+        allowDeselect={false}
         limit={OPTION_LIMIT}
         nothingFoundMessage="No cohorts"
         disabled={props.cohortsLoading}
@@ -73,6 +79,7 @@ export function DashboardFilterBar(props: Props) {
         onChange={(v) => onChange({ ...filters, teamId: toId(v) })}
         searchable
         clearable
+        allowDeselect={false}
         limit={OPTION_LIMIT}
         nothingFoundMessage="No teams"
         disabled={props.teamsLoading || props.teamsNeedSchool}
