@@ -22,7 +22,9 @@ const LEAKS = [
   // recovery code in a body, a recovery code anywhere (two groups of five, at least one digit).
   { name: "TOTP key", pattern: /(?<![A-Za-z0-9])[A-Z2-7]{32}(?![A-Za-z0-9])/ },
   { name: "otpauth URL", pattern: /otpauth:\/\// },
-  { name: "second-factor code field", pattern: /"(?:code|secret|challenge)"\s*:\s*"(?!\[Redacted\])(?![A-Z_]+")/ },
+  // Not an error's code: "INVALID_MFA_CODE", nor a database error's SQLSTATE ("42P01", five
+  // characters; a TOTP code has six digits).
+  { name: "second-factor code field", pattern: /"(?:code|secret|challenge)"\s*:\s*"(?!\[Redacted\])(?![A-Z_]+")(?![0-9A-Z]{5}")/ },
   { name: "recovery code", pattern: /(?<![\w-])(?=[a-z-]*[2-7])[a-z2-7]{5}-[a-z2-7]{5}(?![\w-])/ },
 ];
 
