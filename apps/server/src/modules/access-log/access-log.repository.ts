@@ -1,20 +1,14 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
+import type { AccessLogTable } from "../../db/schema.js";
 import { runChunked } from "../../db/json-rows.js";
 import { type DataScope, studentInScope } from "../scope/scope.js";
 
+/** A stored row as a page reads it (the engines give the time as a Date or a string). */
+export type AccessRow = Omit<Selectable<AccessLogTable>, "id" | "event" | "at"> & { at: Date | string };
+
 /** One read or export as the recorder buffers it: one row per student named. */
-export interface AccessEvent {
-  event: string;
-  at: string;
-  user_id: number;
-  username: string;
-  role: string;
-  address: string | null;
-  action: string;
-  recipient: string | null;
-  student_ids: number[];
-}
+export type AccessEvent = Omit<AccessRow, "at" | "student_id"> & { event: string; at: string; student_ids: number[] };
 
 // Few events per statement: one export may name tens of thousands of students.
 const EVENTS_PER_STATEMENT = 100;
@@ -39,17 +33,6 @@ export interface AccessFilter {
   action?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
-}
-
-export interface AccessRow {
-  at: Date | string;
-  user_id: number;
-  username: string;
-  role: string;
-  address: string | null;
-  action: string;
-  recipient: string | null;
-  student_id: number;
 }
 
 function filtered(db: DbExecutor, f: AccessFilter) {
