@@ -97,11 +97,11 @@ describe("User Management page", () => {
       within(within(row(username)).getByRole("group", { name: `Actions for ${username}` }))
         .getAllByRole("button")
         .map((b) => b.textContent);
-    expect(actions("oak")).toEqual(["Edit", "Reset password", "Reset two-step", "Login history", "Deactivate"]);
+    expect(actions("oak")).toEqual(["Edit", "Reset Password", "Reset Two-Step", "Login History", "Deactivate"]);
     // A deactivated account cannot use a reset link; reactivating sends one.
-    expect(actions("gone")).toEqual(["Edit", "Reset two-step", "Login history", "Reactivate"]);
+    expect(actions("gone")).toEqual(["Edit", "Reset Two-Step", "Login History", "Reactivate"]);
     // One's own row: no Deactivate, and one's own second factor is turned off on the Two-step page.
-    expect(actions("admin")).toEqual(["Edit", "Reset password", "Login history"]);
+    expect(actions("admin")).toEqual(["Edit", "Reset Password", "Login History"]);
     expect(within(row("oak")).getByText("Last login: Never")).toBeTruthy();
     expect(within(row("oak")).getByText("oak@example.org")).toBeTruthy();
   });

@@ -53,10 +53,10 @@ function RowActions({ user, viewer, onAction }: { user: UserListItem; viewer: Se
   return (
     <Group gap={6} wrap="nowrap" role="group" aria-label={`Actions for ${user.username}`}>
       {button("edit", "Edit", "Edit")}
-      {user.is_active ? button("reset-password", "Reset password", "Reset password of") : null}
+      {user.is_active ? button("reset-password", "Reset Password", "Reset password of") : null}
       {/* One's own is turned off with a current code on the Two-step sign-in page. */}
-      {user.id === viewer.id ? null : button("reset-second-factor", "Reset two-step", "Reset two-step sign-in of")}
-      {button("login-history", "Login history", "Login history of")}
+      {user.id === viewer.id ? null : button("reset-second-factor", "Reset Two-Step", "Reset two-step sign-in of")}
+      {button("login-history", "Login History", "Login history of")}
       {canChangeActive(viewer, user) ? (
         <StatusButton
           user={user}
