@@ -7,9 +7,9 @@ export default defineConfig({
   test: {
     // Vitest's default on a 2-core CI machine is one worker (cores − 1); a database test spends
     // much of its time waiting on PGlite's worker thread or on PostgreSQL, so two files at once
-    // keep both cores busy (embedded run: 1,760 tests in 512 s on an idle CI machine). On
-    // PostgreSQL `npm run test:db` keeps one worker: with two, one suite's schema once vanished
-    // while another migrated (not yet understood), and a green landing comes first.
+    // keep both cores busy (embedded run: 1,760 tests in 512 s on an idle CI machine; the
+    // PostgreSQL run 265 s). Two suites on PostgreSQL once failed a migration when a sibling
+    // suite dropped its schema: see apps/server/src/db/schema-introspector.ts.
     maxWorkers: 2,
     projects: [
       {

@@ -1,4 +1,5 @@
 import { Kysely, sql, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
+import { CurrentSchemaIntrospector } from "./schema-introspector.js";
 import pg from "pg";
 import { PgliteWorkerClient, PgliteWorkerDriver } from "./pglite-driver.js";
 import type { Database } from "./schema.js";
@@ -68,7 +69,7 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
   const pool = new pg.Pool(poolConfig);
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }) });
   await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
   const listeners = new Set<PgListener>();
   return {
@@ -93,6 +94,13 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
   };
 }
 
+/** PostgreSQL seen from one schema: see CurrentSchemaIntrospector. */
+class SchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): PostgresIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const client = new PgliteWorkerClient(options.dataDir, options.relaxedDurability, options.sharedBuffers);
   const driver = new PgliteWorkerDriver(client);
@@ -100,7 +108,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<DatabaseHandl
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => driver,
-      createIntrospector: (k) => new PostgresIntrospector(k),
+      createIntrospector: (k) => new CurrentSchemaIntrospector(k),
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
