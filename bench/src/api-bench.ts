@@ -1,5 +1,6 @@
 import type { SignedInResponse } from "@tally/contract";
 import type { DatabaseHandle } from "@tally/server/db/connection";
+import { AccessRecorder } from "@tally/server/modules/access-log/access-recorder";
 import type { FastifyInstance } from "fastify";
 import { startApp } from "./bench-app.js";
 import { BENCH_PASSWORD, BENCH_USERS, type BenchWorld, pickWorld } from "./dataset.js";
@@ -32,6 +33,13 @@ interface Scenario {
 }
 
 const FILTERED = { embedded: 10, postgres: 10 };
+
+// The recorder of the app in this process, switchable for the record-of-access comparison.
+let accessRecording = true;
+const record = AccessRecorder.prototype.record;
+AccessRecorder.prototype.record = function (this: AccessRecorder, event) {
+  if (accessRecording) record.call(this, event);
+};
 const ALL_SCHOOLS_TREND = { embedded: 50, postgres: 20 };
 const NO_TARGET = { embedded: null, postgres: null };
 
@@ -145,6 +153,33 @@ function buildScenarios(
     { name: "  GET /weekly-data/:id", target: FILTERED, run: (i) => get(`/api/weekly-data/${studentAt(i)}`, users.school).then(() => {}) },
     { name: "summary counts (admin)", target: FILTERED, run: one("/api/students/summary", users.admin) },
     { name: "summary counts (school user)", target: FILTERED, run: one("/api/students/summary", users.school) },
+    // Issue 32: the record of access may cost the detail and the dashboard at most 1 ms of p95.
+    // The same reads with the recorder switched off in this process and on, one after the other.
+    ...(["off", "on"] as const).flatMap((mode) => [
+      {
+        name: `record of access ${mode}: student detail, 3 calls (school user)`,
+        target: mode === "on" ? FILTERED : NO_TARGET,
+        run: async (i: number) => {
+          accessRecording = mode === "on";
+          const id = studentAt(i);
+          await Promise.all([
+            get(`/api/students/${id}`, users.school),
+            get(`/api/attendance/student/${id}`, users.school),
+            get(`/api/weekly-data/${id}`, users.school),
+          ]);
+        },
+      },
+      {
+        // A list is no disclosure; what it may feel is the recorder's batched writes, so a
+        // detail read (recorded when on) runs beside each page.
+        name: `record of access ${mode}: students page 1 beside a detail read (school user)`,
+        target: mode === "on" ? FILTERED : NO_TARGET,
+        run: async (i: number) => {
+          accessRecording = mode === "on";
+          await Promise.all([get("/api/students?page=1&limit=48", users.school), get(`/api/students/${studentAt(i + 1)}`, users.school)]);
+        },
+      },
+    ]),
     {
       name: "filter lists: schools, cohorts, teams (admin)",
       target: NO_TARGET,
