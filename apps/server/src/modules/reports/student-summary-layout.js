@@ -3,7 +3,7 @@
 // reason: it runs in the PDF worker. The model is typed in pdf-report.ts (StudentSummaryModel).
 import { COLORS, CONTENT_WIDTH, ensureSpace, footers, header, line, openDocument, PAGE, sectionTitle, table, wrapLines } from "./pdf-report-layout.js";
 
-const LABEL_WIDTH = 110;
+const LABEL_WIDTH = 140;
 
 /** Label and value pairs, the value wrapped (a long e-mail address or team description). */
 function facts(doc, rows) {
@@ -11,9 +11,11 @@ function facts(doc, rows) {
     doc.font("regular").fontSize(10);
     const lines = wrapLines(doc, value ?? "–", CONTENT_WIDTH - LABEL_WIDTH, 4);
     ensureSpace(doc, lines.length * 13 + 4);
-    line(doc, label, PAGE.margin, doc.y, { font: "bold", size: 10, color: COLORS.muted, width: LABEL_WIDTH - 8 });
-    lines.forEach((text, i) => line(doc, text, PAGE.margin + LABEL_WIDTH, doc.y + i * 13, { size: 10, width: CONTENT_WIDTH - LABEL_WIDTH }));
-    doc.y += lines.length * 13 + 4;
+    // pdfkit moves doc.y under each text drawn: the row's top is kept.
+    const y = doc.y;
+    line(doc, label, PAGE.margin, y, { font: "bold", size: 10, color: COLORS.muted, width: LABEL_WIDTH - 8 });
+    lines.forEach((text, i) => line(doc, text, PAGE.margin + LABEL_WIDTH, y + i * 13, { size: 10, width: CONTENT_WIDTH - LABEL_WIDTH }));
+    doc.y = y + lines.length * 13 + 4;
   }
 }
 
@@ -22,19 +24,22 @@ function paragraph(doc, label, text) {
   doc.font("regular").fontSize(9.5);
   const lines = wrapLines(doc, text, CONTENT_WIDTH - 12, 200);
   ensureSpace(doc, 28);
-  line(doc, label, PAGE.margin, doc.y, { font: "bold", size: 9, color: COLORS.brand });
-  doc.y += 13;
+  let y = doc.y;
+  line(doc, label, PAGE.margin, y, { font: "bold", size: 9, color: COLORS.brand });
+  doc.y = y + 13;
   for (const text of lines) {
     ensureSpace(doc, 13);
-    line(doc, text, PAGE.margin + 12, doc.y, { size: 9.5 });
-    doc.y += 12.5;
+    y = doc.y;
+    line(doc, text, PAGE.margin + 12, y, { size: 9.5 });
+    doc.y = y + 12.5;
   }
   doc.y += 4;
 }
 
 const none = (doc, text) => {
-  line(doc, text, PAGE.margin, doc.y, { size: 10, color: COLORS.muted });
-  doc.y += 18;
+  const y = doc.y;
+  line(doc, text, PAGE.margin, y, { size: 10, color: COLORS.muted });
+  doc.y = y + 18;
 };
 
 function weeks(doc, model) {
@@ -42,8 +47,9 @@ function weeks(doc, model) {
   if (model.weeks.length === 0) return none(doc, "No weekly data.");
   for (const w of model.weeks) {
     ensureSpace(doc, 60);
-    line(doc, w.title, PAGE.margin, doc.y, { font: "bold", size: 11 });
-    doc.y += 16;
+    const y = doc.y;
+    line(doc, w.title, PAGE.margin, y, { font: "bold", size: 11 });
+    doc.y = y + 17;
     facts(doc, [
       ["Hours reported", w.hours],
       ["Flags", w.flags.length === 0 ? "None" : w.flags.join("; ")],

@@ -9,6 +9,15 @@ import type { StudentSummaryModel } from "../reports/pdf-report.js";
 export const EXPORTED_TABLES = ["students", "student_cohorts", "student_teams", "attendance_records", "weekly_data", "access_log"] as const;
 export type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
+/**
+ * Student-linked tables left out on purpose, with the exported tables they copy: the trigger-
+ * maintained student_rollup (migration 003) keeps each student's school, newest team and
+ * cohorts for the dashboard counts, which students, student_teams and student_cohorts hold.
+ */
+export const DERIVED_STUDENT_TABLES: Readonly<Record<string, readonly ExportedTable[]>> = {
+  student_rollup: ["students", "student_teams", "student_cohorts"],
+};
+
 type Table = { columns: readonly string[]; rows: CsvCell[][] };
 
 const csvFile = ({ columns, rows }: Table) => UTF8_BOM + csvRecord(columns) + rows.map(csvRecord).join("");
@@ -74,7 +83,7 @@ export function summaryModel(doc: StudentExport): StudentSummaryModel {
       { label: "Cohort", value: s.currentCohort?.name ?? "No cohort" },
       { label: "Team", value: s.activeTeam?.name ?? "No team" },
     ],
-    footerNote: `Everything Tally holds about ${name}`,
+    footerNote: "everything Tally holds about this student",
     generatedAt: `${utcMinute(doc.exportedAt)} UTC`,
     generatedAtIso: doc.exportedAt,
     generatedBy: doc.exportedBy.username,
