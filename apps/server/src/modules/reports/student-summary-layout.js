@@ -27,10 +27,10 @@ function paragraph(doc, label, text) {
   let y = doc.y;
   line(doc, label, PAGE.margin, y, { font: "bold", size: 9, color: COLORS.brand });
   doc.y = y + 13;
-  for (const text of lines) {
+  for (const wrapped of lines) {
     ensureSpace(doc, 13);
     y = doc.y;
-    line(doc, text, PAGE.margin + 12, y, { size: 9.5 });
+    line(doc, wrapped, PAGE.margin + 12, y, { size: 9.5 });
     doc.y = y + 12.5;
   }
   doc.y += 4;

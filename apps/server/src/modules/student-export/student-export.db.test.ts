@@ -1,4 +1,4 @@
-import { studentExportSchema } from "@tally/contract";
+import { PRIVACY_MESSAGES, studentExportSchema } from "@tally/contract";
 import { parse } from "csv-parse/sync";
 import { unzipSync, strFromU8 } from "fflate";
 import { sql } from "kysely";
@@ -7,6 +7,7 @@ import { buildAttendance, buildCohort, buildSchool, buildStudent, buildTeam, bui
 import { pdfText } from "../../../test/report-world.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
+import { accessRecorder } from "../access-log/access-log.service.js";
 import { DERIVED_STUDENT_TABLES, EXPORTED_TABLES } from "./student-export-files.js";
 
 const t = useTestApp({ clock: manualClock(new Date("2025-02-10T12:00:00Z")) });
@@ -159,5 +160,22 @@ describe("GET /api/students/:id/export", () => {
     expect((await exportOf(999_999)).statusCode).toBe(404);
     expect((await exportOf("abc")).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: `/api/students/${zoe.id}/export` })).statusCode).toBe(401);
+  });
+
+  // Last: the alarm it raises stays for the rest of the file.
+  it("counts toward the bulk-export alarm, and is refused while a blocking alarm stands", async () => {
+    const put = await t.app.inject({
+      method: "PUT",
+      url: "/api/settings/privacy",
+      headers: headers.admin,
+      payload: { retentionYears: null, bulkExportThreshold: 1, blockOnAlarm: true },
+    });
+    expect(put.statusCode).toBe(200);
+    // This admin has exported Zoë and the other student by now: two students, over the threshold of one.
+    expect((await exportOf(zoe.id)).statusCode).toBe(200);
+    await accessRecorder(t.ctx).flush();
+    const refused = await exportOf(zoe.id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: PRIVACY_MESSAGES.exportsBlocked });
   });
 });

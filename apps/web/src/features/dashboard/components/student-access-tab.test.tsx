@@ -49,23 +49,23 @@ describe("the student detail's Access tab", () => {
   });
 });
 
-describe("the Access tab's student export", () => {
-  /** Catches what saveFile hands the browser: the name and the bytes of each download. */
-  function catchDownloads() {
-    const saved: Array<{ name: string; blob: Blob }> = [];
-    const blobs = new Map<string, Blob>();
-    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
-      const url = `blob:${blobs.size}`;
-      blobs.set(url, b as Blob);
-      return url;
-    });
-    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ name: this.download, blob: blobs.get(this.getAttribute("href") ?? "") as Blob });
-    });
-    return saved;
-  }
+/** Catches what saveFile hands the browser: the name and the bytes of each download. */
+function catchDownloads() {
+  const saved: Array<{ name: string; blob: Blob }> = [];
+  const blobs = new Map<string, Blob>();
+  vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+    const url = `blob:${blobs.size}`;
+    blobs.set(url, b as Blob);
+    return url;
+  });
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push({ name: this.download, blob: blobs.get(this.getAttribute("href") ?? "") as Blob });
+  });
+  return saved;
+}
 
+describe("the Access tab's student export", () => {
   it("downloads the student's ZIP under the server's name, then reloads the record that now lists it", async () => {
     signIn(buildUser({ role: "admin" }));
     const saved = catchDownloads();
