@@ -132,6 +132,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/students/:id": onResource("student", SCOPED_ID),
   "PUT /api/students/:id": onResource("student", SCOPED_ID),
   "DELETE /api/students/:id": onResource("erasableStudent", ADMIN_ONLY_ID),
+  "GET /api/students/:id/export": onResource("student", ADMIN_ONLY_ID),
   "DELETE /api/cohorts/:id/students": onResource("erasableCohort", { school: [403, 403], district: [403, 403], admin: [403, 403], superAdmin: [200, 404] }),
   "GET /api/cohorts": onResource("school", SCOPED_LIST),
   "GET /api/cohorts/active": onResource("school", SCOPED_LIST),

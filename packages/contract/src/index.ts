@@ -33,3 +33,4 @@ export * from "./audit.js";
 export * from "./access-log.js";
 export * from "./admin-words.js";
 export * from "./sso.js";
+export * from "./student-export.js";

@@ -154,6 +154,7 @@ describe("GET /api/openapi.json", () => {
       "GET /api/notifications",
       "GET /api/pdf-reports/generate",
       "GET /api/reports/students.csv",
+      "GET /api/students/{id}/export",
       "POST /api/auth/login",
       "POST /api/auth/mfa/passkey/verify",
       "POST /api/auth/mfa/recovery-codes",

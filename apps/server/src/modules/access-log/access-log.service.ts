@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AccessAction, AccessLogQuery, AccessLogResponse, StudentAccessLogQuery, StudentAccessLogResponse } from "@tally/contract";
+import { ACCESS_LOG_LIMITS, type AccessAction, type AccessLogEntry, type AccessLogQuery, type AccessLogResponse, type StudentAccessLogQuery, type StudentAccessLogResponse } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
@@ -90,4 +90,19 @@ export async function accessLog(ctx: ServerContext, query: AccessLogQuery): Prom
   const { limit, offset, ...filter } = query;
   const { rows, total } = await repo.findAccess(ctx.database.db, filter, { limit, offset });
   return { data: rows.map((r) => ({ ...toEntry(r), studentId: r.student_id })), total };
+}
+
+/**
+ * Every entry of one student's record, newest first (a student's own export). The caller has
+ * already checked the student is in its scope.
+ */
+export async function studentAccessRecord(ctx: ServerContext, studentId: number): Promise<AccessLogEntry[]> {
+  await accessRecorder(ctx).flush();
+  const entries: AccessLogEntry[] = [];
+  const limit = ACCESS_LOG_LIMITS.maxPageSize;
+  for (let offset = 0; ; offset += limit) {
+    const { rows } = await repo.findAccess(ctx.database.db, { studentId }, { limit, offset });
+    entries.push(...rows.map(toEntry));
+    if (rows.length < limit) return entries;
+  }
 }

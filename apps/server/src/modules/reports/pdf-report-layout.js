@@ -17,9 +17,9 @@ const FONT_FILES = {
 /** @type {{ regular: object, bold: object } | undefined} */
 let fonts;
 
-const PAGE = { width: 595.28, height: 841.89, margin: 48, footer: 30 };
-const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
-const COLORS = {
+export const PAGE = { width: 595.28, height: 841.89, margin: 48, footer: 30 };
+export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+export const COLORS = {
   ink: "#1d2733",
   muted: "#5b6675",
   brand: "#1f3a5f",
@@ -56,7 +56,7 @@ const FEATURES = {
 };
 
 /** Greedy word wrap into at most `maxLines` lines; the last one ends in an ellipsis if text is left over. */
-function wrapLines(doc, text, width, maxLines) {
+export function wrapLines(doc, text, width, maxLines) {
   const words = (text ?? "").normalize("NFC").split(/\s+/).filter(Boolean);
   const lines = [];
   let current = "";
@@ -80,14 +80,14 @@ function wrapLines(doc, text, width, maxLines) {
 const pct = (v) => (v === null || v === undefined ? "–" : `${v}%`);
 
 /** Writes one line at (x, y) without pdfkit moving to a new page or wrapping. */
-function line(doc, text, x, y, { width, align = "left", font = "regular", size = 9, color = COLORS.ink } = {}) {
+export function line(doc, text, x, y, { width, align = "left", font = "regular", size = 9, color = COLORS.ink } = {}) {
   doc.font(font).fontSize(size).fillColor(color);
   const w = width ?? CONTENT_WIDTH;
   doc.text(fit(doc, text, w), x, y, { width: w, align, lineBreak: false, features: FEATURES });
 }
 
 /** A section heading, moved to the next page unless `keep` points of what follows fit under it. */
-function sectionTitle(doc, text, keep = 60) {
+export function sectionTitle(doc, text, keep = 60) {
   ensureSpace(doc, keep + 40);
   doc.y += 10;
   line(doc, text, PAGE.margin, doc.y, { font: "bold", size: 13, color: COLORS.brand });
@@ -99,7 +99,7 @@ function sectionTitle(doc, text, keep = 60) {
 const bottomLimit = () => PAGE.height - PAGE.margin - PAGE.footer;
 
 /** Starts a new page when fewer than `height` points are left above the footer. */
-function ensureSpace(doc, height) {
+export function ensureSpace(doc, height) {
   if (doc.y + height > bottomLimit()) {
     doc.addPage();
     doc.y = PAGE.margin;
@@ -108,10 +108,10 @@ function ensureSpace(doc, height) {
   return false;
 }
 
-function header(doc, model) {
+export function header(doc, model) {
   const top = PAGE.margin;
   doc.rect(PAGE.margin, top, CONTENT_WIDTH, 4).fill(COLORS.brand);
-  line(doc, "TALLY · MENTOR AND ADVISOR MEETING ATTENDANCE", PAGE.margin, top + 14, { size: 8, color: COLORS.muted, font: "bold" });
+  line(doc, model.kicker ?? "TALLY · MENTOR AND ADVISOR MEETING ATTENDANCE", PAGE.margin, top + 14, { size: 8, color: COLORS.muted, font: "bold" });
   line(doc, model.title, PAGE.margin, top + 28, { font: "bold", size: 22, color: COLORS.ink });
   let y = top + 62;
   for (const f of model.filters) {
@@ -223,7 +223,7 @@ function trendChart(doc, model) {
  * A table whose header is drawn again at the top of every page it runs onto. Columns:
  * { title, width (share of the content width), align, value(row) }.
  */
-function table(doc, columns, rows, { rowHeight = 17, size = 8.5, groups = [], maxLines = 1 } = {}) {
+export function table(doc, columns, rows, { rowHeight = 17, size = 8.5, groups = [], maxLines = 1 } = {}) {
   const lineHeight = size * 1.25;
   const widths = columns.map((c) => c.width * CONTENT_WIDTH);
   const starts = widths.map((_, i) => PAGE.margin + widths.slice(0, i).reduce((a, b) => a + b, 0));
@@ -327,7 +327,7 @@ function studentsTable(doc, model) {
 }
 
 /** The footer of every page: what the report is, when it was made, and "Page n of m". */
-function footers(doc, model) {
+export function footers(doc, model) {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -344,8 +344,8 @@ function footers(doc, model) {
   }
 }
 
-/** The whole report as PDF bytes. */
-export function renderReport(model) {
+/** A new A4 document with the fonts registered, and its bytes once it ends (the student summary shares it). */
+export function openDocument(model) {
   fonts ??= { regular: fontkit.create(readFileSync(FONT_FILES.regular)), bold: fontkit.create(readFileSync(FONT_FILES.bold)) };
   const doc = new PDFDocument({
     size: "A4",
@@ -362,6 +362,12 @@ export function renderReport(model) {
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
+  return { doc, done };
+}
+
+/** The whole report as PDF bytes. */
+export function renderReport(model) {
+  const { doc, done } = openDocument(model);
   header(doc, model);
   totals(doc, model);
   sectionTitle(doc, "Weekly attendance trend", 220);

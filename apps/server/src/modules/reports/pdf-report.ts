@@ -41,6 +41,23 @@ export interface ReportModel {
   moreStudents: number;
 }
 
+/** The one-student summary of a student's own export (student-summary-layout.js draws it); every value already text. */
+export interface StudentSummaryModel {
+  title: string;
+  /** The small line above the title. */
+  kicker: string;
+  filters: Array<{ label: string; value: string }>;
+  footerNote: string;
+  generatedAt: string;
+  generatedAtIso: string;
+  generatedBy: string;
+  profile: Array<[label: string, value: string | null]>;
+  memberships: Array<{ kind: string; name: string; from: string; to: string }>;
+  attendance: Array<{ date: string; week: string; cohort: string; meeting: string; status: string }>;
+  weeks: Array<{ title: string; hours: string; flags: string[]; reflection: string | null; notes: string | null }>;
+  access: Array<{ at: string; user: string; role: string; action: string; address: string }>;
+}
+
 type Reply = { id: number; pdf?: Uint8Array; error?: string };
 
 let worker: Worker | undefined;
@@ -75,6 +92,15 @@ function pdfWorker(): Worker {
 
 /** The report as PDF bytes, laid out in a worker thread so the event loop stays free. */
 export function renderReportPdf(model: ReportModel): Promise<Buffer> {
+  return renderInWorker("report", model);
+}
+
+/** A student's summary as PDF bytes, in the same worker. */
+export function renderStudentSummaryPdf(model: StudentSummaryModel): Promise<Buffer> {
+  return renderInWorker("student", model);
+}
+
+function renderInWorker(kind: "report" | "student", model: ReportModel | StudentSummaryModel): Promise<Buffer> {
   const id = nextId++;
   return new Promise<Buffer>((resolve, reject) => {
     const w = pdfWorker();
@@ -93,6 +119,6 @@ export function renderReportPdf(model: ReportModel): Promise<Buffer> {
         settle();
       },
     });
-    w.postMessage({ id, model });
+    w.postMessage({ id, kind, model });
   });
 }

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { PRIVACY_MESSAGES } from "@tally/contract";
+import { describe, expect, it, vi } from "vitest";
 import { describeSessionRefresh } from "../../../testing/session-refresh-cases";
 import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
 import { renderApp } from "../../../testing/render-app";
@@ -45,6 +46,62 @@ describe("the student detail's Access tab", () => {
     // The apostrophe keeps a spreadsheet from running the cell as a formula.
     expect(csv).toContain("2026-03-02T10:00:00.000Z,'=cmd|' /C calc'!A0,School User,10.0.0.7,Viewed,");
     expect(csv).toContain("ann,Admin,,E-mailed report,funder@example.test");
+  });
+});
+
+/** Catches what saveFile hands the browser: the name and the bytes of each download. */
+function catchDownloads() {
+  const saved: Array<{ name: string; blob: Blob }> = [];
+  const blobs = new Map<string, Blob>();
+  vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+    const url = `blob:${blobs.size}`;
+    blobs.set(url, b as Blob);
+    return url;
+  });
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push({ name: this.download, blob: blobs.get(this.getAttribute("href") ?? "") as Blob });
+  });
+  return saved;
+}
+
+describe("the Access tab's student export", () => {
+  it("downloads the student's ZIP under the server's name, then reloads the record that now lists it", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const saved = catchDownloads();
+    const fetchMock = mockFetch((url) =>
+      url.startsWith("/api/students/42/export")
+        ? new Response("PK zip bytes", {
+            status: 200,
+            headers: { "Content-Type": "application/zip", "Content-Disposition": 'attachment; filename="Student-export-Zoe-Quill-2026-03-02.zip"' },
+          })
+        : jsonResponse(200, { data: ENTRIES, total: 2 }),
+    );
+    render();
+    expect(await screen.findByText("2 entries, newest first")).toBeTruthy();
+    const logCalls = () => fetchMock.mock.calls.filter(([u]) => String(u).includes("/access-log")).length;
+    const before = logCalls();
+    fireEvent.click(screen.getByRole("button", { name: "Export student's data" }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toBe("Student-export-Zoe-Quill-2026-03-02.zip");
+    expect(await saved[0]?.blob.text()).toBe("PK zip bytes");
+    const exportCall = fetchMock.mock.calls.find(([u]) => String(u).includes("/export"));
+    expect(String(exportCall?.[0])).toMatch(/\/api\/students\/42\/export$/);
+    await waitFor(() => expect(logCalls()).toBeGreaterThan(before));
+  });
+
+  it("shows the server's reason when the export is refused", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const saved = catchDownloads();
+    mockFetch((url) =>
+      url.startsWith("/api/students/42/export")
+        ? jsonResponse(403, { error: PRIVACY_MESSAGES.exportsBlocked, code: "FORBIDDEN" })
+        : jsonResponse(200, { data: ENTRIES, total: 2 }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole("button", { name: "Export student's data" }));
+    expect(await screen.findByText(PRIVACY_MESSAGES.exportsBlocked)).toBeTruthy();
+    expect(saved).toHaveLength(0);
   });
 });
 

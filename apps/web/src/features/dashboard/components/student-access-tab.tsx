@@ -7,7 +7,11 @@ import { EmptyState } from "../../../components/empty-state";
 import { PageButtons } from "../../../components/page-buttons";
 import { SectionLoader } from "../../../components/section-loader";
 import { downloadCsv, toCsv } from "../../../lib/csv";
+import { useDownloadStudentExport } from "../api/download-student-export";
 import { type AccessLogFilter, getWholeStudentAccessLog, useStudentAccessLog } from "../api/get-student-access-log";
+import { reportErrorText } from "./report-error-text";
+
+const EXPORT_ERROR = "The student's data could not be exported. Try again.";
 
 const PAGE_SIZE = 25;
 
@@ -35,7 +39,8 @@ export function accessLogCsv(rows: readonly AccessLogEntry[]): string {
 
 /**
  * The student detail's Access tab (admins): who viewed or exported this student's records,
- * newest first, filtered by action and days, and the same as a CSV file.
+ * newest first, filtered by action and days, and the same as a CSV file; and the student's own
+ * export (issue 32: everything Tally holds about them, as a ZIP), which the record then lists.
  */
 export function StudentAccessTab({ studentId }: { studentId: number }) {
   const [filter, setFilter] = useState<AccessLogFilter>({ action: "", from: "", to: "" });
@@ -45,6 +50,7 @@ export function StudentAccessTab({ studentId }: { studentId: number }) {
   // A range out of order is not sent: the To field says why.
   const sent = badRange ? { ...filter, from: "", to: "" } : filter;
   const log = useStudentAccessLog(studentId, sent, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const studentExport = useDownloadStudentExport(studentId);
   const change = (next: Partial<AccessLogFilter>) => {
     setFilter({ ...filter, ...next });
     setPage(1);
@@ -72,8 +78,16 @@ export function StudentAccessTab({ studentId }: { studentId: number }) {
         <Button variant="default" onClick={() => void download()} disabled={!log.data || log.data.total === 0}>
           Download CSV
         </Button>
+        <Button onClick={() => studentExport.mutate()} loading={studentExport.isPending}>
+          Export student's data
+        </Button>
       </Group>
       {csvError ? <Alert color="red">{csvError}</Alert> : null}
+      {studentExport.isError ? (
+        <Alert color="red" withCloseButton closeButtonLabel="Dismiss message" onClose={() => studentExport.reset()}>
+          {reportErrorText(studentExport.error, EXPORT_ERROR)}
+        </Alert>
+      ) : null}
       {log.isPending ? (
         <SectionLoader label="Loading access record" />
       ) : log.isError || !log.data ? (

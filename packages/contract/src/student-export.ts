@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { accessLogEntrySchema } from "./access-log.js";
+import { attendanceRecordSchema } from "./attendance.js";
+import { fileNamePart } from "./report-file-name.js";
+import { studentDetailSchema } from "./students.js";
+import { weeklyDataItemSchema } from "./weekly-data.js";
+
+// GET /students/:id/export (issue 32, a student's own export): a ZIP holding a PDF summary,
+// a CSV per table and student.json, the document below. Its parts are the replies of the
+// student's own endpoints, so a client that reads those reads this too.
+
+/** The ZIP's student.json: everything Tally holds about one student. */
+export const studentExportSchema = z.object({
+  format: z.literal("tally-student-export"),
+  version: z.literal(1),
+  exportedAt: z.string().describe("ISO 8601 time of the export"),
+  exportedBy: z.object({ id: z.number().int(), username: z.string() }),
+  /** Profile, cohorts and every team membership (the detail's reply). */
+  student: studentDetailSchema,
+  attendance: z.array(attendanceRecordSchema),
+  /** Flags, reflections and advisor notes per week. */
+  weeklyData: z.array(weeklyDataItemSchema),
+  /** Who viewed or exported this student's records, newest first (this export included). */
+  accessLog: z.array(accessLogEntrySchema),
+});
+export type StudentExport = z.infer<typeof studentExportSchema>;
+
+/** "Student-export-{first}-{last}-{YYYY-MM-DD}.zip"; a name with no Latin letter keeps the id. */
+export function studentExportFileName(student: { id: number; first_name: string; last_name: string }, day: string): string {
+  const name = fileNamePart(`${student.first_name} ${student.last_name}`) || `student-${student.id}`;
+  return `Student-export-${name}-${day}.zip`;
+}
