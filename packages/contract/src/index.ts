@@ -31,5 +31,6 @@ export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
 export * from "./access-log.js";
+export * from "./retention.js";
 export * from "./admin-words.js";
 export * from "./sso.js";
