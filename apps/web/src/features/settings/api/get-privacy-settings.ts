@@ -1,10 +1,11 @@
-import type { PrivacySettings } from "@tally/contract";
+import { type PrivacySettings, privacySettingsSchema } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { queryKeys } from "../../../lib/query-keys";
 
-export function getPrivacySettings(signal?: AbortSignal): Promise<PrivacySettings> {
-  return apiRequest<PrivacySettings>("/settings/privacy", { signal });
+/** Checked against the contract: a reply of another shape is a load error the section shows, not a broken page. */
+export async function getPrivacySettings(signal?: AbortSignal): Promise<PrivacySettings> {
+  return privacySettingsSchema.parse(await apiRequest<unknown>("/settings/privacy", { signal }));
 }
 
 export const privacySettingsQuery = queryOptions({

@@ -1,11 +1,11 @@
-import type { RetentionPreview } from "@tally/contract";
+import { type RetentionPreview, retentionPreviewSchema } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { queryKeys } from "../../../lib/query-keys";
 
 /** What retention with `years` would remove now: asked before it is saved or switched on. */
-export function getRetentionPreview(years: number, signal?: AbortSignal): Promise<RetentionPreview> {
-  return apiRequest<RetentionPreview>("/settings/privacy/retention-preview", { query: { years }, signal });
+export async function getRetentionPreview(years: number, signal?: AbortSignal): Promise<RetentionPreview> {
+  return retentionPreviewSchema.parse(await apiRequest<unknown>("/settings/privacy/retention-preview", { query: { years }, signal }));
 }
 
 export const retentionPreviewQuery = (years: number) =>
