@@ -20,12 +20,13 @@ export function RetentionPreview({ years }: { years: number }) {
     );
   }
   const { students, names } = preview.data;
+  const ago = `${years} ${years === 1 ? "year" : "years"} ago`;
   return (
     <div role="status" aria-label="Retention preview">
       <Text size="sm" fw={600}>
         {students === 0
-          ? `A run now would remove no students (none whose last cohort ended more than ${years} years ago).`
-          : `A run now would remove ${students} ${students === 1 ? "student" : "students"} whose last cohort ended more than ${years} years ago:`}
+          ? `A run now would remove no students (none whose last cohort ended more than ${ago}).`
+          : `A run now would remove ${students} ${students === 1 ? "student" : "students"} whose last cohort ended more than ${ago}:`}
       </Text>
       {names.length > 0 && (
         <ScrollArea.Autosize mah={180} type="auto">
