@@ -16,6 +16,7 @@ import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { createTestApp, loginAs, type TestApp, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { accessRecorder } from "../access-log/access-log.service.js";
+import { ERASURE_BATCH } from "./erasure.service.js";
 import { RETENTION_JOB, retentionCutoff, runNightlyRetention } from "./retention.service.js";
 
 // Today 2025-02-10: with 3 years, a last cohort ending before 2022-02-10 has expired; with 2, before 2023-02-10.
@@ -122,6 +123,25 @@ describe("retention switched on", () => {
     expect(audits).toHaveLength(1);
     expect(audits[0]?.after).toEqual({ trigger: "manual", retentionYears: 3, cutoff: "2022-02-10", students: 2, attendance: 4, weeklyData: 2, cohorts: 2, teams: 1 });
     expect((await preview()).json()).toEqual({ students: 0, names: [] });
+  });
+
+  it("goes through more students than one batch holds, every batch, and the rollups stay exact", async () => {
+    // ERASURE_BATCH + 5 students of one long-ended cohort, inserted in one statement each.
+    const many = (await buildCohort(t.db, { name: "Many", startDate: "2019-01-07", endDate: "2019-02-15" })).id;
+    const ids = (
+      await t.db
+        .insertInto("students")
+        .values(Array.from({ length: ERASURE_BATCH + 5 }, (_, i) => ({ first_name: `Bulk${i}`, last_name: "Batchling", email: null, school_id: schoolId })))
+        .returning("id")
+        .execute()
+    ).map((r) => r.id);
+    await t.db.insertInto("student_cohorts").values(ids.map((student_id) => ({ student_id, cohort_id: many }))).execute();
+    expect((await preview("?years=3")).json<RetentionPreview>().students).toBe(ERASURE_BATCH + 5);
+
+    const res = await runNow();
+    expect(res.json<ErasureCounts>()).toMatchObject({ students: ERASURE_BATCH + 5, cohorts: ERASURE_BATCH + 5 });
+    expect(await t.db.selectFrom("students").select("id").where("id", "in", ids).execute()).toEqual([]);
+    await expectRollupsMatchRecount(t.db);
   });
 
   describe("the nightly run, two app instances on one database", () => {
