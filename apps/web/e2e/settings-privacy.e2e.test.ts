@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { expectTitle, settled, visible } from "./browser";
+import { expectNoSeriousA11yViolations, expectTitle, settled, visible } from "./browser";
 import { useSignedInPage } from "./journey-setup";
 import { ADMIN } from "./demo-accounts";
 
@@ -24,5 +24,6 @@ describe("retention in Admin Settings", () => {
     await settled(page);
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: "/tmp/p32-retention-settings.png" });
+    await expectNoSeriousA11yViolations(page, "Admin Settings with retention switched on");
   });
 });
