@@ -119,6 +119,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "DELETE /api/access-log/alarms/:id": onResource("user", { school: [403, 403, 403], district: [403, 403, 403], admin: [403, 403, 403], superAdmin: [200, 200, 200] }),
   "GET /api/settings/privacy": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
   "PUT /api/settings/privacy": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "GET /api/settings/privacy/retention-preview": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  // Retention stays off in the matrix's world (it would remove its students): the admins' run is refused as off.
+  "POST /api/settings/privacy/retention-run": signedIn({ school: 403, district: 403, admin: 409, superAdmin: 409 }),
 
   "GET /api/schools": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
   "GET /api/schools/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),

@@ -65,6 +65,9 @@ export const ACCESS_LOG_CSV_COLUMNS = ["Time (UTC)", "User", "Role", "Address", 
 // The bulk-export alarm and retention: GET/PUT /api/settings/privacy (admins).
 export const PRIVACY_DEFAULTS = { retentionYears: null, bulkExportThreshold: 500, blockOnAlarm: false } as const;
 
+/** Full exports (filters narrowing nothing but the cohort) by one user in 24 hours that raise the alarm, whatever the threshold. */
+export const FULL_EXPORTS_ALARM = 3;
+
 export const privacySettingsSchema = z.object({
   retentionYears: z
     .number({ error: "retentionYears must be a whole number of years from 1 to 50, or null (off)" })

@@ -73,6 +73,7 @@ export const AUDIT_ACTIONS = [
   "mfa.passkey.registered",
   "privacy.alarm.raised",
   "privacy.alarm.cleared",
+  "privacy.retention.run",
   // The two below are spelled as the spec's settings and report e-mail entries have them; what
   // was changed or sent is the entity's words.
   "update",
@@ -110,6 +111,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "mfa.passkey.registered": "Added a passkey",
   "privacy.alarm.raised": "Bulk-export alarm raised",
   "privacy.alarm.cleared": "Bulk-export alarm cleared",
+  "privacy.retention.run": "Ran retention",
   update: "Changed",
   send: "Sent",
 };

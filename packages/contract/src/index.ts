@@ -31,6 +31,7 @@ export * from "./notifications.js";
 export * from "./ops.js";
 export * from "./audit.js";
 export * from "./access-log.js";
+export * from "./retention.js";
 export * from "./admin-words.js";
 export * from "./sso.js";
 export * from "./student-export.js";

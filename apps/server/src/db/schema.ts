@@ -233,6 +233,15 @@ export interface AccessLogTable {
   action: string;
   recipient: string | null;
   student_id: number;
+  /** A row of a full export (filters narrowing nothing but the cohort): three in 24 h raise the alarm. */
+  full_export: Generated<boolean>;
+}
+
+/** One claimed run of a scheduled job (the nightly retention): the primary key lets one instance claim it. */
+export interface ScheduledRunsTable {
+  job: string;
+  run_on: DateString;
+  claimed_at: Timestamp;
 }
 
 export interface AccessAlarmsTable {
@@ -462,6 +471,7 @@ export interface Database {
   download_log: DownloadLogTable;
   access_log: AccessLogTable;
   access_alarms: AccessAlarmsTable;
+  scheduled_runs: ScheduledRunsTable;
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   settings: SettingsTable;

@@ -23,6 +23,7 @@ import { settingsRoutes } from "./settings/settings.routes.js";
 import { studentsRoutes } from "./students/students.routes.js";
 import { studentErasureRoutes } from "./erasure/erasure.routes.js";
 import { studentExportRoutes } from "./student-export/student-export.routes.js";
+import { retentionRoutes } from "./erasure/retention.routes.js";
 import { teamsRoutes } from "./teams/teams.routes.js";
 import { usersRoutes } from "./users/users.routes.js";
 import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
@@ -59,6 +60,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   cohortVisibilityRoutes,
   demoSettingsRoutes,
   privacySettingsRoutes,
+  retentionRoutes,
   importsRoutes,
   flagsRoutes,
   reportsRoutes,

@@ -44,6 +44,8 @@ export const queryKeys = {
     },
     demo: ["settings", "demo"],
     cohortVisibility: ["settings", "cohort-visibility"],
+    privacy: ["settings", "privacy"],
+    retentionPreview: (years: number) => ["settings", "privacy", "retention-preview", { years }] as const,
   },
   imports: {
     all: ["imports"],

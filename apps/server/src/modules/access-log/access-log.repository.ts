@@ -5,10 +5,10 @@ import { runChunked } from "../../db/json-rows.js";
 import { type DataScope, studentInScope } from "../scope/scope.js";
 
 /** A stored row as a page reads it (the engines give the time as a Date or a string). */
-export type AccessRow = Omit<Selectable<AccessLogTable>, "id" | "event" | "at"> & { at: Date | string };
+export type AccessRow = Omit<Selectable<AccessLogTable>, "id" | "event" | "at" | "full_export"> & { at: Date | string };
 
 /** One read or export as the recorder buffers it: one row per student named. */
-export type AccessEvent = Omit<AccessRow, "at" | "student_id"> & { event: string; at: string; student_ids: number[] };
+export type AccessEvent = Omit<AccessRow, "at" | "student_id"> & { event: string; at: string; student_ids: number[]; full_export: boolean };
 
 // Few events per statement: one export may name tens of thousands of students.
 const EVENTS_PER_STATEMENT = 100;
@@ -18,10 +18,10 @@ export async function insertAccessEvents(db: DbExecutor, events: readonly Access
   await runChunked(
     db,
     events,
-    (chunk) => sql`insert into access_log (event, at, user_id, username, role, address, action, recipient, student_id)
-      select e.event, e.at, e.user_id, e.username, e.role, e.address, e.action, e.recipient, s.value::int
+    (chunk) => sql`insert into access_log (event, at, user_id, username, role, address, action, recipient, full_export, student_id)
+      select e.event, e.at, e.user_id, e.username, e.role, e.address, e.action, e.recipient, e.full_export, s.value::int
         from json_to_recordset(${chunk}) as e(event uuid, at timestamptz, user_id int, username text, role text,
-                                              address text, action text, recipient text, student_ids json)
+                                              address text, action text, recipient text, full_export boolean, student_ids json)
         cross join lateral json_array_elements_text(e.student_ids) s`,
     EVENTS_PER_STATEMENT,
   );
@@ -78,6 +78,18 @@ export async function countStudentsSince(db: DbExecutor, userId: number, since: 
     .selectFrom("access_log")
     .select(sql<string>`count(distinct student_id)`.as("n"))
     .where("user_id", "=", userId)
+    .where("at", ">=", since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** How many full exports (filters narrowing nothing but the cohort) the user made since `since`. */
+export async function countFullExportsSince(db: DbExecutor, userId: number, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom("access_log")
+    .select(sql<string>`count(distinct event)`.as("n"))
+    .where("user_id", "=", userId)
+    .where("full_export", "=", true)
     .where("at", ">=", since)
     .executeTakeFirst();
   return Number(row?.n ?? 0);

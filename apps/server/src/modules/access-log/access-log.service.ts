@@ -44,7 +44,7 @@ export interface AccessReader {
 export function recordAccess(
   ctx: ServerContext,
   user: AccessReader,
-  access: { action: AccessAction; studentIds: readonly number[]; recipient?: string | undefined },
+  access: { action: AccessAction; studentIds: readonly number[]; recipient?: string | undefined; fullExport?: boolean | undefined },
 ): void {
   accessRecorder(ctx).record({
     event: randomUUID(),
@@ -55,6 +55,7 @@ export function recordAccess(
     address: currentClientAddress(),
     action: access.action,
     recipient: access.recipient ?? null,
+    full_export: access.fullExport === true,
     student_ids: [...new Set(access.studentIds)],
   });
 }

@@ -64,3 +64,31 @@ describe("the bulk-export alarm", () => {
     expect((await get("districtAB", `/api/pdf-reports/generate?schoolId=${w.schools.a.id}&includeStudents=false`)).statusCode).toBe(200);
   });
 });
+
+describe("the bulk-export alarm's full-export trigger", () => {
+  const raisedFor = async (user: WorldUserKey) =>
+    (await listChanges(t.db, { entity: "user" })).filter((r) => r.action === "privacy.alarm.raised" && r.entity_id === String(w.users[user].id));
+
+  it("stays quiet at two full exports in 24 hours, rings at the third (mail to every super admin, an audit row); narrowed exports do not count", async () => {
+    // A threshold of distinct students no one reaches: only the full exports can ring.
+    expect((await putPrivacy("admin", { retentionYears: null, bulkExportThreshold: 1_000_000, blockOnAlarm: false })).statusCode).toBe(200);
+    const school = w.schools.a.id;
+    // Narrowed by a team: not a full export, however many.
+    for (let i = 0; i < 3; i++) expect((await get("schoolA", `/api/reports/students.csv?teamId=${w.teams.a1.id}`)).statusCode).toBe(200);
+    // Full: no filter; the single-school user's own school with a cohort (the cohort narrows nothing else).
+    expect((await get("schoolA", "/api/reports/students.csv")).statusCode).toBe(200);
+    expect((await get("schoolA", `/api/pdf-reports/generate?schoolId=${school}&cohortId=${w.cohorts.open.id}`)).statusCode).toBe(200);
+    await flush();
+    expect(await raisedFor("schoolA")).toHaveLength(0);
+
+    const sent = await t.app.inject({ method: "POST", url: "/api/email/send-report", headers: as.schoolA, payload: { recipient: ["counsellor@example.test"] } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await flush();
+    const raised = await raisedFor("schoolA");
+    expect(raised).toHaveLength(1);
+    expect(raised[0]?.after).toMatchObject({ fullExports: 3, threshold: 1_000_000 });
+    const mail = await smtp.waitForMessage((m) => m.subject === "Tally: bulk-export alarm" && m.text.includes(w.users.schoolA.username));
+    expect(mail.to).toContain(w.users.superAdmin.email);
+    expect(mail.text).toContain("3 full exports");
+  });
+});

@@ -1,4 +1,4 @@
-import { PRIVACY_MESSAGES } from "@tally/contract";
+import { FULL_EXPORTS_ALARM, PRIVACY_MESSAGES } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { forbidden } from "../../lib/errors.js";
@@ -9,18 +9,27 @@ import * as repo from "./access-log.repository.js";
 
 const DAY_MS = 86_400_000;
 
+/** What a user did in the rolling 24 hours. */
+interface BulkAccess {
+  students: number;
+  fullExports: number;
+}
+
 /**
  * After a batch of the record is written: a user who viewed or exported more distinct students
- * than the threshold in the rolling 24 hours raises the alarm, once until a super admin clears
- * it: an audit row, and an e-mail to every active super admin.
+ * than the threshold, or made FULL_EXPORTS_ALARM full exports, in the rolling 24 hours raises
+ * the alarm, once until a super admin clears it: an audit row, and an e-mail to every active
+ * super admin.
  */
 export async function checkBulkAccess(ctx: ServerContext, userIds: readonly number[], log?: FastifyBaseLogger): Promise<void> {
   const db = ctx.database.db;
   const settings = await readPrivacySettings(db);
   const now = ctx.clock.now();
   for (const userId of new Set(userIds)) {
-    const students = await repo.countStudentsSince(db, userId, new Date(now.getTime() - DAY_MS));
-    if (students <= settings.bulkExportThreshold) continue;
+    const since = new Date(now.getTime() - DAY_MS);
+    const students = await repo.countStudentsSince(db, userId, since);
+    const fullExports = await repo.countFullExportsSince(db, userId, since);
+    if (students <= settings.bulkExportThreshold && fullExports < FULL_EXPORTS_ALARM) continue;
     const raised = await db.transaction().execute(async (trx) => {
       if (!(await repo.raiseAlarm(trx, userId, students, now))) return false;
       await recordChange(trx, {
@@ -29,20 +38,20 @@ export async function checkBulkAccess(ctx: ServerContext, userIds: readonly numb
         entity: "user",
         entityId: String(userId),
         before: null,
-        after: { students, threshold: settings.bulkExportThreshold, blocked: settings.blockOnAlarm },
+        after: { students, fullExports, threshold: settings.bulkExportThreshold, blocked: settings.blockOnAlarm },
         at: now,
         clientAddress: null,
       });
       return true;
     });
-    if (raised) await mailSuperAdmins(ctx, userId, students, settings, log);
+    if (raised) await mailSuperAdmins(ctx, userId, { students, fullExports }, settings, log);
   }
 }
 
 async function mailSuperAdmins(
   ctx: ServerContext,
   userId: number,
-  students: number,
+  { students, fullExports }: BulkAccess,
   settings: { bulkExportThreshold: number; blockOnAlarm: boolean },
   log?: FastifyBaseLogger,
 ): Promise<void> {
@@ -50,7 +59,8 @@ async function mailSuperAdmins(
   const who = users.find((u) => u.id === userId);
   const name = who ? `${who.username} (${who.email})` : `user #${userId}`;
   const text = [
-    `${name} viewed or exported the records of ${students} distinct students in the last 24 hours (alarm threshold: ${settings.bulkExportThreshold}).`,
+    `${name} viewed or exported the records of ${students} distinct students in the last 24 hours (alarm threshold: ${settings.bulkExportThreshold}),`,
+    `and made ${fullExports} full exports (every school in their scope, no team; the alarm rings at ${FULL_EXPORTS_ALARM}).`,
     "",
     settings.blockOnAlarm ? "Their exports are refused until a super admin clears the alarm." : "Their exports are not blocked.",
     "The record of access (Access log) shows what they opened and exported.",

@@ -1,5 +1,4 @@
 import { ERASE_COHORT_RUNNING_MESSAGE, ERASE_RUNNING_COHORT_MESSAGE, type ErasureCounts } from "@tally/contract";
-import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   buildAttendance,
@@ -12,6 +11,7 @@ import {
   buildWeeklyData,
   type BuiltStudent,
 } from "../../../test/factories.js";
+import * as checks from "../../../test/erasure-checks.js";
 import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
@@ -92,31 +92,8 @@ async function importBatchRemembering(students: BuiltStudent[]): Promise<void> {
 const erase = (id: number, who: keyof typeof headers, payload: unknown) =>
   t.app.inject({ method: "DELETE", url: `/api/students/${id}`, headers: headers[who], payload: payload as never });
 
-/** Every table's rows that hold `needle` anywhere (the whole row as text). */
-async function rowsNaming(needle: string): Promise<Record<string, number>> {
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(t.db);
-  const found: Record<string, number> = {};
-  for (const { table_name } of tables.rows) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table_name)} x where x::text ilike ${`%${needle}%`}`.execute(t.db);
-    if ((rows[0]?.n ?? 0) > 0) found[table_name] = rows[0]?.n ?? 0;
-  }
-  return found;
-}
-
-/** Rows of every table with a student_id column (the record of access aside) that hold the id. */
-async function rowsWithStudentId(id: number): Promise<Record<string, number>> {
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.columns
-    where table_schema = current_schema() and column_name = 'student_id'`.execute(t.db);
-  expect(tables.rows.length).toBeGreaterThan(4);
-  const found: Record<string, number> = {};
-  for (const { table_name } of tables.rows) {
-    if (table_name === "access_log") continue;
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table_name)} where student_id = ${id}`.execute(t.db);
-    if ((rows[0]?.n ?? 0) > 0) found[table_name] = rows[0]?.n ?? 0;
-  }
-  return found;
-}
+const rowsNaming = (needle: string) => checks.rowsNaming(t.db, needle);
+const rowsWithStudentId = (id: number) => checks.rowsWithStudentId(t.db, id);
 
 describe("DELETE /api/students/:id", () => {
   it("erases every row that names the student, keeps rollups exact and the access record anonymous", async () => {

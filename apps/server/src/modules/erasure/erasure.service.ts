@@ -28,7 +28,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
  * only that something changed, and import batches forget the earlier values they kept for Undo. The record of access is left alone: its student_id was never a
  * foreign key and, once the student row is gone, names no one (ids are never reused).
  */
-async function eraseRows(trx: DbExecutor, ids: readonly number[]): Promise<ErasureCounts> {
+export async function eraseRows(trx: DbExecutor, ids: readonly number[]): Promise<ErasureCounts> {
   const attendance = await eraseAttendanceOf(trx, ids);
   const weeklyIds = await eraseWeeklyDataOf(trx, ids);
   await forgetErasedStudents(trx, ids, weeklyIds);

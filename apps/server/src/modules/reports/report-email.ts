@@ -10,7 +10,7 @@ import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { recordChange } from "../audit/audit.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { renderReportPdf } from "./pdf-report.js";
-import { buildReportModel, type ResolvedReport, resolveExport } from "./reports.service.js";
+import { buildReportModel, isFullExport, type ResolvedReport, resolveExport } from "./reports.service.js";
 import { countActorEntries, lockActorSends } from "./reports.repository.js";
 
 /** The audit rows of report e-mails: entity_id is the sender, so the rate limit counts them through the (entity, entity_id) index. */
@@ -103,6 +103,11 @@ export async function sendReport(
     throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);
   }
   // A disclosure once the mail has left: the students it names and every address it went to.
-  recordAccess(ctx, user, { action: "email", studentIds: model.studentIds, recipient: [...body.recipient, ...body.cc].join(", ") });
+  recordAccess(ctx, user, {
+    action: "email",
+    studentIds: model.studentIds,
+    recipient: [...body.recipient, ...body.cc].join(", "),
+    fullExport: isFullExport(user, report),
+  });
   return { message: REPORT_MESSAGES.emailSent };
 }

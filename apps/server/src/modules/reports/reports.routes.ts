@@ -17,7 +17,7 @@ import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { takeDownload } from "../downloads/downloads.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
-import { allReportStudents, buildReportModel, getReportData, recordExport, resolveExport } from "./reports.service.js";
+import { allReportStudents, buildReportModel, getReportData, isFullExport, recordExport, resolveExport } from "./reports.service.js";
 import { csvHead, csvRows } from "./students-csv.js";
 
 const tags = ["reports"];
@@ -58,7 +58,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       });
       const pdf = await renderReportPdf(model);
       await recordExport(db, request.user, "pdf", report, ctx.clock.now());
-      recordAccess(ctx, request.user, { action: "pdf", studentIds: model.studentIds });
+      recordAccess(ctx, request.user, { action: "pdf", studentIds: model.studentIds, fullExport: isFullExport(request.user, report) });
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", attachment(REPORT_FILES.pdf))
@@ -112,7 +112,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
             yield csvRows(page);
           }
         } finally {
-          recordAccess(ctx, user, { action: "csv", studentIds: sent });
+          recordAccess(ctx, user, { action: "csv", studentIds: sent, fullExport: isFullExport(user, report) });
         }
       }
       return reply

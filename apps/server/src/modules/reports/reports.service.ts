@@ -106,6 +106,19 @@ export async function resolveExport(db: DbExecutor, user: Caller, wanted: Report
 }
 
 /**
+ * A full export: its filters narrow nothing but the cohort — every school of the caller's scope
+ * (no school chosen, or the one school a single-school user has), no team. The reports have no
+ * search. Three in 24 hours raise the bulk-export alarm.
+ */
+export function isFullExport(user: Caller, report: ResolvedReport): boolean {
+  if (report.filter.teamId !== undefined) return false;
+  const chosen = report.filter.schoolIds;
+  if (chosen === undefined) return true;
+  const own = user.accessibleSchoolIds;
+  return own !== "all" && own.length === 1 && chosen.length === 1 && own[0] === chosen[0];
+}
+
+/**
  * Leaves an audit row for a download of student data (the CSV, or the PDF report): who took
  * which filters' data out of the app, and when. Written before the file is sent.
  */

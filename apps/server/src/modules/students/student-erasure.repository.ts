@@ -55,3 +55,44 @@ export async function deleteStudents(db: DbExecutor, ids: readonly number[]): Pr
   const students = await db.deleteFrom("students").where("id", "in", ids).executeTakeFirst();
   return { students: Number(students.numDeletedRows), cohorts: Number(cohorts.numDeletedRows), teams: Number(teams.numDeletedRows) };
 }
+
+/** What retention removes: students with a cohort, whose last cohort ended before `cutoff`, outside `exceptSchoolId`. */
+export interface ExpiredFilter {
+  cutoff: string;
+  exceptSchoolId: number | null;
+}
+
+function expired(db: DbExecutor, f: ExpiredFilter) {
+  return db
+    .selectFrom("students as s")
+    .where((eb) => (f.exceptSchoolId === null ? eb.lit(true) : eb.or([eb("s.school_id", "is", null), eb("s.school_id", "<>", f.exceptSchoolId)])))
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("student_cohorts as sc").select("sc.student_id").whereRef("sc.student_id", "=", "s.id")),
+    )
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("student_cohorts as sc")
+            .innerJoin("cohorts as c", "c.id", "sc.cohort_id")
+            .select("sc.student_id")
+            .whereRef("sc.student_id", "=", "s.id")
+            .where("c.end_date", ">=", sql<string>`cast(${f.cutoff} as date)`),
+        ),
+      ),
+    );
+}
+
+/** Up to `limit` ids of expired students above `afterId`, in id order (retention's batches). */
+export async function expiredStudentIds(db: DbExecutor, f: ExpiredFilter, afterId: number, limit: number): Promise<number[]> {
+  const rows = await expired(db, f).select("s.id").where("s.id", ">", afterId).orderBy("s.id").limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many students are expired, and up to `limit` of their names by last name (the preview). */
+export async function expiredStudentNames(db: DbExecutor, f: ExpiredFilter, limit: number): Promise<{ students: number; names: string[] }> {
+  const [count, rows] = await Promise.all([
+    expired(db, f).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+    expired(db, f).select(["s.first_name", "s.last_name"]).orderBy("s.last_name").orderBy("s.first_name").orderBy("s.id").limit(limit).execute(),
+  ]);
+  return { students: Number(count.n), names: rows.map((r) => `${r.first_name} ${r.last_name}`) };
+}

@@ -23,3 +23,13 @@ export function cohortStudentIds(db: DbExecutor, cohortId: number, afterId: numb
 export function deleteStudents(db: DbExecutor, ids: readonly number[]): Promise<{ students: number; cohorts: number; teams: number }> {
   return repo.deleteStudents(db, ids);
 }
+
+export type { ExpiredFilter } from "./student-erasure.repository.js";
+
+export function expiredStudentIds(db: DbExecutor, f: repo.ExpiredFilter, afterId: number, limit: number): Promise<number[]> {
+  return repo.expiredStudentIds(db, f, afterId, limit);
+}
+
+export function expiredStudentNames(db: DbExecutor, f: repo.ExpiredFilter, limit: number): Promise<{ students: number; names: string[] }> {
+  return repo.expiredStudentNames(db, f, limit);
+}

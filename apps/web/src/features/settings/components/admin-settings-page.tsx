@@ -7,6 +7,7 @@ import { useCohorts } from "../../../lib/api/get-cohorts";
 import { CohortManagementSection } from "./cohort-management-section";
 import { DemoSettingsSection } from "./demo-settings-section";
 import { FeatureSettingsSection } from "./feature-settings-section";
+import { PrivacySettingsSection } from "./privacy-settings-section";
 import { SystemSettingsSection } from "./system-settings-section";
 import { VisibilitySection } from "./visibility-section";
 
@@ -88,6 +89,7 @@ export function AdminSettingsPage() {
       <VisibilitySection />
       <DemoSettingsSection />
       <FeatureSettingsSection />
+      <PrivacySettingsSection />
     </Stack>
   );
 }
