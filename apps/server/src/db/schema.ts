@@ -410,7 +410,8 @@ export interface MfaRecoveryCodesTable {
 export interface MfaChallengesTable {
   id_hash: string;
   user_id: number;
-  login_method: LoginLogsTable["login_method"];
+  /** "username", "email", or "oidc:<provider id>" for a single sign-on (mfa.repository.ts). */
+  login_method: "username" | "email" | `oidc:${string}`;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   /** The WebAuthn challenge of a passkey sign-in, once its options were asked for. */

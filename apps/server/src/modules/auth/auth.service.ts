@@ -69,10 +69,16 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
   }
 }
 
+/** How a sign-in was made, where it matters after it: a single sign-on provider's two factors. */
+export interface SignInOrigin {
+  /** The provider's `amr` showed two factors: the sign-in counts as two-factor (REQUIRE_MFA_FOR_ADMINS). */
+  providerTwoFactor?: boolean;
+}
+
 /** A new sign-in: its refresh token, and an access token naming it. */
-export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
+export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">, origin: SignInOrigin = {}): Promise<RefreshResponse> {
   const now = ctx.clock.now();
-  const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now);
+  const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now, origin);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
@@ -158,17 +164,17 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   // An enrolled account gets a challenge instead of tokens; the sign-in is recorded when the
   // second factor finishes it (mfa-sign-in.service.ts).
   if (await hasSecondFactor(db, user.id)) {
-    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, byEmail ? "email" : "username"), methods: await secondFactorMethods(db, user.id) };
+    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, { loginMethod: byEmail ? "email" : "username" }), methods: await secondFactorMethods(db, user.id) };
   }
   await log(true, null);
   return finishSignIn(ctx, user);
 }
 
 /** The end of every sign-in: last login, the token pair, the user. */
-export async function finishSignIn(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<SignedInResponse> {
+export async function finishSignIn(ctx: ServerContext, user: Pick<User, "id" | "session_version">, origin: SignInOrigin = {}): Promise<SignedInResponse> {
   const db = ctx.database.db;
   await setLastLogin(db, user.id, ctx.clock.now());
-  const tokens = await issueTokens(ctx, user);
+  const tokens = await issueTokens(ctx, user, origin);
   const sessionUser = await loadSessionUser(db, user.id);
   if (!sessionUser) throw invalidCredentials();
   return { ...tokens, user: sessionUser };

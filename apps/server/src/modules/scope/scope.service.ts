@@ -1,5 +1,6 @@
 import type { DemoSettings, Role } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
+import { signedInWithProviderTwoFactor } from "../sessions/sessions.service.js";
 import { schoolScope } from "./scope.policy.js";
 import { parseDemoSettings, type VisibilityRow } from "./scope-settings.service.js";
 import { findCaller } from "./scope.repository.js";
@@ -20,6 +21,8 @@ export interface Caller {
   demo: DemoSettings;
   /** Whether the account has a confirmed second factor. */
   mfaEnrolled: boolean;
+  /** Whether this sign-in was made with two factors at a single sign-on provider (its `amr`). */
+  providerTwoFactor: boolean;
 }
 
 /** A caller as loaded, with what the token check decides on. */
@@ -46,6 +49,7 @@ export async function loadCaller(db: DbExecutor, userId: number, sessionId: stri
       cohortVisibility: row.cohort_visibility,
       demo: parseDemoSettings(row.demo_setting),
       mfaEnrolled: row.mfa_enrolled,
+      providerTwoFactor: signedInWithProviderTwoFactor(sessionId),
     },
     isActive: row.is_active,
     sessionLive: row.session_live,

@@ -19,10 +19,25 @@ export type StoredRefreshToken = NonNullable<Awaited<ReturnType<typeof repo.find
 
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
 
+/**
+ * The family id of a sign-in whose second factor a single sign-on provider vouched for (its
+ * `amr`) starts with this. The id travels signed in every access token and is kept by every
+ * rotation, so the sign-in stays two-factor for its whole life and no token can claim it.
+ */
+const PROVIDER_TWO_FACTOR_PREFIX = "2f-";
+
+/** Whether the sign-in (family id) was made with two factors at a single sign-on provider. */
+export const signedInWithProviderTwoFactor = (sessionId: string): boolean => sessionId.startsWith(PROVIDER_TWO_FACTOR_PREFIX);
+
 /** A new sign-in: a refresh token starting a new family, whose id the access tokens carry. */
-export async function startSignIn(db: DbExecutor, userId: number, now: Date): Promise<{ sessionId: string; refreshToken: string }> {
+export async function startSignIn(
+  db: DbExecutor,
+  userId: number,
+  now: Date,
+  opts: { providerTwoFactor?: boolean } = {},
+): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
-  const sessionId = randomUUID();
+  const sessionId = `${opts.providerTwoFactor ? PROVIDER_TWO_FACTOR_PREFIX : ""}${randomUUID()}`;
   await repo.insertRefreshToken(db, {
     userId,
     familyId: sessionId,
