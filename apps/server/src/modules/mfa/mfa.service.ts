@@ -13,6 +13,8 @@ import { countPasskeys } from "./passkeys.repository.js";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery-codes.js";
 import { checkTotpCode, newTotpSecret, totpEnrolment } from "./totp.js";
 
+export type { ChallengeOrigin } from "./mfa.repository.js";
+
 const TOTP_PURPOSE = "mfa totp secret";
 const CHALLENGE_PURPOSE = "mfa challenge";
 
@@ -154,8 +156,6 @@ export async function resetSecondFactor(ctx: ServerContext, actorId: number, acc
   });
   if (had) tell(ctx, account, "reset", log);
 }
-
-export type { ChallengeOrigin } from "./mfa.repository.js";
 
 /**
  * A new challenge for an account whose first step was right (its password, or a single sign-on
