@@ -30,7 +30,7 @@ export type AuthUser = Caller;
  */
 export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const loaded = await loadCaller(ctx.database.db, claims.userId, claims.sessionId);
+  const loaded = await loadCaller(ctx.database.db, claims);
   if (!loaded) throw unauthenticated();
   if (!loaded.isActive) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   if (loaded.caller.sessionVersion !== claims.sessionVersion) {
@@ -83,6 +83,7 @@ export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "s
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId,
+    providerTwoFactor: origin.providerTwoFactor ?? false,
   });
   return { token, refreshToken };
 }
@@ -211,6 +212,8 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId: row.family_id,
+    // The sign-in's two factors at its provider, kept on every token of the family.
+    providerTwoFactor: row.provider_two_factor,
   });
   return { token, refreshToken: rotation.refreshToken };
 }

@@ -1,4 +1,5 @@
 import type { MfaChallengeResponse, SignedInResponse } from "@tally/contract";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
@@ -7,6 +8,7 @@ import { softwarePasskey } from "../../../test/software-authenticator.js";
 import { exchangeSsoCode, providerAccount, ssoCode } from "../../../test/sso-flow.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
+import { signAccessToken } from "./access-tokens.js";
 
 // "An SSO sign-in counts as two factors only when the provider's `amr` says so": with one
 // factor at the provider, an account with a second factor of its own is asked for it; with two,
@@ -64,6 +66,10 @@ describe("single sign-on and the account's own second factor", () => {
     expect(res.body).not.toMatch(/token/i);
     // Nothing is recorded until the second step.
     expect(await successfulSignIns(user.id)).toHaveLength(before);
+    // The challenge keeps the method and the provider, each in a column of its own.
+    expect(await t.db.selectFrom("mfa_challenges").select(["login_method", "oidc_provider"]).where("user_id", "=", user.id).execute()).toEqual([
+      { login_method: "oidc", oidc_provider: "school-idp" },
+    ]);
 
     const { challenge } = res.json<MfaChallengeResponse>();
     const wrong = String((Number(enrolled.codeAt()) + 1) % 1_000_000).padStart(6, "0");
@@ -140,6 +146,7 @@ describe("REQUIRE_MFA_FOR_ADMINS and a single sign-on", () => {
       const admin = await buildUser(t.db, { role, email: `one.factor.${role}@school.example` });
       const res = await ssoSignIn(`one.factor.${role}@school.example`, ["pwd"]);
       const { token, refreshToken } = res.json<SignedInResponse>();
+      expect(decodeJwt(token).mf).toBeUndefined();
       const refused = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(token) });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().code).toBe("MFA_ENROLMENT_REQUIRED");
@@ -149,6 +156,7 @@ describe("REQUIRE_MFA_FOR_ADMINS and a single sign-on", () => {
       const refreshed = await t.app.inject({ method: "POST", url: "/api/auth/refresh", payload: { refreshToken } });
       const again = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(refreshed.json().token) });
       expect(again.json().code).toBe("MFA_ENROLMENT_REQUIRED");
+      expect(decodeJwt(refreshed.json().token).mf).toBeUndefined();
       expect((await successfulSignIns(admin.id)).at(-1)).toMatchObject({ successful: true, multi_factor: false });
     });
   }
@@ -173,6 +181,33 @@ describe("REQUIRE_MFA_FOR_ADMINS and a single sign-on", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/users", headers: byPassword.headers })).json().code).toBe("MFA_ENROLMENT_REQUIRED");
     const oneFactor = (await ssoSignIn("provider.mfa.admin@school.example", ["pwd"])).json<SignedInResponse>();
     expect((await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(oneFactor.token) })).json().code).toBe("MFA_ENROLMENT_REQUIRED");
+  });
+
+  it("keeps the provider's two factors on every refresh token of the sign-in and as the signed claim mf, which the guard reads", async () => {
+    const admin = await buildUser(t.db, { role: "admin", email: "claim.admin@school.example" });
+    const first = (await ssoSignIn("claim.admin@school.example", ["pwd", "otp"])).json<SignedInResponse>();
+    expect(decodeJwt(first.token).mf).toBe(true);
+    let { refreshToken } = first;
+    for (let i = 0; i < 2; i++) {
+      const refreshed = await t.app.inject({ method: "POST", url: "/api/auth/refresh", payload: { refreshToken } });
+      expect(refreshed.statusCode, refreshed.body).toBe(200);
+      expect(decodeJwt(refreshed.json().token).mf).toBe(true);
+      refreshToken = refreshed.json().refreshToken;
+    }
+    const sessionId = String(decodeJwt(first.token).sid);
+    const family = await t.db.selectFrom("refresh_tokens").select(["family_id", "provider_two_factor"]).where("user_id", "=", admin.id).execute();
+    expect(family).toEqual(Array.from({ length: 3 }, () => ({ family_id: sessionId, provider_two_factor: true })));
+
+    // A token of the same live sign-in without the claim (as issued before it existed) is one factor.
+    const unclaimed = await signAccessToken(t.ctx.config.secretKey, clock.now(), {
+      userId: admin.id,
+      sessionVersion: admin.session_version,
+      sessionId,
+      providerTwoFactor: false,
+    });
+    const refused = await t.app.inject({ method: "GET", url: "/api/users", headers: bearer(unclaimed) });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe("MFA_ENROLMENT_REQUIRED");
   });
 
   it("asks an enrolled admin for the code after a one-factor single sign-on, and then lets them work", async () => {

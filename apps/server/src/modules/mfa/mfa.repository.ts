@@ -91,14 +91,10 @@ export async function countRecoveryCodesLeft(db: DbExecutor, userId: number): Pr
 /** How the first step of a sign-in was made: what its line in the login history will say. */
 export type ChallengeOrigin = { loginMethod: "username" | "email" } | { loginMethod: "oidc"; provider: string };
 
-// A single sign-on's provider rides in login_method ("oidc:<provider id>", ids being lower-case
-// letters, digits and dashes), so that the challenge keeps it without a column of its own.
-const OIDC_PREFIX = "oidc:";
-const storedMethod = (o: ChallengeOrigin): MfaChallengesTable["login_method"] =>
-  o.loginMethod === "oidc" ? `${OIDC_PREFIX}${o.provider}` : o.loginMethod;
-function readOrigin(stored: string): ChallengeOrigin {
-  if (stored.startsWith(OIDC_PREFIX)) return { loginMethod: "oidc", provider: stored.slice(OIDC_PREFIX.length) };
-  return { loginMethod: stored === "email" ? "email" : "username" };
+// The table's check keeps a provider on every "oidc" challenge, and on no other.
+function readOrigin(row: { login_method: MfaChallengesTable["login_method"]; oidc_provider: string | null }): ChallengeOrigin {
+  if (row.login_method === "oidc" && row.oidc_provider !== null) return { loginMethod: "oidc", provider: row.oidc_provider };
+  return { loginMethod: row.login_method === "email" ? "email" : "username" };
 }
 
 export async function insertChallenge(
@@ -110,7 +106,14 @@ export async function insertChallenge(
   await db.deleteFrom("mfa_challenges").where("expires_at", "<=", now).execute();
   await db
     .insertInto("mfa_challenges")
-    .values({ id_hash: c.idHash, user_id: c.userId, login_method: storedMethod(c.origin), expires_at: c.expiresAt, used_at: null })
+    .values({
+      id_hash: c.idHash,
+      user_id: c.userId,
+      login_method: c.origin.loginMethod,
+      oidc_provider: c.origin.loginMethod === "oidc" ? c.origin.provider : null,
+      expires_at: c.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -118,12 +121,12 @@ export async function insertChallenge(
 export async function findOpenChallenge(db: DbExecutor, idHash: string, now: Date) {
   const row = await db
     .selectFrom("mfa_challenges")
-    .select(["user_id", "login_method", "webauthn_challenge"])
+    .select(["user_id", "login_method", "oidc_provider", "webauthn_challenge"])
     .where("id_hash", "=", idHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)
     .executeTakeFirst();
-  return row && { user_id: row.user_id, webauthn_challenge: row.webauthn_challenge, origin: readOrigin(row.login_method) };
+  return row && { user_id: row.user_id, webauthn_challenge: row.webauthn_challenge, origin: readOrigin(row) };
 }
 
 /** Uses the challenge up in one statement: of two parallel uses only one succeeds. */

@@ -20,16 +20,10 @@ export type StoredRefreshToken = NonNullable<Awaited<ReturnType<typeof repo.find
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
 
 /**
- * The family id of a sign-in whose second factor a single sign-on provider vouched for (its
- * `amr`) starts with this. The id travels signed in every access token and is kept by every
- * rotation, so the sign-in stays two-factor for its whole life and no token can claim it.
+ * A new sign-in: a refresh token starting a new family, whose id the access tokens carry.
+ * providerTwoFactor: a single sign-on provider vouched for two factors (its `amr`); the family
+ * keeps it through every rotation, so the sign-in stays two-factor for its whole life.
  */
-const PROVIDER_TWO_FACTOR_PREFIX = "2f-";
-
-/** Whether the sign-in (family id) was made with two factors at a single sign-on provider. */
-export const signedInWithProviderTwoFactor = (sessionId: string): boolean => sessionId.startsWith(PROVIDER_TWO_FACTOR_PREFIX);
-
-/** A new sign-in: a refresh token starting a new family, whose id the access tokens carry. */
 export async function startSignIn(
   db: DbExecutor,
   userId: number,
@@ -37,13 +31,14 @@ export async function startSignIn(
   opts: { providerTwoFactor?: boolean } = {},
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
-  const sessionId = `${opts.providerTwoFactor ? PROVIDER_TWO_FACTOR_PREFIX : ""}${randomUUID()}`;
+  const sessionId = randomUUID();
   await repo.insertRefreshToken(db, {
     userId,
     familyId: sessionId,
     tokenHash: hashToken(refreshToken),
     createdAt: now,
     expiresAt: refreshExpiry(now),
+    providerTwoFactor: opts.providerTwoFactor ?? false,
   });
   return { sessionId, refreshToken };
 }
@@ -96,6 +91,7 @@ export async function rotateRefreshToken(ctx: ServerContext, row: StoredRefreshT
       tokenHash: hashToken(successor),
       createdAt: now,
       expiresAt: refreshExpiry(now),
+      providerTwoFactor: row.provider_two_factor,
     });
     await repo.linkRefreshSuccessor(trx, row.id, nextId);
     return true;
