@@ -61,7 +61,10 @@ export const mfaStatusResponseSchema = z.object({
   /** How many passkeys the account may finish signing in with instead of a code. */
   passkeys: z.number().int(),
   recoveryCodesLeft: z.number().int(),
-  /** Whether this account must have a second factor before admin functions work (REQUIRE_MFA_FOR_ADMINS). */
+  /**
+   * Whether this account must have a second factor before admin functions work
+   * (REQUIRE_MFA_FOR_ADMINS); false for a single sign-on whose provider showed two factors.
+   */
   required: z.boolean(),
 });
 export type MfaStatusResponse = z.infer<typeof mfaStatusResponseSchema>;

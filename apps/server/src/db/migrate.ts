@@ -22,6 +22,7 @@ import { migrate019 } from "./migrations/019-second-factor.js";
 import { migrate021 } from "./migrations/021-access-log.js";
 import { migrate022 } from "./migrations/022-passkeys.js";
 import { migrate023 } from "./migrations/023-retention.js";
+import { migrate024 } from "./migrations/024-sign-in-factors.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "021-access-log": { up: migrate021 },
   "022-passkeys": { up: migrate022 },
   "023-retention": { up: migrate023 },
+  "024-sign-in-factors": { up: migrate024 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -263,6 +263,11 @@ export interface RefreshTokensTable {
   replaced_by_id: number | null;
   /** The sign-in this token descends from; access tokens carry it as `sid`. */
   family_id: string;
+  /**
+   * The sign-in was made with two factors at a single sign-on provider (its `amr`); every
+   * rotation keeps it, and the access tokens refreshed from it carry it as `mf`.
+   */
+  provider_two_factor: ColumnType<boolean, boolean | undefined, never>;
 }
 
 export type OneTimeTokenPurpose = "password_reset" | "email_verify";
@@ -419,7 +424,9 @@ export interface MfaRecoveryCodesTable {
 export interface MfaChallengesTable {
   id_hash: string;
   user_id: number;
-  login_method: LoginLogsTable["login_method"];
+  login_method: "username" | "email" | "oidc";
+  /** The provider of a single sign-on (login_method "oidc"); null otherwise. */
+  oidc_provider: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   /** The WebAuthn challenge of a passkey sign-in, once its options were asked for. */

@@ -79,10 +79,11 @@ const plugin: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx 
   app.decorateRequest("tokenSession", null, []);
 
   // REQUIRE_MFA_FOR_ADMINS: an admin without a second factor reaches nothing but the routes of
-  // enrolling (and signing in and out); everything an admin sees is an admin function.
+  // enrolling (and signing in and out); everything an admin sees is an admin function. A sign-in
+  // whose two factors the single sign-on provider vouched for is two-factor already.
   const requireEnrolment = (request: FastifyRequest) => {
     const { user } = request;
-    if (!ctx.config.requireMfaForAdmins || !isAdminRole(user.role) || user.mfaEnrolled) return;
+    if (!ctx.config.requireMfaForAdmins || !isAdminRole(user.role) || user.mfaEnrolled || user.providerTwoFactor) return;
     if (request.routeOptions.config.enrolment) return;
     throw new AppError(403, "MFA_ENROLMENT_REQUIRED", MESSAGES.mfaEnrolmentRequired);
   };

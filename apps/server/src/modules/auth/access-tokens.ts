@@ -10,6 +10,11 @@ export interface AccessClaims {
   sessionVersion: number;
   /** The sign-in (refresh token family) this token belongs to: signing out ends it. */
   sessionId: string;
+  /**
+   * The sign-in was made with two factors at a single sign-on provider (its `amr`): claim `mf`,
+   * present only when true. A token without it (every token before the claim existed) is one factor.
+   */
+  providerTwoFactor: boolean;
 }
 
 // Instances sharing one PostgreSQL may disagree on the time by a little: a token issued "in the
@@ -20,10 +25,13 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-/** A short-lived HS256 access token carrying the user id (sub), session version (sv) and sign-in (sid). */
+/**
+ * A short-lived HS256 access token carrying the user id (sub), session version (sv), sign-in
+ * (sid) and, for a sign-in the provider made with two factors, `mf: true`.
+ */
 export async function signAccessToken(secret: string, now: Date, claims: AccessClaims): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ sv: claims.sessionVersion, sid: claims.sessionId })
+  return new SignJWT({ sv: claims.sessionVersion, sid: claims.sessionId, ...(claims.providerTwoFactor ? { mf: true } : {}) })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(claims.userId))
     .setIssuer(ISSUER)
@@ -51,8 +59,8 @@ function rememberVerified(token: string, secret: string, claims: AccessClaims, e
 }
 
 /**
- * Checks signature, algorithm, issuer, audience, the required claims (exp, iat, sub, sv, sid) and
- * expiry and age against `now`; throws a 401 AppError.
+ * Checks signature, algorithm, issuer, audience, the required claims (exp, iat, sub, sv, sid), the
+ * optional `mf` (a boolean when present), and expiry and age against `now`; throws a 401 AppError.
  */
 export async function verifyAccessToken(secret: string, now: Date, token: string): Promise<AccessClaims> {
   const known = verified.get(token);
@@ -75,17 +83,18 @@ export async function verifyAccessToken(secret: string, now: Date, token: string
       throw unauthenticated();
     }
     const userId = Number(payload.sub);
-    const { sv: sessionVersion, sid: sessionId } = payload;
+    const { sv: sessionVersion, sid: sessionId, mf } = payload;
     if (
       !Number.isSafeInteger(userId) ||
       userId <= 0 ||
       typeof sessionVersion !== "number" ||
       typeof sessionId !== "string" ||
-      sessionId.length === 0
+      sessionId.length === 0 ||
+      (mf !== undefined && typeof mf !== "boolean")
     ) {
       throw unauthenticated();
     }
-    const claims = { userId, sessionVersion, sessionId };
+    const claims = { userId, sessionVersion, sessionId, providerTwoFactor: mf === true };
     rememberVerified(token, secret, claims, exp);
     return claims;
   } catch (err) {

@@ -30,7 +30,7 @@ export type AuthUser = Caller;
  */
 export async function authenticateToken(ctx: ServerContext, token: string): Promise<AuthUser> {
   const claims = await verifyAccessToken(ctx.config.secretKey, ctx.clock.now(), token);
-  const loaded = await loadCaller(ctx.database.db, claims.userId, claims.sessionId);
+  const loaded = await loadCaller(ctx.database.db, claims);
   if (!loaded) throw unauthenticated();
   if (!loaded.isActive) throw unauthenticated(MESSAGES.sessionExpired, "ACCOUNT_INACTIVE");
   if (loaded.caller.sessionVersion !== claims.sessionVersion) {
@@ -69,14 +69,21 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
   }
 }
 
+/** How a sign-in was made, where it matters after it: a single sign-on provider's two factors. */
+export interface SignInOrigin {
+  /** The provider's `amr` showed two factors: the sign-in counts as two-factor (REQUIRE_MFA_FOR_ADMINS). */
+  providerTwoFactor?: boolean;
+}
+
 /** A new sign-in: its refresh token, and an access token naming it. */
-export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<RefreshResponse> {
+export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">, origin: SignInOrigin = {}): Promise<RefreshResponse> {
   const now = ctx.clock.now();
-  const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now);
+  const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now, origin);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId,
+    providerTwoFactor: origin.providerTwoFactor ?? false,
   });
   return { token, refreshToken };
 }
@@ -158,17 +165,17 @@ export async function login(ctx: ServerContext, attempt: LoginAttempt): Promise<
   // An enrolled account gets a challenge instead of tokens; the sign-in is recorded when the
   // second factor finishes it (mfa-sign-in.service.ts).
   if (await hasSecondFactor(db, user.id)) {
-    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, byEmail ? "email" : "username"), methods: await secondFactorMethods(db, user.id) };
+    return { mfaRequired: true, challenge: await openChallenge(ctx, user.id, { loginMethod: byEmail ? "email" : "username" }), methods: await secondFactorMethods(db, user.id) };
   }
   await log(true, null);
   return finishSignIn(ctx, user);
 }
 
 /** The end of every sign-in: last login, the token pair, the user. */
-export async function finishSignIn(ctx: ServerContext, user: Pick<User, "id" | "session_version">): Promise<SignedInResponse> {
+export async function finishSignIn(ctx: ServerContext, user: Pick<User, "id" | "session_version">, origin: SignInOrigin = {}): Promise<SignedInResponse> {
   const db = ctx.database.db;
   await setLastLogin(db, user.id, ctx.clock.now());
-  const tokens = await issueTokens(ctx, user);
+  const tokens = await issueTokens(ctx, user, origin);
   const sessionUser = await loadSessionUser(db, user.id);
   if (!sessionUser) throw invalidCredentials();
   return { ...tokens, user: sessionUser };
@@ -205,6 +212,8 @@ export async function refresh(ctx: ServerContext, presented: string): Promise<Re
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId: row.family_id,
+    // The sign-in's two factors at its provider, kept on every token of the family.
+    providerTwoFactor: row.provider_two_factor,
   });
   return { token, refreshToken: rotation.refreshToken };
 }

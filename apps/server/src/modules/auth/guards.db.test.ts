@@ -63,6 +63,7 @@ async function signInOf(user: { id: number; session_version: number }) {
     userId: user.id,
     sessionVersion: user.session_version,
     sessionId,
+    providerTwoFactor: false,
   });
   return { token, sessionId };
 }

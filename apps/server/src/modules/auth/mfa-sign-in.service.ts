@@ -55,8 +55,10 @@ async function finishSecondStep(
   const record = (successful: boolean, failureReason: LoginFailureReason | null) =>
     recordLoginAttempt(db, {
       userId: user.id,
-      login: open.login_method === "email" ? user.email.toLowerCase() : user.username.toLowerCase(),
-      loginMethod: open.login_method,
+      // As the first step recorded it: a typed username, else the address (typed, or the provider's).
+      login: open.origin.loginMethod === "username" ? user.username.toLowerCase() : user.email.toLowerCase(),
+      loginMethod: open.origin.loginMethod,
+      provider: open.origin.loginMethod === "oidc" ? open.origin.provider : null,
       ipAddress: attempt.ipAddress,
       userAgent: attempt.userAgent?.slice(0, 512) ?? null,
       successful,

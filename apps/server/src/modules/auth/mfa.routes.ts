@@ -68,7 +68,8 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request) => ({
       ...(await secondFactorStatus(ctx.database.db, request.user.id)),
-      required: ctx.config.requireMfaForAdmins && isAdminRole(request.user.role),
+      // Not for a sign-in the provider made with two factors: nothing is refused to it.
+      required: ctx.config.requireMfaForAdmins && isAdminRole(request.user.role) && !request.user.providerTwoFactor,
     }),
   );
 

@@ -23,20 +23,26 @@ export function verifiedEmail(provider: OidcProviderConfig, claims: Record<strin
   return { refusal: "EMAIL_NOT_VERIFIED", email };
 }
 
-// RFC 8176 authentication method references, by the kind of factor each is.
+// RFC 8176 authentication method references, by the kind of factor each is. "fido" is not in
+// the RFC's registry but Microsoft Entra sends it for a security key; "pin" is a knowledge
+// factor only beside something held. Values that only say how (wia, fed, rba, mca, user,
+// geo) or hedge (Entra's "wiaormfa") are no factor at all.
 const KNOWLEDGE = new Set(["pwd", "pin", "kba"]);
-const POSSESSION = new Set(["otp", "sms", "tel", "hwk", "swk", "sc", "pop"]);
+const POSSESSION = new Set(["otp", "sms", "tel", "hwk", "swk", "sc", "pop", "fido"]);
 const INHERENCE = new Set(["fpt", "face", "iris", "retina", "vbm"]);
+/** Said outright: RFC 8176's "mfa", and Entra's "ngcmfa" (Windows Hello, counted by Entra as mfa). */
+const MULTI_FACTOR = new Set(["mfa", "ngcmfa"]);
 
 /**
  * Whether the provider's `amr` shows a sign-in with two factors: "mfa" said outright, or
- * methods of two different kinds (a password and a one-time code). A provider that sends no
- * `amr` (Google) never counts as two factors.
+ * methods of two different kinds (a password and a one-time code). Two methods of one kind
+ * (an SMS and a one-time code) are one factor. A provider that sends no `amr` (Google) never
+ * counts as two factors: Tally then asks for its own second factor when the account has one.
  */
 export function amrShowsTwoFactors(amr: unknown): boolean {
   if (!Array.isArray(amr)) return false;
   const methods = amr.filter((m): m is string => typeof m === "string");
-  if (methods.includes("mfa")) return true;
+  if (methods.some((m) => MULTI_FACTOR.has(m))) return true;
   const kinds = [KNOWLEDGE, POSSESSION, INHERENCE].filter((kind) => methods.some((m) => kind.has(m)));
   return kinds.length >= 2;
 }

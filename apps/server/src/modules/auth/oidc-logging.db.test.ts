@@ -1,8 +1,10 @@
 import { Writable } from "node:stream";
-import type { SignedInResponse } from "@tally/contract";
+import type { MfaChallengeResponse, SignedInResponse } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
+import { enrolTotp, verify } from "../../../test/second-factor.js";
+import { exchangeSsoCode, ssoCode } from "../../../test/sso-flow.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { serverLoggerOptions } from "../../lib/request-log.js";
 
@@ -24,7 +26,10 @@ let provider: TestProvider;
 beforeAll(async () => {
   provider = await startTestProvider(
     [{ clientId: "tally", clientSecret: SECRET, redirectUris: [`${APP_URL}/api/auth/oidc/idp/callback`] }],
-    { person: { email: "logged@school.example", emailVerified: true } },
+    {
+      person: { email: "logged@school.example", emailVerified: true },
+      "one-factor": { email: "enrolled@school.example", emailVerified: true, amr: ["pwd"] },
+    },
   );
 });
 afterAll(() => provider?.close());
@@ -68,5 +73,23 @@ describe("the server log during single sign-on", () => {
       expect(log, "a secret of the flow is in the log").not.toContain(secret);
     }
     expect(log).toContain("/api/auth/oidc/idp/callback");
+  });
+
+  it("holds none of the second step's secrets when a one-factor single sign-on asks for the account's code", async () => {
+    const user = await buildUser(t.db, { role: "school_user", email: "enrolled@school.example" });
+    const enrolled = await enrolTotp(t, user, t.ctx.clock);
+    const code = await ssoCode(t, provider, "one-factor", "idp");
+    const exchanged = await exchangeSsoCode(t, code);
+    const { challenge } = exchanged.json<MfaChallengeResponse>();
+    expect(challenge).toBeTruthy();
+    const recoveryCode = enrolled.recoveryCodes[0]!;
+    const done = await verify(t, challenge, recoveryCode);
+    expect(done.statusCode, done.body).toBe(200);
+    const tokens = done.json<SignedInResponse>();
+
+    expect(log).toContain('"url":"/api/auth/mfa/verify"');
+    for (const secret of [code, challenge, enrolled.secret, recoveryCode, tokens.token, tokens.refreshToken]) {
+      expect(log, "a secret of the second step is in the log").not.toContain(secret);
+    }
   });
 });

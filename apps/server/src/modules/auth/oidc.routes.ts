@@ -1,6 +1,6 @@
 import {
   authProvidersResponseSchema,
-  signedInResponseSchema,
+  loginResponseSchema,
   oidcCallbackQuerySchema,
   oidcExchangeRequestSchema,
   oidcProviderParamsSchema,
@@ -87,10 +87,11 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
     {
       schema: {
         tags,
-        summary: "Exchange the one-time code of a single sign-on for the access and refresh token",
+        summary:
+          "Exchange the one-time code of a single sign-on for the access and refresh token, or, for an account with a second factor when the provider's amr showed one factor, a challenge (as POST /auth/login)",
         operationId: "exchangeSingleSignOnCode",
         body: oidcExchangeRequestSchema,
-        response: { 200: signedInResponseSchema, ...errorResponses(400, 401) },
+        response: { 200: loginResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) =>

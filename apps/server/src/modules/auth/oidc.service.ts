@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { LoginFailureReason, SignedInResponse, SsoRefusal } from "@tally/contract";
+import type { LoginFailureReason, LoginResponse, SsoRefusal } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import * as oidc from "openid-client";
 import type { ServerContext } from "../../context.js";
@@ -7,8 +7,9 @@ import { notFound, unauthenticated } from "../../lib/errors.js";
 import type { OidcProviderConfig } from "../../lib/oidc-provider-config.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { readDemoSettings } from "../scope/scope-settings.service.js";
-import { findAccountByEmail, findAccountById, loadSessionUser, recordLoginAttempt, setLastLogin } from "../users/accounts.service.js";
-import { issueTokens } from "./auth.service.js";
+import { hasSecondFactor, openChallenge, secondFactorMethods } from "../mfa/mfa.service.js";
+import { findAccountByEmail, findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
+import { finishSignIn } from "./auth.service.js";
 import { amrShowsTwoFactors, verifiedEmail } from "./oidc-claims.js";
 import { findProvider, providerClient, redirectUrl } from "./oidc-clients.js";
 import { openFlow, sealFlow } from "./oidc-flow-cookie.js";
@@ -155,9 +156,13 @@ export async function finishSso(
 
 /**
  * The /sso page's one-time code for the token pair. The sign-in (and its line in the login
- * history, with the provider and whether it counted as two factors) starts here.
+ * history, with the provider and whether it counted as two factors) starts here. When the
+ * provider's `amr` did not show two factors and the account has a second factor of its own, the
+ * answer is the challenge POST /auth/login gives such an account: the tokens come with the code
+ * (POST /auth/mfa/verify, or a passkey), whose line in the history names the provider. When it
+ * did, the sign-in counts as two-factor for REQUIRE_MFA_FOR_ADMINS.
  */
-export async function exchangeSsoCode(ctx: ServerContext, code: string, client: SsoClient): Promise<SignedInResponse> {
+export async function exchangeSsoCode(ctx: ServerContext, code: string, client: SsoClient): Promise<LoginResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const handoff = await takeHandoff(db, hashToken(code), now);
@@ -165,6 +170,13 @@ export async function exchangeSsoCode(ctx: ServerContext, code: string, client: 
   const user = await findAccountById(db, handoff.user_id);
   // Deactivated in the minute since the callback: refused as at the callback.
   if (!user || !user.is_active) throw unauthenticated("This account is deactivated.", "ACCOUNT_INACTIVE");
+  if (!handoff.multi_factor && (await hasSecondFactor(db, user.id))) {
+    return {
+      mfaRequired: true,
+      challenge: await openChallenge(ctx, user.id, { loginMethod: "oidc", provider: handoff.provider }),
+      methods: await secondFactorMethods(db, user.id),
+    };
+  }
   await recordLoginAttempt(db, {
     userId: user.id,
     login: user.email.toLowerCase(),
@@ -177,9 +189,5 @@ export async function exchangeSsoCode(ctx: ServerContext, code: string, client: 
     failureReason: null,
     at: now,
   });
-  await setLastLogin(db, user.id, now);
-  const tokens = await issueTokens(ctx, user);
-  const sessionUser = await loadSessionUser(db, user.id);
-  if (!sessionUser) throw unauthenticated();
-  return { ...tokens, user: sessionUser };
+  return finishSignIn(ctx, user, { providerTwoFactor: handoff.multi_factor });
 }

@@ -88,28 +88,45 @@ export async function countRecoveryCodesLeft(db: DbExecutor, userId: number): Pr
   return Number(row.n);
 }
 
+/** How the first step of a sign-in was made: what its line in the login history will say. */
+export type ChallengeOrigin = { loginMethod: "username" | "email" } | { loginMethod: "oidc"; provider: string };
+
+// The table's check keeps a provider on every "oidc" challenge, and on no other.
+function readOrigin(row: { login_method: MfaChallengesTable["login_method"]; oidc_provider: string | null }): ChallengeOrigin {
+  if (row.login_method === "oidc" && row.oidc_provider !== null) return { loginMethod: "oidc", provider: row.oidc_provider };
+  return { loginMethod: row.login_method === "email" ? "email" : "username" };
+}
+
 export async function insertChallenge(
   db: DbExecutor,
-  c: { idHash: string; userId: number; loginMethod: MfaChallengesTable["login_method"]; expiresAt: Date },
+  c: { idHash: string; userId: number; origin: ChallengeOrigin; expiresAt: Date },
   now: Date,
 ): Promise<void> {
   // Finished challenges go as new ones come, which keeps the table small without a timer.
   await db.deleteFrom("mfa_challenges").where("expires_at", "<=", now).execute();
   await db
     .insertInto("mfa_challenges")
-    .values({ id_hash: c.idHash, user_id: c.userId, login_method: c.loginMethod, expires_at: c.expiresAt, used_at: null })
+    .values({
+      id_hash: c.idHash,
+      user_id: c.userId,
+      login_method: c.origin.loginMethod,
+      oidc_provider: c.origin.loginMethod === "oidc" ? c.origin.provider : null,
+      expires_at: c.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
 /** A challenge still open at `now`. */
 export async function findOpenChallenge(db: DbExecutor, idHash: string, now: Date) {
-  return db
+  const row = await db
     .selectFrom("mfa_challenges")
-    .select(["user_id", "login_method", "webauthn_challenge"])
+    .select(["user_id", "login_method", "oidc_provider", "webauthn_challenge"])
     .where("id_hash", "=", idHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)
     .executeTakeFirst();
+  return row && { user_id: row.user_id, webauthn_challenge: row.webauthn_challenge, origin: readOrigin(row) };
 }
 
 /** Uses the challenge up in one statement: of two parallel uses only one succeeds. */

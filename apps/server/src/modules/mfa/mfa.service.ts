@@ -13,6 +13,8 @@ import { countPasskeys } from "./passkeys.repository.js";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery-codes.js";
 import { checkTotpCode, newTotpSecret, totpEnrolment } from "./totp.js";
 
+export type { ChallengeOrigin } from "./mfa.repository.js";
+
 const TOTP_PURPOSE = "mfa totp secret";
 const CHALLENGE_PURPOSE = "mfa challenge";
 
@@ -155,8 +157,11 @@ export async function resetSecondFactor(ctx: ServerContext, actorId: number, acc
   if (had) tell(ctx, account, "reset", log);
 }
 
-/** A new challenge for an account whose password was right: the text goes to the client, its hash is kept. */
-export async function openChallenge(ctx: ServerContext, userId: number, loginMethod: "username" | "email"): Promise<string> {
+/**
+ * A new challenge for an account whose first step was right (its password, or a single sign-on
+ * without the provider's two factors): the text goes to the client, its hash is kept.
+ */
+export async function openChallenge(ctx: ServerContext, userId: number, origin: repo.ChallengeOrigin): Promise<string> {
   const now = ctx.clock.now();
   const challenge = randomBytes(32).toString("base64url");
   await repo.insertChallenge(
@@ -164,7 +169,7 @@ export async function openChallenge(ctx: ServerContext, userId: number, loginMet
     {
       idHash: keyedHash(mfaKey(ctx), CHALLENGE_PURPOSE, challenge),
       userId,
-      loginMethod,
+      origin,
       expiresAt: new Date(now.getTime() + LIMITS.mfaChallengeTtlMinutes * 60_000),
     },
     now,

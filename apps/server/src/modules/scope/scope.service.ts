@@ -20,6 +20,8 @@ export interface Caller {
   demo: DemoSettings;
   /** Whether the account has a confirmed second factor. */
   mfaEnrolled: boolean;
+  /** Whether this sign-in was made with two factors at a single sign-on provider (its `amr`). */
+  providerTwoFactor: boolean;
 }
 
 /** A caller as loaded, with what the token check decides on. */
@@ -30,9 +32,18 @@ export interface LoadedCaller {
   sessionLive: boolean;
 }
 
+/** What a verified access token says of its sign-in. */
+export interface SignInClaims {
+  userId: number;
+  /** The sign-in (refresh-token family). */
+  sessionId: string;
+  /** The signed claim that the provider vouched for two factors (`mf`). */
+  providerTwoFactor: boolean;
+}
+
 /** The caller and everything its scope needs, in one round trip; undefined for an unknown account. */
-export async function loadCaller(db: DbExecutor, userId: number, sessionId: string): Promise<LoadedCaller | undefined> {
-  const row = await findCaller(db, userId, sessionId);
+export async function loadCaller(db: DbExecutor, claims: SignInClaims): Promise<LoadedCaller | undefined> {
+  const row = await findCaller(db, claims.userId, claims.sessionId);
   if (!row) return undefined;
   return {
     caller: {
@@ -46,6 +57,7 @@ export async function loadCaller(db: DbExecutor, userId: number, sessionId: stri
       cohortVisibility: row.cohort_visibility,
       demo: parseDemoSettings(row.demo_setting),
       mfaEnrolled: row.mfa_enrolled,
+      providerTwoFactor: claims.providerTwoFactor,
     },
     isActive: row.is_active,
     sessionLive: row.session_live,

@@ -5,7 +5,7 @@ import type { OneTimeTokenPurpose } from "../../db/schema.js";
 
 export async function insertRefreshToken(
   db: DbExecutor,
-  t: { userId: number; familyId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
+  t: { userId: number; familyId: string; tokenHash: string; createdAt: Date; expiresAt: Date; providerTwoFactor: boolean },
 ): Promise<number> {
   const row = await db
     .insertInto("refresh_tokens")
@@ -15,6 +15,7 @@ export async function insertRefreshToken(
       token_hash: t.tokenHash,
       created_at: t.createdAt,
       expires_at: t.expiresAt,
+      provider_two_factor: t.providerTwoFactor,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

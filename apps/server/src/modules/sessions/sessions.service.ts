@@ -19,8 +19,17 @@ export type StoredRefreshToken = NonNullable<Awaited<ReturnType<typeof repo.find
 
 const refreshExpiry = (now: Date) => new Date(now.getTime() + LIMITS.refreshTokenTtlDays * 24 * 60 * MINUTE);
 
-/** A new sign-in: a refresh token starting a new family, whose id the access tokens carry. */
-export async function startSignIn(db: DbExecutor, userId: number, now: Date): Promise<{ sessionId: string; refreshToken: string }> {
+/**
+ * A new sign-in: a refresh token starting a new family, whose id the access tokens carry.
+ * providerTwoFactor: a single sign-on provider vouched for two factors (its `amr`); the family
+ * keeps it through every rotation, so the sign-in stays two-factor for its whole life.
+ */
+export async function startSignIn(
+  db: DbExecutor,
+  userId: number,
+  now: Date,
+  opts: { providerTwoFactor?: boolean } = {},
+): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
   const sessionId = randomUUID();
   await repo.insertRefreshToken(db, {
@@ -29,6 +38,7 @@ export async function startSignIn(db: DbExecutor, userId: number, now: Date): Pr
     tokenHash: hashToken(refreshToken),
     createdAt: now,
     expiresAt: refreshExpiry(now),
+    providerTwoFactor: opts.providerTwoFactor ?? false,
   });
   return { sessionId, refreshToken };
 }
@@ -81,6 +91,7 @@ export async function rotateRefreshToken(ctx: ServerContext, row: StoredRefreshT
       tokenHash: hashToken(successor),
       createdAt: now,
       expiresAt: refreshExpiry(now),
+      providerTwoFactor: row.provider_two_factor,
     });
     await repo.linkRefreshSuccessor(trx, row.id, nextId);
     return true;

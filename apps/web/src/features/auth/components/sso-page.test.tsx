@@ -1,4 +1,5 @@
-import { screen, waitFor } from "@testing-library/react";
+import { MESSAGES } from "@tally/contract";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { authStore } from "../../../lib/auth-store";
 import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
@@ -44,5 +45,46 @@ describe("/sso, where a single sign-on ends", () => {
     expect((await screen.findByTestId("sso-refusal")).textContent).toBe(
       "This sign-in link has expired or was already used. Please sign in again.",
     );
+  });
+
+  it("asks for the two-step code when the exchange answers a challenge, storing nothing until the code signs in", async () => {
+    const user = buildUser({ role: "admin" });
+    const fetchMock = mockFetch((url) =>
+      url === "/api/auth/oidc/exchange"
+        ? jsonResponse(200, { mfaRequired: true, challenge: "challenge-sso", methods: ["totp", "recovery"] })
+        : url === "/api/auth/mfa/verify"
+          ? jsonResponse(200, { token: "t2", refreshToken: "r2", user })
+          : jsonResponse(200, PROVIDERS),
+    );
+    window.history.replaceState(null, "", "/sso#code=one-factor-code");
+    const { router } = renderApp("/sso");
+    const field = await screen.findByLabelText(MESSAGES.mfaEnterCode);
+    expect(authStore.get().token).toBeNull();
+    expect(router.state.location.pathname).toBe("/sso");
+    expect(window.location.hash).toBe("");
+
+    fireEvent.change(field, { target: { value: "654 321" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(authStore.get()).toMatchObject({ token: "t2", refreshToken: "r2" });
+    const verifyCall = fetchMock.mock.calls.find(([url]) => url === "/api/auth/mfa/verify");
+    expect(JSON.parse(String(verifyCall?.[1]?.body))).toEqual({ challenge: "challenge-sso", code: "654321" });
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).endsWith("/api/auth/oidc/exchange"))).toHaveLength(1);
+  });
+
+  it("sends the person back to sign in again when the challenge has expired", async () => {
+    mockFetch((url) =>
+      url === "/api/auth/oidc/exchange"
+        ? jsonResponse(200, { mfaRequired: true, challenge: "old", methods: ["totp", "recovery"] })
+        : url === "/api/auth/mfa/verify"
+          ? jsonResponse(401, { error: MESSAGES.mfaChallengeExpired, code: "MFA_CHALLENGE_INVALID" })
+          : jsonResponse(200, PROVIDERS),
+    );
+    window.history.replaceState(null, "", "/sso#code=late");
+    const { router } = renderApp("/sso");
+    fireEvent.change(await screen.findByLabelText(MESSAGES.mfaEnterCode), { target: { value: "111111" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Sign in again" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
   });
 });

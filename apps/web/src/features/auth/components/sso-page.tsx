@@ -7,6 +7,7 @@ import { ApiError } from "../../../lib/api-error";
 import { postLoginPath } from "../../../lib/route-access";
 import { useAuthProviders } from "../api/get-auth-providers";
 import { useExchangeSsoCode } from "../api/exchange-sso-code";
+import { SecondFactorStep } from "./second-factor-step";
 
 /** What the server's callback put in the fragment: a one-time code, or a refusal. */
 type Outcome = { code: string } | { refusal: SsoRefusal; providerId: string | null; email: string | null };
@@ -22,7 +23,8 @@ export function readSsoFragment(hash: string): Outcome {
 
 /**
  * /sso, where a single sign-on ends: the one-time code is read once, taken out of the address
- * bar and exchanged for the session; a refusal is explained.
+ * bar and exchanged for the session (or for the code step of two-step sign-in); a refusal is
+ * explained.
  */
 export function SsoPage() {
   const navigate = useNavigate();
@@ -36,11 +38,25 @@ export function SsoPage() {
     // The code is single use: exchanged once, even when effects run twice.
     if (!("code" in outcome) || started.current) return;
     started.current = true;
-    exchange.mutate(outcome.code, { onSuccess: (reply) => void navigate(postLoginPath(reply.user, null), { replace: true }) });
+    exchange.mutate(outcome.code, {
+      onSuccess: (reply) => {
+        if (!("mfaRequired" in reply)) void navigate(postLoginPath(reply.user, null), { replace: true });
+      },
+    });
   }, [outcome, exchange, navigate]);
 
   let body;
-  if ("code" in outcome && !exchange.isError) {
+  if (exchange.data && "mfaRequired" in exchange.data) {
+    // The provider's sign-in was one factor and the account has two-step sign-in: its code, as after a password.
+    body = (
+      <SecondFactorStep
+        challenge={exchange.data.challenge}
+        methods={exchange.data.methods}
+        onSignedIn={(reply) => void navigate(postLoginPath(reply.user, null), { replace: true })}
+        onRestart={() => void navigate("/login", { replace: true })}
+      />
+    );
+  } else if ("code" in outcome && !exchange.isError) {
     body = <PageLoader label="Signing you in..." />;
   } else {
     const providerName =
