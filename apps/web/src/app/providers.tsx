@@ -1,5 +1,4 @@
-import "@mantine/core/styles.css";
-import "@mantine/notifications/styles.css";
+import "./first-screen-styles";
 // No @mantine/dates styles (the app has no date picker) and the charts' styles come with the
 // chart's own lazy code (components/trend-chart.tsx): the render-blocking CSS of /login stays small.
 import { MantineProvider } from "@mantine/core";

@@ -7,6 +7,7 @@ import { ACCESS, homePath } from "../lib/route-access";
 import { TWO_STEP_PATH } from "../lib/api-client";
 import { useCurrentUser } from "../lib/auth-store";
 import { lazyComponent } from "../lib/lazy-component";
+import { LoginPage as LoginPageCode } from "../features/auth/components/login-page";
 import { AdminLayout } from "./layouts/admin-layout";
 import { DashboardLayout } from "./layouts/dashboard-layout";
 import { PublicLayout } from "./layouts/public-layout";
@@ -14,7 +15,9 @@ import { RootLayout } from "./layouts/root-layout";
 import { RouteGuard } from "./route-guard";
 import { SchoolDashboardGuard } from "./school-dashboard-guard";
 
-// Pages load on demand so the first screen only pays for the shell.
+// Pages load on demand so the first screen only pays for the shell. The sign-in page, the
+// first screen of most visits, is in the first bundle: as a lazy chunk it waited for the
+// bundle to run before its own fetch began (issue 29).
 const DashboardPage = lazyComponent(() =>
   import("../features/dashboard/components/dashboard-page").then((m) => m.DashboardPage),
 );
@@ -22,7 +25,6 @@ const SchoolDashboardPage = lazyComponent(() =>
   import("../features/dashboard/components/school-dashboard-page").then((m) => m.SchoolDashboardPage),
 );
 
-const LoginPageCode = lazy(() => import("../features/auth/components/login-page").then((m) => ({ default: m.LoginPage })));
 
 /**
  * The sign-in page fetches the dashboards' code once someone starts signing in (a field

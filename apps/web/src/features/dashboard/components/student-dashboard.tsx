@@ -2,7 +2,7 @@ import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@manti
 import { useDebouncedValue } from "@mantine/hooks";
 import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useDeferredValue, useState } from "react";
 import { useSearchParams } from "react-router";
 import { cohortsQuery } from "../../../lib/api/get-cohorts";
 import { schoolsQuery } from "../../../lib/api/get-schools";
@@ -130,6 +130,11 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   // The team list loads inside its dropdown; only its failure stops the page.
   const failed = [...core, ...(teamsEnabled ? [teams] : [])];
   const heading = <DashboardHeading title={title} subtitle={subtitle} />;
+  // The page's first draw with its data (filters, figures, chart, table, students) is rendered
+  // at transition priority, in slices that let the browser in between, rather than as one long
+  // task the moment the totals arrive (issue 29: total blocking time); later updates are not held.
+  const loaded = !core.some((query) => query.isPending) && summary.data !== undefined;
+  const shown = useDeferredValue(loaded);
 
   if (failed.some((query) => query.isError)) {
     return (
@@ -151,7 +156,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
       </Stack>
     );
   }
-  if (core.some((query) => query.isPending) || !summary.data) {
+  if (!loaded || !shown || !summary.data) {
     return (
       <Stack gap="md">
         {heading}
