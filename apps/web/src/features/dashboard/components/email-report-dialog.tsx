@@ -16,6 +16,7 @@ export function reportScopeName(report: ReportFilters): string {
   const parts = [report.schoolName ?? (report.schoolId === null ? "All schools" : "Selected school")];
   if (report.cohortName) parts.push(report.cohortName);
   if (report.teamName) parts.push(report.teamName);
+  if (report.q?.trim()) parts.push(`search "${report.q.trim()}"`);
   return parts.join(", ");
 }
 
