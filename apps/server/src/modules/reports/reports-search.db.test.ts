@@ -10,7 +10,7 @@ import { listChanges } from "../audit/audit.service.js";
 // (accents and case folded, "Last, First"), within the caller's scope, and says so.
 
 const smtp = useSmtpTestServer();
-const { t, w, as } = useReportWorld({ mailer: { kind: "smtp", send: (m) => smtp.mailer.send(m) } });
+const { t, as } = useReportWorld({ mailer: { kind: "smtp", send: (m) => smtp.mailer.send(m) } });
 
 const get = (user: WorldUserKey, url: string) => t.app.inject({ method: "GET", url, headers: as[user] });
 
