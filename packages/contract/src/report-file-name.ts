@@ -11,6 +11,8 @@ export interface ReportFileNames {
   schoolName?: string | null | undefined;
   cohortName?: string | null | undefined;
   teamName?: string | null | undefined;
+  /** The search text, when the report is of a search ("search-garcia" in the name). */
+  search?: string | null | undefined;
 }
 
 /** Letters and digits of a name, accents folded, every other run of characters one "-". */
@@ -33,7 +35,7 @@ export function localDay(at: Date): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
-/** "Attendance-{cohort|all-cohorts}-{school|all-schools}[-{team}]-{YYYY-MM-DD}.{extension}". */
+/** "Attendance-{cohort|all-cohorts}-{school|all-schools}[-{team}][-search-{text}]-{YYYY-MM-DD}.{extension}". */
 export function reportFileName(names: ReportFileNames, day: string, extension: "pdf" | "csv"): string {
   const parts = [
     "Attendance",
@@ -41,6 +43,7 @@ export function reportFileName(names: ReportFileNames, day: string, extension: "
     part(names.schoolName, "all-schools", "school"),
   ];
   if (names.teamName) parts.push(part(names.teamName, "", "team"));
+  if (names.search) parts.push(`search-${part(names.search, "", "text")}`);
   parts.push(day);
   return `${parts.join("-")}.${extension}`;
 }

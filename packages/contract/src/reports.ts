@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
 import { dbIdSchema } from "./common.js";
-import { queryBooleanSchema } from "./dashboard-filter.js";
+import { dashboardFilterQuerySchema, queryBooleanSchema } from "./dashboard-filter.js";
 
 /*
  * Reports (issue 13): the PDF, the report data, the e-mailed report and the CSV export.
@@ -47,11 +47,13 @@ export const REPORT_MESSAGES = {
   emailRateLimited: "You have sent 20 reports in the last hour. Please wait before sending another one.",
 } as const;
 
-/** The report's filters: one school, cohort and team at most (the dashboard's choice). */
+/** The report's filters: one school, cohort and team at most, and the search text (the dashboard's choice). */
 export const reportFilterQuerySchema = z.object({
   schoolId: dbIdSchema.optional(),
   cohortId: dbIdSchema.optional(),
   teamId: dbIdSchema.optional(),
+  /** The dashboard's search, read as the dashboard reads it (accents, case, "Last, First"). */
+  q: dashboardFilterQuerySchema.shape.q,
 });
 export type ReportFilter = z.output<typeof reportFilterQuerySchema>;
 
@@ -181,7 +183,7 @@ export type SendReportRequest = z.input<typeof sendReportRequestSchema>;
 export const sendReportResponseSchema = z.object({ message: z.string() });
 export type SendReportResponse = z.infer<typeof sendReportResponseSchema>;
 
-/** GET /reports/students.csv: the dashboard's filters (schoolId, cohortId, teamId); every row, not 100. */
+/** GET /reports/students.csv: the dashboard's filters (schoolId, cohortId, teamId, q); every row, not 100. */
 export const studentsCsvQuerySchema = reportFilterQuerySchema;
 
 /** The CSV's header row, in column order. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailPattern } from "./auth.js";
 import { MAX_DB_ID } from "./common.js";
-import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
+import { dashboardFilterQuerySchema, queryBooleanSchema } from "./dashboard-filter.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
 
@@ -58,13 +58,27 @@ export const studentsResponseSchema = z.object({
 });
 export type StudentsResponse = z.infer<typeof studentsResponseSchema>;
 
-/** GET /students/summary takes every dashboard filter: the counts match the list. */
-export const studentsSummaryQuerySchema = dashboardFilterQuerySchema;
-export const studentsSummaryResponseSchema = z.object({
+/**
+ * GET /students/summary takes every dashboard filter: the counts match the list.
+ * previousWeek=true adds the same counts as they stood when this week began.
+ */
+export const studentsSummaryQuerySchema = dashboardFilterQuerySchema.extend({
+  previousWeek: queryBooleanSchema.optional(),
+});
+const summaryCountsSchema = z.object({
   schoolCount: z.number().int(),
   studentCount: z.number().int(),
   cohortCount: z.number().int(),
   teamCount: z.number().int(),
+});
+export const studentsSummaryResponseSchema = summaryCountsSchema.extend({
+  /**
+   * With previousWeek=true: the counts under the same filters (search included) from what
+   * existed before this week began (Monday 00:00 UTC; students created, cohort and team
+   * memberships joined before it), for the week-over-week change. Null when no student under
+   * these filters existed then: there is no earlier week to compare with.
+   */
+  previousWeek: summaryCountsSchema.extend({ weekStart: z.string() }).nullable().optional(),
 });
 export type StudentsSummary = z.infer<typeof studentsSummaryResponseSchema>;
 export type StudentsSummaryQuery = z.infer<typeof studentsSummaryQuerySchema>;

@@ -1,7 +1,7 @@
 import { Paper, Text } from "@mantine/core";
 
-/** One labelled number, e.g. "Total Students". */
-export function StatCard({ label, value }: { label: string; value: number | string }) {
+/** One labelled number, e.g. "Total Students", with an optional line under it ("+3 vs last week"). */
+export function StatCard({ label, value, note }: { label: string; value: number | string; note?: string | undefined }) {
   const shown = typeof value === "number" ? value.toLocaleString("en-US") : value;
   return (
     <Paper withBorder p="md" radius="md" role="group" aria-label={label}>
@@ -11,6 +11,11 @@ export function StatCard({ label, value }: { label: string; value: number | stri
       <Text fz={28} fw={700} lh={1.2} data-testid={`stat-${label}`}>
         {shown}
       </Text>
+      {note ? (
+        <Text size="xs" c="dimmed" fw={500} data-testid={`stat-${label}-change`}>
+          {note}
+        </Text>
+      ) : null}
     </Paper>
   );
 }

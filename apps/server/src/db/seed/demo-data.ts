@@ -189,9 +189,15 @@ export function buildDemoData(seed = DEMO_SEED): DemoData {
     }
   }
 
+  const studentById = new Map(data.students.map((s) => [s.id, s]));
   for (const e of enrolments) {
     const profile = profiles.get(e.studentId) as StudentProfile;
-    data.studentCohorts.push({ student_id: e.studentId, cohort_id: e.cohort.id, joined_at: `${addDays(e.cohort.start_date, -7)}T09:00:00Z` });
+    const joined = `${addDays(e.cohort.start_date, -7)}T09:00:00Z`;
+    data.studentCohorts.push({ student_id: e.studentId, cohort_id: e.cohort.id, joined_at: joined });
+    // A student exists from its first enrolment, not from the day the demo was loaded: the
+    // dashboard's week-over-week change then compares with the weeks the demo describes.
+    const student = studentById.get(e.studentId);
+    if (student && (student.created_at === undefined || String(student.created_at) > joined)) student.created_at = joined;
     if (e.previousTeamId !== undefined && e.switchWeek !== undefined) {
       data.studentTeams.push({ student_id: e.studentId, team_id: e.previousTeamId, joined_at: `${e.cohort.start_date}T09:00:00Z` });
       const moved = addDays(e.cohort.start_date, (e.switchWeek - 1) * 7);

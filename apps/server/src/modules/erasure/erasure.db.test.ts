@@ -16,6 +16,7 @@ import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { accessRecorder } from "../access-log/access-log.service.js";
+import { emptyBatchChanges } from "../imports/batch-changes.js";
 
 // 2025-02-10: "Spring" runs (2025-01-06 to 2025-03-28), "Autumn" ended in October 2024.
 const t = useTestApp({ clock: manualClock(new Date("2025-02-10T12:00:00Z")) });
@@ -64,14 +65,7 @@ async function importBatchRemembering(students: BuiltStudent[]): Promise<void> {
   const weekly = await t.db.selectFrom("weekly_data").select(["id", "student_id"]).where("student_id", "in", students.map((s) => s.id)).execute();
   const nameOf = (id: number) => students.find((s) => s.id === id)?.first_name.replace(/ine$/, "") ?? "";
   const changes = {
-    cohortCreated: null,
-    studentsCreated: [],
-    teamsCreated: [],
-    cohortMemberships: [],
-    teamMemberships: [],
-    attendanceCreated: [],
-    attendanceUpdated: [],
-    weeklyCreated: [],
+    ...emptyBatchChanges(),
     weeklyUpdated: weekly.map((w) => ({
       id: w.id,
       week_start: null,

@@ -17,6 +17,7 @@ import type { UploadedReport } from "../../lib/report-upload.js";
 import { recordChange } from "../audit/audit.service.js";
 import * as cohorts from "../cohorts/cohorts-import.service.js";
 import { FLAG_UPLOADER_CODES, mergeFlags } from "../report-formats/flag-rules.js";
+import { emptyBatchChanges } from "../imports/batch-changes.js";
 import { lockImports, recordBatch } from "../imports/import-batches.service.js";
 import { addDays } from "../../lib/iso-date.js";
 import { readCrmReport } from "../report-formats/crm-report.js";
@@ -204,13 +205,7 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
       },
       createdCohort: false,
       changes: {
-        cohortCreated: null,
-        studentsCreated: [],
-        teamsCreated: [],
-        cohortMemberships: [],
-        teamMemberships: [],
-        attendanceCreated: [],
-        attendanceUpdated: [],
+        ...emptyBatchChanges(),
         weeklyCreated,
         weeklyUpdated: previous.map(({ student_id: _s, ...w }) => w),
         // With the ID stored, so an undo leaves an ID corrected by hand since then alone.

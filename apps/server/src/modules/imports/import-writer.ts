@@ -5,6 +5,7 @@ import * as students from "../students/students-import.service.js";
 import * as teams from "../teams/teams-import.service.js";
 import * as weekly from "../weekly-data/weekly-data-import.service.js";
 import { conflict } from "../../lib/errors.js";
+import { emptyBatchChanges } from "./batch-changes.js";
 import type { NewTeam, StudentPlan } from "./import-plan.js";
 import { findMissingReferences, type ReferencedIds, setRowReferenceChecks } from "./imports.repository.js";
 
@@ -72,17 +73,7 @@ export async function writePlan(
     at,
   );
 
-  const changes: ImportChanges = {
-    cohortCreated: null,
-    studentsCreated: studentIds,
-    teamsCreated: teamIds,
-    cohortMemberships: [],
-    teamMemberships: [],
-    attendanceCreated: [],
-    attendanceUpdated: [],
-    weeklyCreated: [],
-    weeklyUpdated: [],
-  };
+  const changes: ImportChanges = { ...emptyBatchChanges(), studentsCreated: studentIds, teamsCreated: teamIds };
   let newStudents = 0;
   // Whose rollups to bring up to date at the end: gathered slice by slice, not in one pass.
   const rollupIds = new Set(studentIds);

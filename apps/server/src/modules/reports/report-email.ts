@@ -60,7 +60,7 @@ export async function sendReport(
   log: FastifyBaseLogger,
 ): Promise<{ message: string }> {
   const db = ctx.database.db;
-  const report = await resolveExport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId });
+  const report = await resolveExport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId, q: body.q });
   // Refused with the seconds until the oldest send of the hour leaves it.
   const refuseWhenFull = async (executor: DbExecutor) => {
     const now = ctx.clock.now();
@@ -90,7 +90,7 @@ export async function sendReport(
         recipient: body.recipient.join(", "),
         ...(body.cc.length > 0 ? { cc: body.cc.join(", ") } : {}),
         subject: body.subject,
-        filters: { schoolId: body.schoolId ?? null, cohortId: body.cohortId ?? null, teamId: body.teamId ?? null },
+        filters: { schoolId: body.schoolId ?? null, cohortId: body.cohortId ?? null, teamId: body.teamId ?? null, q: report.filter.q ?? null },
         pdfBytes: pdf.length,
       },
       at: ctx.clock.now(),

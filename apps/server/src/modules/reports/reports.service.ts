@@ -61,8 +61,10 @@ export async function resolveReport(db: DbExecutor, user: Caller, wanted: Report
     schoolText =
       names.length === 0 ? "No schools" : names.length === 1 ? shown : `All ${names.length} of your schools: ${shown}${more > 0 ? ` and ${more} more` : ""}`;
   }
-  const filter: DashboardFilter = { schoolIds, cohortId: wanted.cohortId, teamId: wanted.teamId };
-  const names: ReportFileNames = { schoolName: wanted.schoolId === undefined ? undefined : schoolText };
+  // The search goes to the same student query the dashboard's search uses, within the scope.
+  const q = wanted.q || undefined;
+  const filter: DashboardFilter = { schoolIds, cohortId: wanted.cohortId, teamId: wanted.teamId, q };
+  const names: ReportFileNames = { schoolName: wanted.schoolId === undefined ? undefined : schoolText, search: q };
   let cohortText = "All cohorts";
   if (wanted.cohortId !== undefined) {
     const cohort = (await listCohorts(db, user, { schoolIds })).find((c) => c.id === wanted.cohortId);
@@ -83,6 +85,7 @@ export async function resolveReport(db: DbExecutor, user: Caller, wanted: Report
       { label: "School", value: schoolText },
       { label: "Cohort", value: cohortText },
       { label: "Team", value: teamText },
+      ...(q ? [{ label: "Search", value: q }] : []),
     ],
     schoolIds: reportSchools,
     names,
@@ -123,8 +126,9 @@ export function isFullExport(user: Caller, report: ResolvedReport): boolean {
  * which filters' data out of the app, and when. Written before the file is sent.
  */
 export function recordExport(db: DbExecutor, user: Caller, format: "csv" | "pdf", report: ResolvedReport, at: Date): Promise<void> {
-  const { schoolIds, cohortId, teamId } = report.filter;
-  const after = { format, filters: { schoolId: schoolIds?.[0] ?? null, cohortId: cohortId ?? null, teamId: teamId ?? null }, covers: report.filters };
+  const { schoolIds, cohortId, teamId, q } = report.filter;
+  const filters = { schoolId: schoolIds?.[0] ?? null, cohortId: cohortId ?? null, teamId: teamId ?? null, q: q ?? null };
+  const after = { format, filters, covers: report.filters };
   return recordChange(db, { actorId: user.id, action: `export.${format}`, entity: "student_data", entityId: null, before: null, after, at });
 }
 
@@ -236,7 +240,9 @@ export async function buildReportModel(
     advisorLate: p.advisorLate,
   }));
   const generatedAt = formatGeneratedAt(options.now);
-  const chosen = report.filters.filter((f) => !f.value.startsWith("All ")).map((f) => f.value);
+  const chosen = report.filters
+    .filter((f) => !f.value.startsWith("All "))
+    .map((f) => (f.label === "Search" ? `Search: ${f.value}` : f.value));
   return {
     title: "Attendance Report",
     filters: report.filters,

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
-import { filteredStudents, hasFilters, type StudentFilters } from "./students-filter.repository.js";
+import { filteredStudents, hasFilters, joinedBefore, type StudentFilters } from "./students-filter.repository.js";
 
 // The students summary (schools, students, cohorts and current teams of a dashboard): from the
 // trigger-kept rollups when nothing is filtered, else counted from the students.
@@ -108,8 +108,9 @@ export async function summarizeStudentsByScan(
       sql<number>`(select count(*) from f)`.as("studentCount"),
       sql<number>`(select count(distinct f.school_id) from f)`.as("schoolCount"),
       sql<number>`(select count(distinct sc.cohort_id) from f join student_cohorts sc on sc.student_id = f.id
-        where ${cohortVisible(scope, "sc.cohort_id", "f.school_id")} ${cohortFilter})`.as("cohortCount"),
-      currentTeamCount(scope).as("teamCount"),
+        where ${cohortVisible(scope, "sc.cohort_id", "f.school_id")} ${cohortFilter}
+          ${joinedBefore("sc.joined_at", filters.before)})`.as("cohortCount"),
+      currentTeamCount(scope, filters.before).as("teamCount"),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -121,12 +122,12 @@ export async function summarizeStudentsByScan(
 }
 
 /** SQL: distinct current teams (newest membership among teams in scope) of the students in `f`. */
-function currentTeamCount(scope: DataScope) {
+function currentTeamCount(scope: DataScope, before?: Date) {
   return sql<number>`(select count(distinct cur.team_id) from (
     select distinct on (st.student_id) st.team_id from f
       join student_teams st on st.student_id = f.id
       join teams t on t.id = st.team_id
-     where ${teamInScope(scope, "t")}
+     where ${teamInScope(scope, "t")} ${joinedBefore("st.joined_at", before)}
      order by st.student_id, st.joined_at desc, st.team_id desc) cur)`;
 }
 

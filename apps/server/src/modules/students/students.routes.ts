@@ -44,7 +44,8 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
         response: { 200: studentsSummaryResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => summarizeStudents(db, request.user, parseDashboardFilter(request.query)),
+    async (request) =>
+      summarizeStudents(db, request.user, parseDashboardFilter(request.query), request.query.previousWeek ? ctx.clock.now() : undefined),
   );
   app.get(
     "/students/:id",

@@ -10,6 +10,7 @@ import { isAdminRole, MESSAGES } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
+import { startOfIsoWeek } from "../../lib/iso-date.js";
 import { recordChange } from "../audit/audit.service.js";
 import { schoolExists } from "../schools/schools.service.js";
 import { type DataScope, isSchoolInScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
@@ -67,9 +68,23 @@ function percentOf(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((100 * part) / whole) : null;
 }
 
-export async function summarizeStudents(db: DbExecutor, user: ScopeSubject, filter: DashboardFilter): Promise<StudentsSummary> {
+/**
+ * The dashboard's totals; with `now`, also the same totals as this week began (the week starts
+ * Monday 00:00 UTC), null when no student under the filters existed then.
+ */
+export async function summarizeStudents(
+  db: DbExecutor,
+  user: ScopeSubject,
+  filter: DashboardFilter,
+  now?: Date,
+): Promise<StudentsSummary> {
   const scope = await resolveScope(db, user, filter);
-  return summaryRepo.summarizeStudents(db, scope, filter);
+  const summary = await summaryRepo.summarizeStudents(db, scope, filter);
+  if (now === undefined) return summary;
+  const weekStart = startOfIsoWeek(now);
+  const before = await summaryRepo.summarizeStudentsByScan(db, scope, { ...filter, before: weekStart });
+  const previousWeek = before.studentCount > 0 ? { ...before, weekStart: weekStart.toISOString().slice(0, 10) } : null;
+  return { ...summary, previousWeek };
 }
 
 /** The student if the scope may see it; otherwise the same 404 as for an unknown id. */

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { MESSAGES } from "@tally/contract";
 import { type FormEvent, useState } from "react";
+import { MutationResult } from "../../../components/mutation-result";
 import { errorText } from "../../../lib/api-error";
 import { useForgotPassword } from "../api/forgot-password";
 import { bindText } from "../../../lib/text-binding";
@@ -45,9 +46,7 @@ export function ForgotPasswordModal({ opened, onClose }: Props) {
         <Modal.Body>
           {request.isSuccess ? (
             <Stack>
-              <Alert color="green" role="status">
-                {MESSAGES.resetRequestSuccess}
-              </Alert>
+              <MutationResult mutation={request} success={MESSAGES.resetRequestSuccess} />
               <Group justify="flex-end">
                 <Button onClick={close}>Back to Sign In</Button>
               </Group>
@@ -59,11 +58,7 @@ export function ForgotPasswordModal({ opened, onClose }: Props) {
                   Enter the email address of your account and we will send you a link to reset your
                   password.
                 </Text>
-                {request.isError ? (
-                  <Alert color="red" role="alert">
-                    {errorText(request.error, MESSAGES.resetRequestFailed)}
-                  </Alert>
-                ) : null}
+                <MutationResult mutation={request} failure={(error) => errorText(error, MESSAGES.resetRequestFailed)} />
                 <TextInput
                   label="Email"
                   type="email"

@@ -5,7 +5,8 @@ import { type DashboardFilters, filterQuery } from "./dashboard-filters";
 import { queryKeys } from "../../../lib/query-keys";
 
 export function getStudentsSummary(filters: DashboardFilters, q: string, signal?: AbortSignal) {
-  return apiRequest<StudentsSummary>("/students/summary", { signal, query: filterQuery(filters, q) });
+  // previousWeek: the cards show each total's change since this week began.
+  return apiRequest<StudentsSummary>("/students/summary", { signal, query: { ...filterQuery(filters, q), previousWeek: true } });
 }
 
 /** Exact counts for the stat cards, with the same filters as the student grid. */

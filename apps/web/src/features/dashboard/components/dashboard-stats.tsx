@@ -27,15 +27,33 @@ function AttendedLine({ name, value, change }: { name: string; value: number | n
   );
 }
 
-/** The four totals (Total Schools left out for school users) and the newest week's attendance with its change. */
+type Total = "schoolCount" | "studentCount" | "cohortCount" | "teamCount";
+
+/**
+ * A total's change since this week began, in words: "+3 vs last week", "−2 vs last week",
+ * "no change", "no earlier week" (nothing under these filters existed then). Undefined while
+ * the server has not said.
+ */
+export function totalChangeText(summary: StudentsSummary, total: Total): string | undefined {
+  if (summary.previousWeek === undefined) return undefined;
+  if (summary.previousWeek === null) return "no earlier week";
+  const change = summary[total] - summary.previousWeek[total];
+  if (change === 0) return "no change";
+  return `${change > 0 ? "+" : "−"}${Math.abs(change).toLocaleString("en-US")} vs last week`;
+}
+
+/** The four totals (Total Schools left out for school users), each with its week-over-week change, and the newest week's attendance with its change. */
 export function DashboardStats({ summary, showSchoolCard, latest, latestLabel }: Props) {
   const cards = (showSchoolCard ? 4 : 3) + (latest ? 1 : 0);
+  const total = (label: string, key: Total) => (
+    <StatCard label={label} value={summary[key]} note={totalChangeText(summary, key)} />
+  );
   return (
     <SimpleGrid cols={{ base: 2, md: cards }} spacing="sm">
-      {showSchoolCard ? <StatCard label="Total Schools" value={summary.schoolCount} /> : null}
-      <StatCard label="Total Students" value={summary.studentCount} />
-      <StatCard label="Total Cohorts" value={summary.cohortCount} />
-      <StatCard label="Total Teams" value={summary.teamCount} />
+      {showSchoolCard ? total("Total Schools", "schoolCount") : null}
+      {total("Total Students", "studentCount")}
+      {total("Total Cohorts", "cohortCount")}
+      {total("Total Teams", "teamCount")}
       {latest ? (
         <Paper withBorder p="md" radius="md" role="group" aria-label="Attendance this week" data-testid="stat-attendance">
           <Text size="sm" c="dimmed" fw={500}>

@@ -1,8 +1,9 @@
-import { Alert, Box, Button, Group, Loader, Text, TextInput, Textarea } from "@mantine/core";
+import { Box, Button, Group, Loader, Text, TextInput, Textarea } from "@mantine/core";
 import { LIMITS, REPORT_MESSAGES, sendReportRequestSchema } from "@tally/contract";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { ModalForm } from "../../../components/modal-form";
+import { MutationResult } from "../../../components/mutation-result";
 import { fieldErrors } from "../../../lib/form-errors";
 import { bindText } from "../../../lib/text-binding";
 import type { ReportFilters } from "../api/report-filters";
@@ -16,6 +17,7 @@ export function reportScopeName(report: ReportFilters): string {
   const parts = [report.schoolName ?? (report.schoolId === null ? "All schools" : "Selected school")];
   if (report.cohortName) parts.push(report.cohortName);
   if (report.teamName) parts.push(report.teamName);
+  if (report.q?.trim()) parts.push(`search "${report.q.trim()}"`);
   return parts.join(", ");
 }
 
@@ -66,16 +68,11 @@ export function EmailReportDialog({ report, onClose }: Props) {
       <Text size="sm" c="dimmed">
         The PDF report of {scope} is attached to the e-mail, signed with your name. Replies go to your own address.
       </Text>
-      {send.isError ? (
-        <Alert color="red" role="alert">
-          {reportErrorText(send.error, REPORT_MESSAGES.emailError)}
-        </Alert>
-      ) : null}
-      {send.isSuccess ? (
-        <Alert color="green" role="status">
-          {REPORT_MESSAGES.emailSent}
-        </Alert>
-      ) : null}
+      <MutationResult
+        mutation={send}
+        success={REPORT_MESSAGES.emailSent}
+        failure={(error) => reportErrorText(error, REPORT_MESSAGES.emailError)}
+      />
       <TextInput
         label="Recipient email"
         description="Several addresses: separate them with commas"

@@ -141,6 +141,38 @@ describe("the Export menu", () => {
     expect(Object.fromEntries(callsTo(fetchMock, "/reports/students.csv")[0]!)).toEqual({ schoolId: "1", cohortId: "10", teamId: "100" });
   });
 
+  it("carries the dashboard's search to the PDF, the CSV and the e-mail, and names it", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const dashboard = mockDashboardApi();
+    renderApp("/dashboard?cohort=all&q=Student1");
+    await screen.findByRole("heading", { name: /^Students \(/ }, SLOW);
+    const fetchMock = mockFetch((url, init) =>
+      url.startsWith("/api/pdf-reports/")
+        ? fileResponse("%PDF-1.7", "application/pdf", "tally-attendance-report.pdf")
+        : url.startsWith("/api/reports/students.csv")
+          ? fileResponse("\uFEFFFirst name\r\n", "text/csv", "tally-students.csv")
+          : url.startsWith("/api/email/")
+            ? jsonResponse(200, { message: REPORT_MESSAGES.emailSent })
+            : dashboard(url, init),
+    );
+    await choose("Download PDF");
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(callsTo(fetchMock, "/pdf-reports/generate")[0]!.get("q")).toBe("Student1");
+    expect(saved[0]!.name).toBe(`Attendance-all-cohorts-all-schools-search-Student1-${localDay(new Date())}.pdf`);
+    await choose("Download CSV");
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(Object.fromEntries(callsTo(fetchMock, "/reports/students.csv")[0]!)).toEqual({ q: "Student1" });
+    expect(saved[1]!.name).toBe("tally-students-search-Student1.csv");
+    await choose("E-mail report");
+    const dialog = await screen.findByRole("dialog", { name: "E-mail Report" });
+    expect((within(dialog).getByLabelText("Subject") as HTMLInputElement).value).toBe('Attendance report — All schools, search "Student1"');
+    fireEvent.change(within(dialog).getByLabelText("Recipient email", { exact: false }), { target: { value: "funder@example.org" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send Report" }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).startsWith("/api/email/"))).toBe(true));
+    const [, init] = fetchMock.mock.calls.find(([u]) => String(u).startsWith("/api/email/"))!;
+    expect(JSON.parse(String(init?.body))).toMatchObject({ recipient: ["funder@example.org"], q: "Student1" });
+  }, 20_000);
+
   it("opens the e-mail dialog", async () => {
     signIn(buildUser({ role: "admin" }));
     mockFetch(() => jsonResponse(404, {}));

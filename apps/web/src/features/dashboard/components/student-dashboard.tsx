@@ -118,6 +118,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
     const reportSchool = filters.schoolId ?? ownSchoolId;
     return {
       ...filters,
+      q,
       schoolId: reportSchool,
       schoolName: schools.data?.find((s) => s.id === reportSchool)?.name,
       cohortName: cohort?.name,

@@ -1,8 +1,8 @@
-import { Alert } from "@mantine/core";
 import { editUserFormSchema, LIMITS, MESSAGES, type SessionUser, type UserListItem } from "@tally/contract";
 import { type FormEvent, useEffect, useRef } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { ModalForm } from "../../../components/modal-form";
+import { MutationResult } from "../../../components/mutation-result";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { useUpdateUser } from "../api/update-user";
@@ -63,16 +63,11 @@ export function EditUserModal({ user, viewer, onClose }: Props) {
 
   return (
     <ModalForm title="Edit User" onClose={onClose} onSubmit={submit}>
-      {update.isSuccess ? (
-        <Alert color="green" role="status">
-          {MESSAGES.userUpdated}
-        </Alert>
-      ) : null}
-      {update.isError ? (
-        <Alert color="red" role="alert">
-          {errorText(update.error, "Failed to update user. Please try again.")}
-        </Alert>
-      ) : null}
+      <MutationResult
+        mutation={update}
+        success={MESSAGES.userUpdated}
+        failure={(error) => errorText(error, "Failed to update user. Please try again.")}
+      />
       <AccountFields
         form={account}
         roles={roles}

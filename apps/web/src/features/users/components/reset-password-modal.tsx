@@ -1,7 +1,8 @@
-import { Alert, Button, Divider, Group, Stack, Text } from "@mantine/core";
+import { Button, Divider, Group, Stack, Text } from "@mantine/core";
 import { adminResetPasswordFormSchema, type UserListItem } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { ModalShell } from "../../../components/modal-shell";
+import { MutationResult } from "../../../components/mutation-result";
 import { errorText } from "../../../lib/api-error";
 import { fieldErrors } from "../../../lib/form-errors";
 import { useResetUserPassword } from "../api/reset-user-password";
@@ -29,16 +30,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserListItem; onCl
   return (
     <ModalShell title={`Reset password for ${user.username}`} onClose={onClose}>
       <Stack gap="sm">
-        {reset.isSuccess ? (
-          <Alert color="green" role="status">
-            {reset.data.message}
-          </Alert>
-        ) : null}
-        {reset.isError ? (
-          <Alert color="red" role="alert">
-            {errorText(reset.error, FAILED)}
-          </Alert>
-        ) : null}
+        <MutationResult mutation={reset} success={reset.data?.message} failure={(error) => errorText(error, FAILED)} />
         <Text size="sm" data-testid="reset-confirm-text">
           Send <strong>{user.username}</strong> a link at <strong>{user.email}</strong> to choose a new password?
         </Text>

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Stack, Text } from "@mantine/core";
+import { Button, Group, Stack, Text } from "@mantine/core";
 import type { UserListItem } from "@tally/contract";
 import { ModalShell } from "../../../components/modal-shell";
+import { MutationResult } from "../../../components/mutation-result";
 import { errorText } from "../../../lib/api-error";
 import { useResetSecondFactor } from "../api/reset-second-factor";
 
@@ -10,16 +11,11 @@ export function ResetSecondFactorModal({ user, onClose }: { user: UserListItem; 
   return (
     <ModalShell title="Reset Two-Step Sign-In" onClose={onClose}>
       <Stack gap="sm">
-        {reset.isSuccess ? (
-          <Alert color="green" role="status">
-            {reset.data.message}
-          </Alert>
-        ) : null}
-        {reset.isError ? (
-          <Alert color="red" role="alert">
-            {errorText(reset.error, "Failed to reset two-step sign-in. Please try again.")}
-          </Alert>
-        ) : null}
+        <MutationResult
+          mutation={reset}
+          success={reset.data?.message}
+          failure={(error) => errorText(error, "Failed to reset two-step sign-in. Please try again.")}
+        />
         <Text size="sm">
           <strong>{user.username}</strong> then signs in with the password alone until they set up two-step sign-in
           again. They are told by e-mail.
