@@ -167,6 +167,8 @@ describe("the admin dashboard", () => {
       return { lines: dashes.length, dashed: dashes.filter(Boolean).length };
     };
     await visible(chart);
+    // The chart is drawn once it comes near the viewport.
+    await chart.scrollIntoViewIfNeeded();
     await eventually(lines, { lines: 2, dashed: 1 }, "a solid mentor and a dashed advisor line for Both");
     await chooseSegment(page, "Mentor");
     await eventually(lines, { lines: 1, dashed: 0 }, "only the solid mentor line for Mentor");
