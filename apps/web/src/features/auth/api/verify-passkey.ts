@@ -1,5 +1,5 @@
 import type { PasskeyVerifyRequest, SignedInResponse } from "@tally/contract";
-import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from "@simplewebauthn/browser";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import { authStore } from "../../../lib/auth-store";
@@ -15,7 +15,8 @@ export function verifyPasskey(body: PasskeyVerifyRequest): Promise<SignedInRespo
 export function useSignInWithPasskey() {
   return useMutation({
     mutationFn: async (challenge: string) => {
-      const options = await getPasskeyOptions({ challenge });
+      // The WebAuthn library is fetched only by those who use a passkey, not with the sign-in page.
+      const [options, { startAuthentication }] = await Promise.all([getPasskeyOptions({ challenge }), import("@simplewebauthn/browser")]);
       // The contract passes the library's option fields through untouched.
       const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
       return verifyPasskey({ challenge, response: response as unknown as PasskeyVerifyRequest["response"] });
