@@ -39,7 +39,7 @@ describe("unknown query parameters", () => {
     const several = await call("GET", "/api/reports/data?school_id=1&simplified=false&team=2", admin.headers);
     expect(several.statusCode).toBe(400);
     expect(several.json<ErrorReply>().error).toBe(
-      'Unknown query parameters "school_id", "team". This call takes: schoolId, cohortId, teamId, simplified.',
+      'Unknown query parameters "school_id", "team". This call takes: schoolId, cohortId, teamId, q, simplified.',
     );
     const none = await call("GET", `/api/schools?school_id=${schoolId}`, admin.headers);
     expect(none.statusCode).toBe(400);
