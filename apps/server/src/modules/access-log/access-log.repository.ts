@@ -72,27 +72,25 @@ export async function studentVisible(db: DbExecutor, scope: DataScope, studentId
   return row !== undefined;
 }
 
-/** How many distinct students the user viewed or exported since `since`. */
-export async function countStudentsSince(db: DbExecutor, userId: number, since: Date): Promise<number> {
+/**
+ * What the user did since `since`, as the bulk-export alarm counts it: the distinct students
+ * viewed or exported, and the full exports (filters narrowing nothing but the cohort).
+ */
+export async function countAccessSince(
+  db: DbExecutor,
+  userId: number,
+  since: Date,
+): Promise<{ students: number; fullExports: number }> {
   const row = await db
     .selectFrom("access_log")
-    .select(sql<string>`count(distinct student_id)`.as("n"))
+    .select([
+      sql<string>`count(distinct student_id)`.as("students"),
+      sql<string>`count(distinct event) filter (where full_export)`.as("full_exports"),
+    ])
     .where("user_id", "=", userId)
     .where("at", ">=", since)
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** How many full exports (filters narrowing nothing but the cohort) the user made since `since`. */
-export async function countFullExportsSince(db: DbExecutor, userId: number, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom("access_log")
-    .select(sql<string>`count(distinct event)`.as("n"))
-    .where("user_id", "=", userId)
-    .where("full_export", "=", true)
-    .where("at", ">=", since)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return { students: Number(row?.students ?? 0), fullExports: Number(row?.full_exports ?? 0) };
 }
 
 /** Raises the user's alarm unless one stands; true when this call raised it. */

@@ -27,8 +27,7 @@ export async function checkBulkAccess(ctx: ServerContext, userIds: readonly numb
   const now = ctx.clock.now();
   for (const userId of new Set(userIds)) {
     const since = new Date(now.getTime() - DAY_MS);
-    const students = await repo.countStudentsSince(db, userId, since);
-    const fullExports = await repo.countFullExportsSince(db, userId, since);
+    const { students, fullExports } = await repo.countAccessSince(db, userId, since);
     if (students <= settings.bulkExportThreshold && fullExports < FULL_EXPORTS_ALARM) continue;
     const raised = await db.transaction().execute(async (trx) => {
       if (!(await repo.raiseAlarm(trx, userId, students, now))) return false;
