@@ -60,42 +60,40 @@ function weeks(doc, model) {
   }
 }
 
+/** A titled table of rows, or a line saying there are none. */
+function listSection(doc, title, rows, emptyText, columns, options) {
+  sectionTitle(doc, title);
+  if (rows.length === 0) none(doc, emptyText);
+  else table(doc, columns, rows, options);
+}
+
 /** The summary as PDF bytes. */
 export function renderStudentSummary(model) {
   const { doc, done } = openDocument(model);
   header(doc, model);
   sectionTitle(doc, "Profile");
   facts(doc, model.profile);
-  sectionTitle(doc, "Cohorts and teams");
-  if (model.memberships.length === 0) none(doc, "In no cohort or team.");
-  else
-    table(doc, [
-      { title: "Kind", width: 0.12, value: (m) => m.kind },
-      { title: "Name", width: 0.38, value: (m) => m.name },
-      { title: "From", width: 0.25, value: (m) => m.from },
-      { title: "To", width: 0.25, value: (m) => m.to },
-    ], model.memberships, { maxLines: 2 });
-  sectionTitle(doc, "Attendance");
-  if (model.attendance.length === 0) none(doc, "No attendance recorded.");
-  else
-    table(doc, [
-      { title: "Date", width: 0.2, value: (a) => a.date },
-      { title: "Week", width: 0.15, value: (a) => a.week },
-      { title: "Cohort", width: 0.3, value: (a) => a.cohort },
-      { title: "Meeting", width: 0.17, value: (a) => a.meeting },
-      { title: "Status", width: 0.18, value: (a) => a.status },
-    ], model.attendance);
+  listSection(doc, "Cohorts and teams", model.memberships, "In no cohort or team.", [
+    { title: "Kind", width: 0.12, value: (m) => m.kind },
+    { title: "Name", width: 0.38, value: (m) => m.name },
+    { title: "From", width: 0.25, value: (m) => m.from },
+    { title: "To", width: 0.25, value: (m) => m.to },
+  ], { maxLines: 2 });
+  listSection(doc, "Attendance", model.attendance, "No attendance recorded.", [
+    { title: "Date", width: 0.2, value: (a) => a.date },
+    { title: "Week", width: 0.15, value: (a) => a.week },
+    { title: "Cohort", width: 0.3, value: (a) => a.cohort },
+    { title: "Meeting", width: 0.17, value: (a) => a.meeting },
+    { title: "Status", width: 0.18, value: (a) => a.status },
+  ]);
   weeks(doc, model);
-  sectionTitle(doc, "Who viewed or exported these records");
-  if (model.access.length === 0) none(doc, "Nobody yet.");
-  else
-    table(doc, [
-      { title: "Time (UTC)", width: 0.22, value: (a) => a.at },
-      { title: "User", width: 0.22, value: (a) => a.user },
-      { title: "Role", width: 0.14, value: (a) => a.role },
-      { title: "Action", width: 0.12, value: (a) => a.action },
-      { title: "Address", width: 0.3, value: (a) => a.address },
-    ], model.access);
+  listSection(doc, "Who viewed or exported these records", model.access, "Nobody yet.", [
+    { title: "Time (UTC)", width: 0.22, value: (a) => a.at },
+    { title: "User", width: 0.22, value: (a) => a.user },
+    { title: "Role", width: 0.14, value: (a) => a.role },
+    { title: "Action", width: 0.12, value: (a) => a.action },
+    { title: "Address", width: 0.3, value: (a) => a.address },
+  ]);
   footers(doc, model);
   doc.end();
   return done;

@@ -137,6 +137,9 @@ describe("GET /api/students/:id/export", () => {
     expect(pdf).toContain(`Zoë ${FORMULAS.lastName}`);
     expect(pdf).toContain("zoemarker reflected");
     expect(pdf).toContain("Otters");
+    for (const section of ["Profile", "Cohorts and teams", "Attendance", "Who viewed or exported these records"]) {
+      expect(pdf).toContain(section);
+    }
     expect(pdf).not.toMatch(/othermarker|Quentin/);
   });
 
