@@ -11,6 +11,12 @@ export default defineConfig({
     // PostgreSQL run 265 s). Two suites on PostgreSQL once failed a migration when a sibling
     // suite dropped its schema: see apps/server/src/db/schema-introspector.ts.
     maxWorkers: 2,
+    // The server suites run without isolation: one module graph per worker instead of loading
+    // Fastify, zod and every module again for each of ~140 files (about 2 s a file), and their
+    // embedded databases start from one migrated copy (test/database-template.setup.ts) rather
+    // than running initdb and the migrations per file (~4 s → ~1 s). Each suite still builds its
+    // own app and database; module mocks cannot work so (lint: no-module-mock, use vi.spyOn).
+    // The web suites stay isolated: happy-dom documents and module mocks are per file there.
     projects: [
       {
         extends: true,
@@ -27,6 +33,7 @@ export default defineConfig({
           include: ["apps/server/src/**/*.test.ts", "apps/server/test/**/*.test.ts"],
           exclude: ["**/*.db.test.ts"],
           environment: "node",
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -37,6 +44,8 @@ export default defineConfig({
         test: {
           name: "server-db",
           include: ["apps/server/src/**/*.db.test.ts", "apps/server/test/**/*.db.test.ts"],
+          globalSetup: ["./apps/server/test/database-template.setup.ts"],
+          isolate: false,
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -13,6 +13,9 @@
 // - db-test-name: a server test that opens a database (it imports test/test-app.ts or
 //   db/connection.ts, directly or through a test helper, or names testDatabaseUrl()) is named
 //   *.db.test.ts, and only such a test is: `npm run test:db` runs exactly these on PostgreSQL.
+// - no-module-mock: server tests never vi.mock / vi.doMock a module. The server projects run
+//   without isolation (one module graph per worker, see vitest.config.ts), where a module mock
+//   would not reach modules an earlier suite loaded; spy on the export instead (vi.spyOn).
 // oxlint's no-restricted-imports matches the written specifier only, so it cannot tell
 // "../users/users.repository.js" from a module's own "./users.repository.js" without one
 // override per module; these checks resolve each relative import to the file it names.
@@ -338,6 +341,22 @@ export function checkDatabaseTestNames(files, read) {
   return problems;
 }
 
+/** No module mocks in server tests: they share one module graph per worker. */
+export function checkServerModuleMocks(files, read) {
+  const problems = [];
+  for (const file of files) {
+    if (!(SERVER_TEST_CODE.test(file) && TEST_FILE.test(file)) && !file.startsWith("apps/server/test/")) continue;
+    read(file)
+      .split("\n")
+      .forEach((line, i) => {
+        if (/\bvi\.(?:mock|doMock)\(/.test(line)) {
+          problems.push({ file: `${file}:${i + 1}`, rule: "no-module-mock", message: "server suites share one module graph per worker (isolate: false): spy on the export with vi.spyOn instead of mocking the module" });
+        }
+      });
+  }
+  return problems;
+}
+
 /** Every guard over the tree at `root`. */
 export function lintStructure(root) {
   const files = listFiles(root);
@@ -349,6 +368,7 @@ export function lintStructure(root) {
     ...checkModuleCycles(files, read),
     ...checkFloorImports(files, read),
     ...checkDatabaseTestNames(files, read),
+    ...checkServerModuleMocks(files, read),
   ];
 }
 

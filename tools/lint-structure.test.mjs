@@ -89,7 +89,7 @@ describe("lintStructure", () => {
       tree({
         ...CLEAN,
         "apps/server/src/modules/auth/auth.repository.ts": 'import {\n  findUser,\n} from "../users/users.repository.js";\n',
-        "apps/server/src/modules/auth/login.test.ts": 'vi.mock("../users/users.repository.js");\n',
+        "apps/server/src/modules/auth/login.test.ts": 'const real = await vi.importActual("../users/users.repository.js");\n',
         "apps/server/src/cli/seed-demo.ts": 'import { findUser } from "../modules/users/users.repository.js";\n',
       }),
     );
@@ -177,6 +177,24 @@ describe("db-test-name", () => {
       "apps/server/src/modules/users/own-server.test.ts",
       "apps/server/src/modules/users/pure.db.test.ts",
       "apps/server/src/modules/users/through-helper.test.ts",
+    ]);
+  });
+});
+
+describe("no-module-mock", () => {
+  it("reports vi.mock and vi.doMock in server tests and their helpers, not in web tests", () => {
+    const problems = lintStructure(
+      tree({
+        ...CLEAN,
+        "apps/server/src/modules/auth/login.test.ts": 'import { vi } from "vitest";\nvi.mock("../../lib/password-hash.js");\n',
+        "apps/server/test/helper.ts": 'vi.doMock("../src/lib/clock.js", () => ({}));\n',
+        "apps/server/src/modules/auth/spy.test.ts": 'vi.spyOn(hash, "verifyPassword");\n',
+        "apps/web/src/features/auth/login.test.tsx": 'vi.mock("../api/login");\n',
+      }),
+    );
+    expect(problems.filter((p) => p.rule === "no-module-mock").map((p) => p.file)).toEqual([
+      "apps/server/src/modules/auth/login.test.ts:2",
+      "apps/server/test/helper.ts:1",
     ]);
   });
 });

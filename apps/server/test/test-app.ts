@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream, readFileSync, type WriteStream } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { LoginResponse, SignedInResponse } from "@tally/contract";
 import type { FastifyInstance, FastifySchema, FastifyServerOptions, InjectOptions } from "fastify";
 import { type Kysely, sql } from "kysely";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 import { buildApp } from "../src/app.js";
 import { type Config, testConfig, testDatabaseUrl, testLogDir } from "../src/config.js";
 import type { ServerContext } from "../src/context.js";
@@ -57,7 +57,8 @@ export interface TestAppOptions {
 export async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop(): Promise<void> }> {
   const url = testDatabaseUrl();
   const schema = url ? `t_${randomBytes(6).toString("hex")}` : undefined;
-  const database = await openDatabase({ databaseUrl: url, schema, poolSize: 4 });
+  const database = await openDatabase({ databaseUrl: url, schema, poolSize: 4, startFrom: url ? undefined : migratedTemplate() });
+  // Still run: a template older than the migrations (it never is within one run) would be caught up.
   await migrateToLatest(database.db);
   return {
     database,
@@ -66,6 +67,16 @@ export async function openTestDatabase(): Promise<{ database: DatabaseHandle; dr
       await database.close();
     },
   };
+}
+
+let template: Uint8Array | undefined;
+
+/** The run's migrated embedded database (database-template.setup.ts), when the project made one. */
+function migratedTemplate(): Uint8Array | undefined {
+  const file = inject("databaseTemplate");
+  if (!file) return undefined;
+  template ??= new Uint8Array(readFileSync(file));
+  return template;
 }
 
 let runLog: WriteStream | undefined;

@@ -32,6 +32,14 @@ export class PgliteQueryError extends Error {
   }
 }
 
+export interface PgliteWorkerOptions {
+  dataDir?: string | undefined;
+  relaxedDurability?: boolean | undefined;
+  sharedBuffers?: string | undefined;
+  /** A data folder tarball (dumpDataDir) to begin with instead of an empty database. */
+  startFrom?: Uint8Array | undefined;
+}
+
 /**
  * Runs PGlite in a worker thread so that query work never blocks the event loop.
  * PGlite has a single session, so the driver hands out one connection at a time.
@@ -43,9 +51,9 @@ export class PgliteWorkerClient {
   private listeners = new Map<string, Set<(payload: string) => void>>();
   readonly ready: Promise<void>;
 
-  constructor(dataDir: string | undefined, relaxedDurability = false, sharedBuffers?: string) {
+  constructor(options: PgliteWorkerOptions = {}) {
     this.worker = new Worker(new URL("./pglite-worker.js", import.meta.url), {
-      workerData: { dataDir, relaxedDurability, sharedBuffers },
+      workerData: options,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     this.ready = new Promise((resolve, reject) => {
@@ -117,9 +125,9 @@ export class PgliteWorkerClient {
     return () => set.delete(onMessage);
   }
 
-  /** The data folder as a gzipped tarball (PGlite's dumpDataDir), after a checkpoint. */
-  async dumpDataDir(): Promise<Uint8Array> {
-    const reply = (await this.send({ type: "dump" })) as WorkerReply & { data?: Uint8Array };
+  /** The data folder as a tarball (PGlite's dumpDataDir), after a checkpoint; gzipped unless `compress` is false. */
+  async dumpDataDir(compress = true): Promise<Uint8Array> {
+    const reply = (await this.send({ type: "dump", compress })) as WorkerReply & { data?: Uint8Array };
     if (!reply.ok || !reply.data) throw new PgliteQueryError(reply.error ?? { message: "The dump returned nothing" });
     return reply.data;
   }

@@ -3,19 +3,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { buildUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
+import * as passwordHash from "../../lib/password-hash.js";
 
 // Every call of the password check is counted: a refused attempt must never reach argon2.
-const hashCalls = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../lib/password-hash.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../lib/password-hash.js")>();
-  return {
-    ...real,
-    verifyPassword: (storedHash: string, password: string) => {
-      hashCalls.count++;
-      return real.verifyPassword(storedHash, password);
-    },
-  };
+// A spy on the module's export, not vi.mock: the suites share one module graph per worker.
+const hashCalls = { count: 0 };
+const realVerifyPassword = passwordHash.verifyPassword;
+const spy = vi.spyOn(passwordHash, "verifyPassword").mockImplementation((...args: Parameters<typeof realVerifyPassword>) => {
+  hashCalls.count++;
+  return realVerifyPassword(...args);
 });
+afterAll(() => spy.mockRestore());
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,23 +1,21 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { enrolTotp, passwordStep, STEP_MS, verify } from "../../../test/second-factor.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { openSecret } from "../../lib/secret-box.js";
+import * as totp from "../mfa/totp.js";
 
 // Every TOTP check is counted: a refused attempt must never reach it.
-const totpChecks = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../mfa/totp.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../mfa/totp.js")>();
-  return {
-    ...real,
-    checkTotpCode: (...args: Parameters<typeof real.checkTotpCode>) => {
-      totpChecks.count++;
-      return real.checkTotpCode(...args);
-    },
-  };
+// A spy on the module's export, not vi.mock: the suites share one module graph per worker.
+const totpChecks = { count: 0 };
+const realCheckTotpCode = totp.checkTotpCode;
+const spy = vi.spyOn(totp, "checkTotpCode").mockImplementation((...args: Parameters<typeof realCheckTotpCode>) => {
+  totpChecks.count++;
+  return realCheckTotpCode(...args);
 });
+afterAll(() => spy.mockRestore());
 
 // The middle of a 30-second step, so ±1 step is exactly ±30 s.
 const clock = manualClock(new Date(Math.floor(Date.UTC(2026, 0, 12, 9) / STEP_MS) * STEP_MS + 15_000));
