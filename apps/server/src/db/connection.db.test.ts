@@ -181,3 +181,25 @@ describe("the embedded engine's settings", () => {
     }
   });
 });
+
+describe("an embedded database begun from a tarball", () => {
+  test("startFrom holds the dumped tables and rows, compressed or not; the source is untouched", async () => {
+    const source = await openDatabase({});
+    const copies: DatabaseHandle[] = [];
+    try {
+      await sql`create table kept (id int primary key, name text)`.execute(source.db);
+      await sql`insert into kept values (1, 'Zoë'), (2, 'José')`.execute(source.db);
+      for (const compress of [false, true]) {
+        const copy = await openDatabase({ startFrom: await source.dumpDataDir!(compress) });
+        copies.push(copy);
+        const { rows } = await sql<{ name: string }>`select name from kept order by id`.execute(copy.db);
+        expect(rows.map((r) => r.name)).toEqual(["Zoë", "José"]);
+        await sql`insert into kept values (3, 'copy only')`.execute(copy.db);
+      }
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from kept`.execute(source.db);
+      expect(rows[0]?.n).toBe(2);
+    } finally {
+      await Promise.all([source, ...copies].map((d) => d.close()));
+    }
+  });
+});
