@@ -3,6 +3,8 @@ import { createRequire } from "node:module";
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Request } from "playwright-core";
 import { expect, inject } from "vitest";
 
+import { journeyServer } from "./journey-server";
+
 export { launchBrowser } from "../../../tools/chromium.mjs";
 
 const require = createRequire(import.meta.url);
@@ -11,7 +13,7 @@ const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 /** How long one step (a click's target appearing, a redirect) may take before it counts as broken. */
 export const STEP_TIMEOUT_MS = 15_000;
 
-export const baseUrl = () => inject("baseUrl");
+export const baseUrl = () => journeyServer().baseUrl;
 export const demoPassword = () => inject("demoPassword");
 
 /** A signed-in session as signedInState() captures it: the access and refresh tokens in localStorage. */
@@ -22,7 +24,7 @@ export interface ContextOptions {
   height?: number;
   /** A signed-in session captured by signedInState(): the context starts signed in. */
   storageState?: SessionState;
-  /** Another server than the shared one (a journey that stops and restarts its own). */
+  /** Another server than the worker's (a journey that stops and restarts its own). */
   baseUrl?: string;
 }
 
@@ -178,7 +180,7 @@ export interface SentMail {
 
 /** Messages the server sent to the local SMTP server, oldest first. */
 export function sentMail(): SentMail[] {
-  return JSON.parse(readFileSync(inject("mailFile"), "utf8"));
+  return JSON.parse(readFileSync(journeyServer().mailFile, "utf8"));
 }
 
 /** Waits for the next message to `to` after the first `after` ones; the server sends in the background. */

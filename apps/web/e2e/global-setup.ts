@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
@@ -8,12 +8,18 @@ import { freePort } from "../../../tools/free-port.mjs";
 
 export const DEMO_PASSWORD = "Demo-Passw0rd!";
 
+/** One worker's own server: the journey files of a worker run one after another against it. */
+export interface JourneyServer {
+  baseUrl: string;
+  mailFile: string;
+  /** Everything the server wrote to stdout and stderr, appended as it comes. */
+  serverLogFile: string;
+}
+
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
-    mailFile: string;
-    /** Everything the server wrote to stdout and stderr, appended as it comes. */
-    serverLogFile: string;
+    /** One per worker, in VITEST_POOL_ID order: read it through journeyServer() in journey-server.ts. */
+    servers: JourneyServer[];
     demoPassword: string;
   }
 }
@@ -33,12 +39,53 @@ export function snapshotBuild(root: string, to: string): string {
 }
 
 /**
- * Starts what a person would meet: the built server on a fresh embedded database with the
- * demo data, sending its e-mail to a real local SMTP server whose messages land in a file.
+ * Starts what a person would meet, once per worker: the built server on a fresh embedded
+ * database with the demo data, sending its e-mail to a real local SMTP server whose messages
+ * land in a file. Journey files change their server's data (settings, users, imports), so two
+ * files must never share one server at the same time; a server per worker lets the files run
+ * two at a time with the same isolation as one after another. The servers start side by side,
+ * so the run waits for one demo seed, not one per worker.
  */
 export default async function setup(project: TestProject) {
   const root = new URL("../../..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "tally-e2e-"));
+  const app = snapshotBuild(root, join(dir, "app"));
+  const started: Array<{ server: JourneyServer; stop: () => Promise<void> }> = [];
+  const stopAll = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+    // The link first, by itself: removing the folder must never reach the shared node_modules.
+    unlinkSync(join(app, "node_modules"));
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const workers = Math.max(1, project.config.maxWorkers);
+  // Picked one after another and kept distinct: ports picked side by side could coincide.
+  const ports = new Set<number>();
+  while (ports.size < 2 * workers) ports.add(await freePort());
+  const [smtpPorts, httpPorts] = [[...ports].slice(0, workers), [...ports].slice(workers)];
+  const results = await Promise.allSettled(
+    Array.from({ length: workers }, async (_, i) => {
+      const one = await startServer(app, join(dir, `server-${i + 1}`), smtpPorts[i]!, httpPorts[i]!);
+      started.push(one);
+      return one;
+    }),
+  );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  // Promise.allSettled keeps the order asked for, so servers[i] is pool id i + 1's.
+  const servers = results.map((r) => (r as PromiseFulfilledResult<{ server: JourneyServer }>).value.server);
+  project.provide("servers", servers);
+  project.provide("demoPassword", DEMO_PASSWORD);
+
+  return stopAll;
+}
+
+/** One server with its own SMTP server, data folder, mail file and log in `dir`; `stop` leaves `dir` for the caller. */
+async function startServer(app: string, dir: string, smtpPort: number, port: number): Promise<{ server: JourneyServer; stop: () => Promise<void> }> {
+  mkdirSync(dir);
   const mailFile = join(dir, "mail.json");
   const serverLogFile = join(dir, "server.log");
   writeFileSync(serverLogFile, "");
@@ -62,12 +109,9 @@ export default async function setup(project: TestProject) {
       });
     },
   });
-  const smtpPort = await freePort();
   await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 
-  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = snapshotBuild(root, join(dir, "app"));
   const server = spawnDemoServer(app, port, join(dir, "data"), {
     APP_URL: baseUrl,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
@@ -83,15 +127,16 @@ export default async function setup(project: TestProject) {
   server.stdout?.on("data", capture);
   server.stderr?.on("data", capture);
 
+  let stopped = false;
   const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
+    if (stopped) return;
+    stopped = true;
+    if (server.exitCode !== null) console.error(`The server at ${baseUrl} stopped during the run:\n${output}`);
+    else if (server.signalCode === null) {
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
     }
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    // The link first, by itself: removing the folder must never reach the shared node_modules.
-    unlinkSync(join(app, "node_modules"));
-    rmSync(dir, { recursive: true, force: true });
   };
 
   try {
@@ -100,16 +145,7 @@ export default async function setup(project: TestProject) {
     await stop();
     throw err;
   }
-
-  project.provide("baseUrl", baseUrl);
-  project.provide("mailFile", mailFile);
-  project.provide("serverLogFile", serverLogFile);
-  project.provide("demoPassword", DEMO_PASSWORD);
-
-  return async () => {
-    if (server.exitCode !== null) console.error(`The server stopped during the run:\n${output}`);
-    await stop();
-  };
+  return { server: { baseUrl, mailFile, serverLogFile }, stop };
 }
 
 /**

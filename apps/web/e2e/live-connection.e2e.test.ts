@@ -15,7 +15,7 @@ const DOCS_DIR = new URL("../../../docs/", import.meta.url).pathname;
 const NOTICE_OFFLINE_MS = 30_000;
 
 const browser = useBrowser();
-/** Stopped and restarted by these journeys, so they never take the shared server down. */
+/** Stopped and restarted by these journeys, so they never take the worker's server down. */
 let own: StoppableServer;
 
 beforeAll(async () => {

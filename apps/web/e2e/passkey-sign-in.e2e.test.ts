@@ -9,7 +9,7 @@ import { type StoppableServer, startStoppableServer } from "./stoppable-server";
 // One admin's passkey: added from the two-step page with Chromium's virtual authenticator (the
 // DevTools WebAuthn domain), then, after signing out, the sign-in finished with it instead of a
 // code. A passkey's relying party is a domain name, never an address, so this journey runs its
-// own server at http://localhost:<port> (APP_URL), where the shared one is at 127.0.0.1.
+// own server at http://localhost:<port> (APP_URL), where the workers' are at 127.0.0.1.
 
 const browser = useBrowser();
 let own: StoppableServer;

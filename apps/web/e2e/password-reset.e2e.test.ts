@@ -3,6 +3,7 @@ import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { expectTitle, newContext, requestResetLink, signIn, visible, waitForPath } from "./browser";
 import { useBrowser } from "./journey-setup";
+import { journeyServer } from "./journey-server";
 import { SCHOOL_2 } from "./demo-accounts";
 
 // school2 is this file's own account: its password changes here and nowhere else relies on it.
@@ -97,7 +98,7 @@ describe("forgot password", () => {
   });
 
   test("the server's log holds no token, password or reset link", async () => {
-    const log = readFileSync(inject("serverLogFile"), "utf8");
+    const log = readFileSync(journeyServer().serverLogFile, "utf8");
     const token = new URLSearchParams(new URL(resetLink).hash.slice(1)).get("token")!;
     // The journey's requests were logged (by path), so the log's silence means something.
     expect(log).toContain('"url":"/set-password"');

@@ -18,8 +18,8 @@ export interface StoppableServer {
 }
 
 /**
- * A server of its own for a journey that stops it: the shared one must stay up for the other
- * files. Same build and demo data as the shared server (global-setup.ts), its own port and
+ * A server of its own for a journey that stops it: the worker's must stay up for its other
+ * files. Same build and demo data as the workers' servers (global-setup.ts), its own port and
  * embedded database.
  */
 export async function startStoppableServer(options: { host?: string } = {}): Promise<StoppableServer> {

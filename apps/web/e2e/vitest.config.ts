@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// Browser journeys: one built server and one Chromium, files run one after another.
+// Browser journeys: files change their server's data, so each worker has its own built server
+// (global-setup.ts) and runs its files one after another on it; two workers run two files at a
+// time, each file with its own Chromium. VITEST_POOL_ID picks the worker's server.
 export default defineConfig({
   test: {
     name: "e2e",
@@ -8,7 +10,8 @@ export default defineConfig({
     include: ["**/*.e2e.test.ts"],
     environment: "node",
     globalSetup: ["./global-setup.ts"],
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
