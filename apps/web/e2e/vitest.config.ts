@@ -13,6 +13,9 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     testTimeout: 60_000,
+    // expect.poll waits as a person would, not Vitest's 1 s: with two journeys side by side on a
+    // busy 2-core machine an undo or an import can take a few seconds to show.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 180_000,
   },
 });
