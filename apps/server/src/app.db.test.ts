@@ -93,3 +93,31 @@ describe("the web app's pages", () => {
     expect((await t.app.inject({ method: "POST", url: "/login" })).statusCode).toBe(404);
   });
 });
+
+describe("the sign-in page's own first paint", () => {
+  const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
+  const LOGIN = '<!doctype html><html><body><div id="root"><h1>Sign in to Tally</h1></div></body></html>';
+  let webDist: string;
+  beforeAll(() => {
+    webDist = mkdtempSync(join(tmpdir(), "tally-web-dist-"));
+    writeFileSync(join(webDist, "index.html"), INDEX);
+    writeFileSync(join(webDist, "login.html"), LOGIN);
+  });
+  afterAll(() => {
+    rmSync(webDist, { recursive: true, force: true });
+  });
+  const t = useTestApp(() => ({ webDist }));
+
+  test("/login gets login.html (with or without a query); every other page index.html", async () => {
+    for (const url of ["/login", "/login?session=expired"]) {
+      const page = await t.app.inject({ method: "GET", url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+      expect(page.body, url).toBe(LOGIN);
+    }
+    for (const url of ["/", "/dashboard", "/login/other", "/set-password"]) {
+      expect((await t.app.inject({ method: "GET", url })).body, url).toBe(INDEX);
+    }
+  });
+});

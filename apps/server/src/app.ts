@@ -89,6 +89,12 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     // Client-side routes: the web app decides what "not found" looks like. A route rather than
     // the not-found handler, so the page gets the compression every route gets. HEAD answers as
     // GET does, without the body (uptime monitors ask with HEAD).
+    // The sign-in page has its own copy of index.html that already shows the sign-in screen, so
+    // the first paint need not wait for the app's code (issue 29). Builds without it still work.
+    const hasLoginPage = existsSync(join(webRoot, "login.html"));
+    app.get("/login", { schema: { hide: true } }, (_request, reply) =>
+      reply.type("text/html").sendFile(hasLoginPage ? "login.html" : "index.html"),
+    );
     app.get("/*", { schema: { hide: true } }, (request, reply) => {
       if (request.url.startsWith("/api")) return reply.status(404).send({ error: MESSAGES.notFound, code: "NOT_FOUND" });
       return reply.type("text/html").sendFile("index.html");

@@ -1,4 +1,4 @@
-import type { Response } from "playwright-core";
+import type { Page, Response } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { expectTitle, newContext, settled } from "./browser";
 import { useBrowser } from "./journey-setup";
@@ -38,4 +38,41 @@ describe("the sign-in page's weight", () => {
       await context.close();
     }
   });
+
+  test("the page arrives already showing the sign-in screen, laid out as the app lays it out, its fields disabled until the app runs", async () => {
+    const context = await newContext(browser(), { width: 412, height: 823 });
+    try {
+      // The screen before any code runs: what a slow phone paints first.
+      const before = await context.newPage();
+      await before.route("**/assets/*.js", (route) => route.abort());
+      await before.goto("/login");
+      await expectTitle(before, "Sign in to Tally");
+      for (const label of ["Username or Email", "Password"]) await expect.poll(() => before.getByLabel(label).isDisabled()).toBe(true);
+      expect(await before.getByRole("button", { name: "Sign In" }).isDisabled()).toBe(true);
+      const painted = await layoutOf(before);
+
+      const after = await context.newPage();
+      await after.goto("/login");
+      await expectTitle(after, "Sign in to Tally");
+      await expect.poll(() => after.getByLabel("Username or Email").isEnabled()).toBe(true);
+      await settled(after);
+      // Same places to the pixel: swapping one for the other shifts nothing (CLS stays 0).
+      expect(await layoutOf(after)).toEqual(painted);
+    } finally {
+      await context.close();
+    }
+  });
 });
+
+const SIGN_IN_PARTS = ["h1", "input[name=login]", "input[name=password]", "button[type=submit]", "main"];
+
+async function layoutOf(page: Page): Promise<Record<string, number[] | null>> {
+  return page.evaluate((selectors) => {
+    const boxes: Record<string, number[] | null> = {};
+    for (const selector of selectors) {
+      const box = document.querySelector(selector)?.getBoundingClientRect();
+      boxes[selector] = box ? [box.x, box.y, box.width, box.height].map(Math.round) : null;
+    }
+    return boxes;
+  }, SIGN_IN_PARTS);
+}
