@@ -56,8 +56,10 @@ describe("the sign-in page's weight", () => {
       await expectTitle(after, "Sign in to Tally");
       await expect.poll(() => after.getByLabel("Username or Email").isEnabled()).toBe(true);
       await settled(after);
-      // Same places to the pixel: swapping one for the other shifts nothing (CLS stays 0).
+      // Same places to the pixel: swapping one for the other shifts nothing (CLS stays 0); the
+      // same words, so the copy cannot drift from the page it stands in for.
       expect(await layoutOf(after)).toEqual(painted);
+      expect(await textOf(after)).toBe(await textOf(before));
     } finally {
       await context.close();
     }
@@ -75,4 +77,9 @@ async function layoutOf(page: Page): Promise<Record<string, number[] | null>> {
     }
     return boxes;
   }, SIGN_IN_PARTS);
+}
+
+/** The visible words of the main area (the header adds the live connection's state), spaces folded. */
+function textOf(page: Page): Promise<string> {
+  return page.evaluate(() => (document.querySelector("main")?.innerText ?? "").replace(/\s+/g, " ").trim());
 }
