@@ -39,10 +39,18 @@ export const attendanceRecordSchema = z.object({
   date: z.string(),
   meeting_type: z.enum(MEETING_TYPES),
   status: z.enum(ATTENDANCE_STATUSES),
+  /** The report said Excused: status stays absent (every count treats it so), shown as excused. */
+  excused: z.boolean(),
   /** "Week N". */
   formatted_week: z.string(),
 });
 export type AttendanceRecordItem = z.infer<typeof attendanceRecordSchema>;
+
+/** A record's status in words, for the attendance list and the student's export: "Absent (excused)". */
+export function attendanceStatusLabel(record: { status: AttendanceRecordItem["status"]; excused: boolean }): string {
+  const word = record.status.charAt(0).toUpperCase() + record.status.slice(1);
+  return record.status === "absent" && record.excused ? `${word} (excused)` : word;
+}
 
 const presentLate = z.object({ present: z.number().int(), late: z.number().int() });
 export const attendanceWeekSchema = z.object({ week: z.number().int(), mentor: presentLate, advisor: presentLate });

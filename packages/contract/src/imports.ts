@@ -83,6 +83,8 @@ export const importStudentDetailSchema = z.object({
     z.object({
       date: z.string(),
       status: z.enum(["present", "late", "absent"]),
+      /** The report said Excused: absent in every count, kept as excused. */
+      excused: z.boolean(),
       meetingType: z.enum(["mentor", "advisor"]),
       action: importActionSchema,
     }),

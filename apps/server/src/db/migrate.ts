@@ -23,6 +23,7 @@ import { migrate021 } from "./migrations/021-access-log.js";
 import { migrate022 } from "./migrations/022-passkeys.js";
 import { migrate023 } from "./migrations/023-retention.js";
 import { migrate024 } from "./migrations/024-sign-in-factors.js";
+import { migrate025 } from "./migrations/025-excused-attendance.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "022-passkeys": { up: migrate022 },
   "023-retention": { up: migrate023 },
   "024-sign-in-factors": { up: migrate024 },
+  "025-excused-attendance": { up: migrate025 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -77,6 +77,8 @@ export interface AttendanceRecordsTable {
   date: DateString;
   meeting_type: MeetingType;
   status: AttendanceStatus;
+  /** A report's `Excused`: status stays absent (every count treats it so); the record keeps that it was excused (migration 025). */
+  excused: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -337,7 +339,8 @@ export interface ImportChanges {
   teamMemberships: Array<[number, number]>;
   attendanceCreated: number[];
   /** [id, previous status, previous updated_at]. */
-  attendanceUpdated: Array<[number, string, string]>;
+  /** [id, status, updated_at, excused] as before the import; a batch older than migration 025 has no excused (it was false). */
+  attendanceUpdated: Array<[number, string, string, boolean?]>;
   weeklyCreated: number[];
   weeklyUpdated: Array<{
     id: number;

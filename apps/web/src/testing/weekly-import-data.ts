@@ -22,8 +22,8 @@ export function buildStudent(n: number, overrides: Partial<ImportStudentDetail> 
     teamName: "Team Blue",
     weeklyData: { action: "created", flags: [], total_hours_reported: 12, reflection: "A short reflection." },
     attendance: [
-      { date: "2026-07-14", status: "present", meetingType: "mentor", action: "created" },
-      { date: "2026-07-16", status: "late", meetingType: "advisor", action: "created" },
+      { date: "2026-07-14", status: "present", excused: false, meetingType: "mentor", action: "created" },
+      { date: "2026-07-16", status: "late", excused: false, meetingType: "advisor", action: "created" },
     ],
     ...overrides,
   };

@@ -8,6 +8,7 @@ export interface AttendanceKeyRow {
   date: string;
   meeting_type: "mentor" | "advisor";
   status: "present" | "late" | "absent";
+  excused: boolean;
   updated_at: string;
 }
 
@@ -22,7 +23,7 @@ export async function findAttendanceOn(
     db,
     studentIds,
     (chunk) => sql<AttendanceKeyRow>`select a.id, a.student_id, to_char(a.date, 'YYYY-MM-DD') as date,
-        a.meeting_type, a.status, to_json(a.updated_at)#>>'{}' as updated_at
+        a.meeting_type, a.status, a.excused, to_json(a.updated_at)#>>'{}' as updated_at
       from json_array_elements_text(${chunk}) x
       join attendance_records a on a.student_id = x.value::int
       where a.date in (select value::date from json_array_elements_text(${jsonRows(dates)}))`,
@@ -39,6 +40,7 @@ export interface NewAttendanceRow {
   date: string;
   meeting_type: "mentor" | "advisor";
   status: "present" | "late" | "absent";
+  excused: boolean;
 }
 
 /** Inserts the rows and returns their ids. */
@@ -47,21 +49,29 @@ export async function insertAttendance(db: DbExecutor, rows: readonly NewAttenda
     db,
     rows,
     (chunk) => sql<{ id: number }>`insert into attendance_records
-        (student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, created_at, updated_at)
-      select student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, ${at}, ${at}
+        (student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, excused, created_at, updated_at)
+      select student_id, cohort_id, school_id, team_id, week_number, date, meeting_type, status, excused, ${at}, ${at}
         from json_to_recordset(${chunk}) as x(student_id int, cohort_id int, school_id int, team_id int,
-          week_number int, date date, meeting_type text, status text)
+          week_number int, date date, meeting_type text, status text, excused boolean)
       returning id`,
   );
   return inserted.map((r) => r.id);
 }
 
-/** Sets each record's status and updated_at ([id, status, updated_at]): the import's updates and undo's restores. */
-export async function setAttendanceStatuses(db: DbExecutor, rows: ReadonlyArray<[number, string, string]>): Promise<void> {
+/**
+ * Sets each record's status, updated_at and excused ([id, status, updated_at, excused]): the
+ * import's updates and undo's restores. A batch from before migration 025 kept no excused: its
+ * records were all not excused then.
+ */
+export async function setAttendanceStatuses(
+  db: DbExecutor,
+  rows: ReadonlyArray<readonly [number, string, string, boolean?]>,
+): Promise<void> {
   await runChunked(
     db,
     rows,
-    (chunk) => sql`update attendance_records a set status = (x->>1), updated_at = (x->>2)::timestamptz
+    (chunk) => sql`update attendance_records a set status = (x->>1), updated_at = (x->>2)::timestamptz,
+        excused = coalesce((x->>3)::boolean, false)
       from json_array_elements(${chunk}) x where a.id = (x->>0)::int`,
   );
 }

@@ -10,6 +10,7 @@ export interface StudentAttendanceRow {
   date: string;
   meeting_type: MeetingType;
   status: AttendanceStatus;
+  excused: boolean;
 }
 
 /**
@@ -32,7 +33,7 @@ export async function listStudentAttendance(
       if (filters.endDate) on = on.on("a.date", "<=", filters.endDate);
       return on;
     })
-    .select(["a.id", "a.cohort_id", "a.week_number", "a.date", "a.meeting_type", "a.status"])
+    .select(["a.id", "a.cohort_id", "a.week_number", "a.date", "a.meeting_type", "a.status", "a.excused"])
     .where("s.id", "=", studentId)
     .where(studentInScope(scope, "s", { single: true }))
     .orderBy("a.date")

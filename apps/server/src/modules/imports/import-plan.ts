@@ -21,6 +21,7 @@ export interface AttendanceChange {
   date: string;
   meetingType: "mentor" | "advisor";
   status: "present" | "late" | "absent";
+  excused: boolean;
 }
 
 /** A student as the writer needs them: without their report rows. */
@@ -99,10 +100,12 @@ export async function planImport(
     if (student.existingId === null) summary.newStudentsCreatedCount++;
     const attendance = student.meetings.map((m): AttendanceChange => {
       const existing = student.existingId === null ? undefined : attendanceByKey.get(`${student.existingId}|${m.date}|${m.meetingType}`);
-      const action: ImportAction = !existing ? "created" : existing.status === m.status ? "none" : "updated";
+      // Excused and plain Absent count the same, but a switch between them is still a change to write.
+      const same = existing !== undefined && existing.status === m.status && existing.excused === m.excused;
+      const action: ImportAction = !existing ? "created" : same ? "none" : "updated";
       if (action === "created") summary.attendanceRecordsCreated++;
       if (action === "updated") summary.attendanceRecordsUpdated++;
-      return { action, existing: existing ?? null, date: m.date, meetingType: m.meetingType, status: m.status };
+      return { action, existing: existing ?? null, date: m.date, meetingType: m.meetingType, status: m.status, excused: m.excused };
     });
 
     const existing = student.existingId === null ? undefined : weeklyByStudent.get(student.existingId);
@@ -153,7 +156,7 @@ export async function studentDetails(plan: ImportPlan, names: PlaceNames): Promi
         total_hours_reported: weekly.values.hours_reported,
         reflection: weekly.values.reflection,
       },
-      attendance: attendance.map((a) => ({ date: a.date, status: a.status, meetingType: a.meetingType, action: a.action })),
+      attendance: attendance.map((a) => ({ date: a.date, status: a.status, excused: a.excused, meetingType: a.meetingType, action: a.action })),
     });
   }
   return details;

@@ -23,7 +23,7 @@ function planFor(studentId: number, schoolId: number, teamId: number | null = nu
       team: teamId === null ? { kind: "none" } : { kind: "join", teamId },
       keptTeamId: null,
     },
-    attendance: [{ action: "created", existing: null, date: "2026-09-22", meetingType: "mentor", status: "present" }],
+    attendance: [{ action: "created", existing: null, date: "2026-09-22", meetingType: "mentor", status: "present", excused: false }],
     weekly: {
       action: "created",
       existing: null,

@@ -111,7 +111,7 @@ export async function writePlan(
     for (const [id] of teamMemberships) rollupIds.add(id);
 
     const created: attendance.NewAttendanceRow[] = [];
-    const statusUpdates: Array<[number, string, string]> = [];
+    const statusUpdates: Array<[number, string, string, boolean]> = [];
     const weeklyNew: weekly.NewWeeklyRow[] = [];
     const weeklyWrites: Array<weekly.WeeklyValues & { id: number; updated_at: string }> = [];
     slice.forEach((p, i) => {
@@ -127,10 +127,11 @@ export async function writePlan(
             date: a.date,
             meeting_type: a.meetingType,
             status: a.status,
+            excused: a.excused,
           });
         } else if (a.action === "updated" && a.existing) {
-          changes.attendanceUpdated.push([a.existing.id, a.existing.status, a.existing.updated_at]);
-          statusUpdates.push([a.existing.id, a.status, atText]);
+          changes.attendanceUpdated.push([a.existing.id, a.existing.status, a.existing.updated_at, a.existing.excused]);
+          statusUpdates.push([a.existing.id, a.status, atText, a.excused]);
         }
       }
       const { action, existing, values } = p.weekly;

@@ -129,10 +129,10 @@ describe("matching rows to students", () => {
 
   it("gives each attendance row its action: created, updated (another status) or none", () => {
     expect(detail(preview, "Ana Pérez")?.attendance).toEqual([
-      { date: "2026-03-10", status: "late", meetingType: "mentor", action: "updated" },
-      { date: "2026-03-12", status: "present", meetingType: "advisor", action: "none" },
+      { date: "2026-03-10", status: "late", excused: false, meetingType: "mentor", action: "updated" },
+      { date: "2026-03-12", status: "present", excused: false, meetingType: "advisor", action: "none" },
     ]);
-    expect(detail(preview, "Kim Park")?.attendance).toEqual([{ date: "2026-03-10", status: "absent", meetingType: "mentor", action: "created" }]);
+    expect(detail(preview, "Kim Park")?.attendance).toEqual([{ date: "2026-03-10", status: "absent", excused: true, meetingType: "mentor", action: "created" }]);
     expect(detail(preview, "José Núñez")?.attendance.map((a) => [a.status, a.meetingType])).toEqual([["present", "mentor"], ["late", "advisor"]]);
     expect(preview.summary).toMatchObject({ attendanceRecordsCreated: 4, attendanceRecordsUpdated: 1, weeklyDataCreated: 3, weeklyDataUpdated: 1 });
   });

@@ -38,6 +38,7 @@ describe("readMeetingReport", () => {
       date: "2026-07-16",
       meetingType: "advisor",
       status: "late",
+      excused: false,
       advisorNotes: "Great progress on the project brief, keep it up.",
     });
   });
@@ -107,11 +108,12 @@ describe("readMeetingReport", () => {
       "Ann,Lee,,Riverside,2026-03-02,Mentor,a\n";
     const report = await readMeetingReport(file(text));
     expect(report.errors).toEqual([]);
-    expect(report.rows.map((r) => [r.date, r.meetingType, r.status, r.email])).toEqual([
-      ["2026-03-02", "mentor", "present", null],
-      ["2026-03-02", "advisor", "late", null],
-      ["2026-03-02", "advisor", "absent", "ann@x.org"],
-      ["2026-03-02", "mentor", "absent", null],
+    // Excused is absent, and only it is kept as excused.
+    expect(report.rows.map((r) => [r.date, r.meetingType, r.status, r.excused, r.email])).toEqual([
+      ["2026-03-02", "mentor", "present", false, null],
+      ["2026-03-02", "advisor", "late", false, null],
+      ["2026-03-02", "advisor", "absent", true, "ann@x.org"],
+      ["2026-03-02", "mentor", "absent", false, null],
     ]);
   });
 

@@ -28,6 +28,11 @@ export function meetingStatusOf(raw: string): MeetingRow["status"] | null {
   return STATUSES.get(raw.trim().toLowerCase()) ?? null;
 }
 
+/** Only the word `Excused` itself: `A` and `Absent` are absences without an excuse. */
+function excusedOf(raw: string | null, status: MeetingRow["status"] | null): boolean {
+  return status === "absent" && raw !== null && raw.trim().toLowerCase() === "excused";
+}
+
 /** The meeting attendance report of the weekly import: one row per student per meeting. */
 export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<MeetingRow>> {
   const open = await openReport(file);
@@ -66,6 +71,7 @@ export async function readMeetingReport(file: ReportFile): Promise<ParsedReport<
       date: text.of(isoDate),
       meetingType,
       status: attendance,
+      excused: excusedOf(r.optional(status), attendance),
       advisorNotes: r.optional(notes),
     };
   });

@@ -39,6 +39,8 @@ export interface MeetingRow extends StudentKey {
   date: string;
   meetingType: "mentor" | "advisor";
   status: "present" | "late" | "absent";
+  /** The report said `Excused`: status is absent, and the record keeps that it was excused. */
+  excused: boolean;
   advisorNotes: string | null;
 }
 

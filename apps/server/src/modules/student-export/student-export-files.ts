@@ -1,4 +1,4 @@
-import { type CsvCell, csvRecord, type StudentExport, UTF8_BOM } from "@tally/contract";
+import { attendanceStatusLabel, type CsvCell, csvRecord, type StudentExport, UTF8_BOM } from "@tally/contract";
 import type { StudentSummaryModel } from "../reports/pdf-report.js";
 
 /**
@@ -40,8 +40,8 @@ export function exportCsvFiles(doc: StudentExport): Record<ExportedTable, string
       rows: teams.map((t) => [s.id, t.id, t.name, t.cohort_id, t.organization_description, t.project_description, t.start_date, t.joined_at]),
     },
     attendance_records: {
-      columns: ["student_id", "id", "cohort_id", "week_number", "date", "meeting_type", "status"],
-      rows: doc.attendance.map((a) => [s.id, a.id, a.cohort_id, a.week_number, a.date, a.meeting_type, a.status]),
+      columns: ["student_id", "id", "cohort_id", "week_number", "date", "meeting_type", "status", "excused"],
+      rows: doc.attendance.map((a) => [s.id, a.id, a.cohort_id, a.week_number, a.date, a.meeting_type, a.status, a.excused]),
     },
     weekly_data: {
       columns: ["student_id", "id", "cohort_id", "week_number", "week_start", "flags", "reflection", "advisor_notes", "hours_reported", "updated_at"],
@@ -109,7 +109,7 @@ export function summaryModel(doc: StudentExport): StudentSummaryModel {
       week: a.formatted_week,
       cohort: cohortName.get(a.cohort_id) ?? `Cohort ${a.cohort_id}`,
       meeting: capital(a.meeting_type),
-      status: capital(a.status),
+      status: attendanceStatusLabel(a),
     })),
     weeks: doc.weeklyData.map((w) => ({
       title: `${cohortName.get(w.cohort_id) ?? `Cohort ${w.cohort_id}`} · Week ${w.week_number}${w.week_start ? ` (from ${w.week_start})` : ""}`,

@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
-import type { AttendanceRecordItem, StudentDetail } from "@tally/contract";
+import { type AttendanceRecordItem, attendanceStatusLabel, type StudentDetail } from "@tally/contract";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
 import { useStudentAttendance } from "../api/get-student-attendance";
@@ -21,10 +21,10 @@ function capitalise(value: string): string {
  * The status in words; the colour only repeats it. The words are dark on the tint: a light
  * badge's own green on green reads at 3.8:1, under the 4.5:1 small text needs.
  */
-function StatusBadge({ status }: { status: AttendanceRecordItem["status"] }) {
+function StatusBadge({ record }: { record: AttendanceRecordItem }) {
   return (
-    <Badge variant="light" color={STATUS_COLOR[status]} c="dark.7" radius="sm" tt="none" style={{ flexShrink: 0 }}>
-      {capitalise(status)}
+    <Badge variant="light" color={STATUS_COLOR[record.status]} c="dark.7" radius="sm" tt="none" style={{ flexShrink: 0 }}>
+      {attendanceStatusLabel(record)}
     </Badge>
   );
 }
@@ -50,7 +50,7 @@ function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
               <Table.Td>{displayDate(r.date)}</Table.Td>
               <Table.Td>{capitalise(r.meeting_type)}</Table.Td>
               <Table.Td>
-                <StatusBadge status={r.status} />
+                <StatusBadge record={r} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -70,7 +70,7 @@ function RecordList({ records }: { records: AttendanceRecordItem[] }) {
             <Text size="sm" fw={600} style={{ minWidth: 0, overflowWrap: "anywhere" }}>
               {weekOf(r)}
             </Text>
-            <StatusBadge status={r.status} />
+            <StatusBadge record={r} />
           </Group>
           <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
             {displayDate(r.date)} · {capitalise(r.meeting_type)}

@@ -47,8 +47,8 @@ function detail(overrides: Partial<StudentDetail> = {}): StudentDetail {
   };
 }
 
-function record(id: number, weekNo: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11) {
-  return { id, cohort_id: cohortId, week_number: weekNo, date: `2025-09-0${weekNo}`, meeting_type: type, status, formatted_week: `Week ${weekNo}` };
+function record(id: number, weekNo: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11, excused = false) {
+  return { id, cohort_id: cohortId, week_number: weekNo, date: `2025-09-0${weekNo}`, meeting_type: type, status, excused, formatted_week: `Week ${weekNo}` };
 }
 
 function week(n: number, data: Partial<WeeklyDataItem>): WeeklyDataItem {
@@ -154,6 +154,20 @@ describe("student detail modal", () => {
     ]);
     // Nothing in a row is a mark without words.
     expect(list.querySelectorAll("[aria-hidden]")).toHaveLength(0);
+  });
+
+  it("shows an excused absence as Absent (excused) in words, counted as absent", async () => {
+    const data = [record(1, 1, "mentor", "present"), record(2, 1, "advisor", "absent", 11, true), record(3, 2, "mentor", "absent")];
+    const { dialog } = await openModal({ details: { 1: detail() }, attendance: { 1: { data, weeks: [] } } });
+    await within(dialog).findByText("Local bakery co-op", {}, SLOW);
+    openTab(dialog, "Attendance");
+    const table = await within(dialog).findByRole("table", {}, SLOW);
+    const statuses = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => row.lastElementChild?.textContent);
+    expect(statuses).toEqual(["Absent (excused)", "Present", "Absent"]);
+    expect(within(dialog).getByTestId("attendance-absent").textContent).toBe("67%");
   });
 
   it("gives focus back to the card's View Details button when closed with Escape", async () => {
