@@ -35,3 +35,4 @@ export * from "./retention.js";
 export * from "./admin-words.js";
 export * from "./sso.js";
 export * from "./student-export.js";
+export * from "./alerts.js";

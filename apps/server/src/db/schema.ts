@@ -1,4 +1,7 @@
+import type { AlertDetails, AlertRule, AlertSeverity, AlertState, ALERT_EVENT_KINDS } from "@tally/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+type AlertEventKind = (typeof ALERT_EVENT_KINDS)[number];
 
 /** timestamptz: read as Date, written as Date or ISO string, defaulted by the database. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -174,6 +177,8 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   last_login: NullableTimestamp;
+  /** Issue 30: the weekly digest; off from the profile or the unsubscribe link. */
+  digest_enabled: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface UserSchoolsTable {
@@ -492,6 +497,54 @@ export interface Database {
   flag_runs: FlagRunsTable;
   notifications: NotificationsTable;
   notification_poll_cursors: NotificationPollCursorsTable;
+  alerts: AlertsTable;
+  alert_events: AlertEventsTable;
+  digest_deliveries: DigestDeliveriesTable;
+}
+
+/** Issue 30: one row per student, rule, cohort and episode (migration 026 says how episodes work). */
+export interface AlertsTable {
+  id: Generated<number>;
+  student_id: number;
+  cohort_id: number;
+  rule: AlertRule;
+  severity: AlertSeverity;
+  state: ColumnType<AlertState, AlertState | undefined, AlertState>;
+  level: number;
+  evidence: string;
+  details: Json<AlertDetails>;
+  year_start: DateString;
+  raised_by_batch: number | null;
+  opened_at: Timestamp;
+  updated_at: Timestamp;
+  condition_ended_at: NullableTimestamp;
+  state_changed_at: NullableTimestamp;
+  state_changed_by: number | null;
+  /** The level when it was resolved or dismissed: it reopens only above it. */
+  resolved_level: number | null;
+  assignee_id: number | null;
+  data_withdrawn: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface AlertEventsTable {
+  id: Generated<number>;
+  alert_id: number;
+  at: Timestamp;
+  kind: AlertEventKind;
+  user_id: number | null;
+  note: string | null;
+  level: number | null;
+}
+
+/** One digest per user and week, claimed by inserting the row (exactly once across instances). */
+export interface DigestDeliveriesTable {
+  user_id: number;
+  week_start: DateString;
+  claimed_at: Timestamp;
+  sent_at: NullableTimestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  alerts: ColumnType<number, number | undefined, number>;
 }
 
 export type User = Selectable<UsersTable>;
