@@ -54,6 +54,9 @@ async function audit(browser: Browser, url: string, page: string, opts: { keepSt
     const result = await lighthouse(url, { onlyCategories: ["performance"], logLevel: "error", disableStorageReset: opts.keepStorage }, undefined, tab);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    // For tuning: the whole report (long tasks, script boot-up, the main thread's work) per page.
+    const keep = process.env.BENCH_LIGHTHOUSE_JSON;
+    if (keep) writeFileSync(`${keep}-${page.split(" ")[0]?.replaceAll("/", "") || "page"}.json`, JSON.stringify(lhr));
     if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
     const number = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     const requests = ((lhr.audits["network-requests"]?.details as { items?: NetworkRequestItem[] } | undefined)?.items ?? []);

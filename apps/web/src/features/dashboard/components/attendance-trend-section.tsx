@@ -1,4 +1,4 @@
-import { Alert, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert, Group, Loader, Paper, Radio, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { MeetingTypeFilter } from "@tally/contract";
 import { Suspense, useId } from "react";
 import { EmptyState } from "../../../components/empty-state";
@@ -89,21 +89,21 @@ export function AttendanceTrendSection({ filters, q, cohort, severalCohorts, mee
               {q ? ` · students matching “${q}”` : ""}
             </Text>
           </Stack>
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id={`${titleId}-type`}>
-              Meeting type
-            </Text>
-            <SegmentedControl
-              aria-labelledby={`${titleId}-type`}
-              value={meetingType}
-              onChange={(v) => onMeetingTypeChange(v as MeetingTypeFilter)}
-              data={[
-                { value: "mentor", label: "Mentor" },
-                { value: "advisor", label: "Advisor" },
-                { value: "both", label: "Both" },
-              ]}
-            />
-          </Stack>
+          {/* Radios, not a SegmentedControl: its sliding indicator measures the page's layout on
+              every mount and resize, which forced a layout of the whole dashboard into its first
+              render (issue 29: total blocking time). */}
+          <Radio.Group
+            label="Meeting type"
+            value={meetingType}
+            onChange={(v) => onMeetingTypeChange(v as MeetingTypeFilter)}
+            labelProps={{ fw: 500 }}
+          >
+            <Group gap="md" mt={6}>
+              <Radio value="mentor" label="Mentor" />
+              <Radio value="advisor" label="Advisor" />
+              <Radio value="both" label="Both" />
+            </Group>
+          </Radio.Group>
         </Group>
         {severalCohorts ? (
           <EmptyState message={CHOOSE_COHORT} />

@@ -1,4 +1,5 @@
-import { Button, Group, Select } from "@mantine/core";
+import { Button, Group, Select, type SelectProps } from "@mantine/core";
+import { useState } from "react";
 import type { CohortItem, SchoolItem, TeamItem } from "@tally/contract";
 import type { DashboardFilters } from "../api/dashboard-filters";
 
@@ -32,6 +33,26 @@ function toId(value: string | null): number | null {
  * Choosing the option already shown keeps it (Mantine would deselect it, and the dashboard would
  * jump from the current cohort to all cohorts); the clear button is the way to clear.
  */
+/**
+ * A Select whose option list is first drawn when it first opens. Mantine keeps a closed list
+ * mounted (hidden) and positions it on mount, which forced style and layout of the whole
+ * dashboard three times in its first render (issue 29: total blocking time). Once opened, the
+ * list stays mounted as before; the re-render after the first opening lets the input announce
+ * the list it controls (aria-expanded, aria-controls), which Mantine learns only once it exists.
+ */
+function FilterSelect(props: SelectProps) {
+  const [listKept, setListKept] = useState(false);
+  return (
+    <Select
+      {...props}
+      comboboxProps={{ keepMounted: listKept }}
+      onDropdownOpen={() => {
+        if (!listKept) setTimeout(() => setListKept(true), 0);
+      }}
+    />
+  );
+}
+
 export function DashboardFilterBar(props: Props) {
   const { filters, onChange, schools, cohorts, teams, showSchoolFilter } = props;
   const active = filters.schoolId !== null || filters.cohortId !== null || filters.teamId !== null;
@@ -39,7 +60,7 @@ export function DashboardFilterBar(props: Props) {
   return (
     <Group align="flex-end" gap="sm" wrap="wrap" role="search" aria-label="Dashboard filters">
       {showSchoolFilter ? (
-        <Select
+        <FilterSelect
           label="School"
           placeholder="All schools"
           data={schools.map((s) => ({ value: String(s.id), label: s.name }))}
@@ -49,11 +70,11 @@ export function DashboardFilterBar(props: Props) {
           clearable
           allowDeselect={false}
           limit={OPTION_LIMIT}
-          nothingFoundMessage="No schools"
+            nothingFoundMessage="No schools"
           w={{ base: "100%", xs: 220 }}
         />
       ) : null}
-      <Select
+      <FilterSelect
         label="Cohort"
         placeholder="All cohorts"
         data={cohorts.map((c) => ({ value: String(c.id), label: c.name }))}
@@ -68,7 +89,7 @@ export function DashboardFilterBar(props: Props) {
         disabled={props.cohortsLoading}
         w={{ base: "100%", xs: 280 }}
       />
-      <Select
+      <FilterSelect
         label="Team"
         placeholder={props.teamsNeedSchool ? "Choose a school first" : "All teams"}
         data={teams.map((t) => ({

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { pickComboboxOption } from "../../../testing/combobox";
 import { renderApp } from "../../../testing/render-app";
 import { buildStudents, callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
 import { CHOOSE_COHORT } from "./trend-rows";
@@ -52,9 +53,7 @@ describe("the dashboard's URL", () => {
     const { router } = renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     const school = screen.getByRole("combobox", { name: "School" });
-    fireEvent.click(school);
-    const listbox = document.getElementById(school.getAttribute("aria-controls") ?? "")!;
-    fireEvent.click(await within(listbox).findByRole("option", { name: "South High", hidden: true }));
+    await pickComboboxOption(school as HTMLInputElement, "South High");
     await waitFor(() => expect(router.state.location.search).toContain("school=2"));
     await screen.findByRole("heading", { name: "Students (8)" }, SLOW);
     await act(() => router.navigate(-1));

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { headerOf, jsonResponse, mockFetch } from "../../../testing/mock-fetch";
 import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { pickComboboxOption } from "../../../testing/combobox";
 import { renderApp } from "../../../testing/render-app";
 import type { ReportFilters } from "../api/report-filters";
 import { callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
@@ -66,9 +67,7 @@ describe("the Export menu", () => {
     renderApp("/dashboard?cohort=all");
     await screen.findByRole("heading", { name: "Students (31)" }, SLOW);
     const school = screen.getByRole("combobox", { name: "School" });
-    fireEvent.click(school);
-    const listbox = document.getElementById(school.getAttribute("aria-controls") ?? "")!;
-    fireEvent.click(await within(listbox).findByRole("option", { name: "North High", hidden: true }));
+    await pickComboboxOption(school as HTMLInputElement, "North High");
     await screen.findByRole("heading", { name: "Students (22)" }, SLOW);
 
     const button = screen.getByRole("button", { name: "Export" });
