@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accessLogEntrySchema } from "./access-log.js";
+import { alertRuleSchema, alertSeveritySchema, alertStateSchema, ALERT_EVENT_KINDS } from "./alerts.js";
 import { attendanceRecordSchema } from "./attendance.js";
 import { fileNamePart } from "./report-file-name.js";
 import { studentDetailSchema } from "./students.js";
@@ -8,6 +9,22 @@ import { weeklyDataItemSchema } from "./weekly-data.js";
 // GET /students/:id/export (issue 32, a student's own export): a ZIP holding a PDF summary,
 // a CSV per table and student.json, the document below. Its parts are the replies of the
 // student's own endpoints, so a client that reads those reads this too.
+
+/** One alert about the student as the export holds it. */
+export const studentExportAlertSchema = z.object({
+  id: z.number().int(),
+  cohortId: z.number().int(),
+  rule: alertRuleSchema,
+  severity: alertSeveritySchema,
+  state: alertStateSchema,
+  evidence: z.string(),
+  openedAt: z.string(),
+  updatedAt: z.string(),
+  conditionEndedAt: z.string().nullable(),
+  dataWithdrawn: z.boolean(),
+  timeline: z.array(z.object({ at: z.string(), kind: z.enum(ALERT_EVENT_KINDS), userId: z.number().int().nullable(), note: z.string().nullable() })),
+});
+export type StudentExportAlert = z.infer<typeof studentExportAlertSchema>;
 
 /** The ZIP's student.json: everything Tally holds about one student. */
 export const studentExportSchema = z.object({
@@ -22,6 +39,8 @@ export const studentExportSchema = z.object({
   weeklyData: z.array(weeklyDataItemSchema),
   /** Who viewed or exported this student's records, newest first (this export included). */
   accessLog: z.array(accessLogEntrySchema),
+  /** Issue 30: the early-warning alerts raised about the student, each with its timeline (notes included). */
+  alerts: z.array(studentExportAlertSchema),
 });
 export type StudentExport = z.infer<typeof studentExportSchema>;
 

@@ -6,7 +6,7 @@ import type { StudentSummaryModel } from "../reports/pdf-report.js";
  * (`<table>.csv`). The completeness test compares it with the migrated schema, so a new table
  * that names students fails it until it is exported here.
  */
-export const EXPORTED_TABLES = ["students", "student_cohorts", "student_teams", "attendance_records", "weekly_data", "access_log"] as const;
+export const EXPORTED_TABLES = ["students", "student_cohorts", "student_teams", "attendance_records", "weekly_data", "access_log", "alerts"] as const;
 export type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
 /**
@@ -61,6 +61,24 @@ export function exportCsvFiles(doc: StudentExport): Record<ExportedTable, string
     access_log: {
       columns: ["student_id", "at", "user_id", "username", "role", "address", "action", "recipient"],
       rows: doc.accessLog.map((a) => [s.id, a.at, a.userId, a.username, a.role, a.address, a.action, a.recipient]),
+    },
+    // Each alert's timeline (state changes and their notes) in one cell: the events name no student.
+    alerts: {
+      columns: ["student_id", "id", "cohort_id", "rule", "severity", "state", "evidence", "opened_at", "updated_at", "condition_ended_at", "data_withdrawn", "timeline"],
+      rows: doc.alerts.map((a) => [
+        s.id,
+        a.id,
+        a.cohortId,
+        a.rule,
+        a.severity,
+        a.state,
+        a.evidence,
+        a.openedAt,
+        a.updatedAt,
+        a.conditionEndedAt,
+        a.dataWithdrawn,
+        a.timeline.map((e) => `${e.at} ${e.kind}${e.note ? `: ${e.note}` : ""}`).join("; "),
+      ]),
     },
   };
   return Object.fromEntries(EXPORTED_TABLES.map((name) => [name, csvFile(tables[name])])) as Record<ExportedTable, string>;

@@ -42,6 +42,31 @@ async function withRecords(firstName: string, lastName: string, marker: string):
       hoursReported: 7.5,
     },
   ]);
+  // An early-warning alert with a follow-up note in its timeline (issue 30).
+  const alert = await t.db
+    .insertInto("alerts")
+    .values({
+      student_id: student.id,
+      cohort_id: cohortId,
+      rule: "consecutive_misses",
+      severity: "urgent",
+      state: "resolved",
+      level: 2,
+      evidence: `Missed 2 meetings in a row: ${marker} evidence`,
+      details: JSON.stringify({ level: 2 }),
+      year_start: "2024-08-01",
+      opened_at: "2025-02-03T08:00:00Z",
+      updated_at: "2025-02-04T08:00:00Z",
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await t.db
+    .insertInto("alert_events")
+    .values([
+      { alert_id: alert.id, at: "2025-02-03T08:00:00Z", kind: "opened", level: 2 },
+      { alert_id: alert.id, at: "2025-02-04T08:00:00Z", kind: "resolved", note: `${FORMULAS.note} called ${marker}'s family` },
+    ])
+    .execute();
   return student;
 }
 
@@ -123,7 +148,13 @@ describe("GET /api/students/:id/export", () => {
     const attendance = parse(strFromU8(files["attendance_records.csv"] as Uint8Array), { columns: true }) as Array<Record<string, string>>;
     expect(attendance.map((a) => [a.week_number, a.meeting_type, a.status])).toEqual([["1", "mentor", "late"], ["2", "mentor", "late"]]);
 
+    const alerts = parse(strFromU8(files["alerts.csv"] as Uint8Array), { columns: true }) as Array<Record<string, string>>;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ rule: "consecutive_misses", state: "resolved", evidence: "Missed 2 meetings in a row: zoemarker evidence" });
+    expect(alerts[0]?.timeline).toContain(`resolved: ${FORMULAS.note} called zoemarker's family`);
+
     const doc = studentExportSchema.parse(JSON.parse(strFromU8(files["student.json"] as Uint8Array)));
+    expect(doc.alerts.map((a) => a.timeline.map((e) => e.kind))).toEqual([["opened", "resolved"]]);
     expect(doc.student).toMatchObject({ id: zoe.id, first_name: "Zoë", last_name: FORMULAS.lastName, school_name: "Alder High" });
     expect(doc.student.activeTeam?.name).toBe("Otters");
     expect(doc.student.cohorts.map((c) => c.name)).toEqual(["Spring"]);

@@ -3,6 +3,7 @@ import { strToU8, type Zippable, zipSync } from "fflate";
 import type { ServerContext } from "../../context.js";
 import { recordAccess, studentAccessRecord } from "../access-log/access-log.service.js";
 import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
+import { studentAlerts } from "../alerts/alerts-export.service.js";
 import { getStudentAttendance } from "../attendance/attendance.service.js";
 import { takeDownload } from "../downloads/downloads.service.js";
 import { renderStudentSummaryPdf } from "../reports/pdf-report.js";
@@ -29,9 +30,10 @@ export async function exportStudent(ctx: ServerContext, user: Caller, studentId:
   const student = await getStudentDetail(db, user, studentId);
   await assertExportsAllowed(ctx, user.id);
   await takeDownload(ctx, user.id);
-  const [attendance, weeklyData] = await Promise.all([
+  const [attendance, weeklyData, alerts] = await Promise.all([
     getStudentAttendance(db, user, studentId, {}),
     getWeeklyData(db, user, studentId, {}),
+    studentAlerts(db, studentId),
   ]);
   recordAccess(ctx, user, { action: "export", studentIds: [studentId] });
   const now = ctx.clock.now();
@@ -44,6 +46,7 @@ export async function exportStudent(ctx: ServerContext, user: Caller, studentId:
     attendance: attendance.data,
     weeklyData,
     accessLog: await studentAccessRecord(ctx, studentId),
+    alerts,
   };
   const csv = exportCsvFiles(doc);
   const pdf = await renderStudentSummaryPdf(summaryModel(doc));
