@@ -99,7 +99,8 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "The digest's unsubscribe link: a page asking to confirm (no sign-in; the signed link says who)",
         operationId: "showDigestUnsubscribe",
         querystring: digestUnsubscribeQuerySchema,
-        response: { 200: pageSchema, 400: pageSchema },
+        // 400: a missing token is a JSON error naming it; a token that is no valid link gets a page saying so.
+        response: { 200: pageSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -116,7 +117,8 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "Unsubscribe from the weekly digest (one click, RFC 8058; no sign-in: the signed link says who)",
         operationId: "digestUnsubscribe",
         querystring: digestUnsubscribeQuerySchema,
-        response: { 200: pageSchema, 400: pageSchema },
+        // 400: a missing token is a JSON error naming it; a token that is no valid link gets a page saying so.
+        response: { 200: pageSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
