@@ -29,7 +29,7 @@ export const DIGEST_DELIVERY = {
   staleClaimMs: 10 * 60_000,
   /** Users read per page, and digests sent at once: the run streams, it never holds every user's content. */
   pageSize: 100,
-  concurrency: 4,
+  concurrency: 8,
 };
 
 /** What one run did. */
