@@ -89,6 +89,9 @@ describe("the unsubscribe link", () => {
       expect(res.statusCode, token).toBe(400);
       expect(res.body).toContain("token: this is not a valid unsubscribe link");
     }
+    const page = await t.app.inject({ method: "GET", url: "/api/digests/unsubscribe?token=not-a-token", headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toContain("This link does not work");
     expect(await digestEnabled(school.user.id)).toBe(true);
     const real = await signUnsubscribeToken(t.ctx.config.secretKey, school.user.id, clock.now());
     expect((await call("GET", "/api/auth/profile", { authorization: `Bearer ${real}` })).statusCode).toBe(401);

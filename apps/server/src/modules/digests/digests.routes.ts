@@ -7,10 +7,11 @@ import {
   digestTestResultSchema,
   digestUnsubscribeQuerySchema,
 } from "@tally/contract";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
+import { badRequest } from "../../lib/errors.js";
 import { mediaResponse } from "../../lib/media-response.js";
 import { startDigestScheduler } from "./digest-scheduler.js";
 import { unsubscribePage } from "./unsubscribe-page.js";
@@ -20,6 +21,14 @@ const pageSchema = mediaResponse("text/html", "A small page saying what the link
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return reply.status(status).type("text/html; charset=utf-8").header("Cache-Control", "no-store").send(Buffer.from(html));
+}
+
+const INVALID_LINK = "token: this is not a valid unsubscribe link";
+
+/** A link that is no valid one: a page for a browser, the usual 400 naming the field for anything else. */
+function invalidLink(request: FastifyRequest, reply: FastifyReply) {
+  if ((request.headers.accept ?? "").includes("text/html")) return sendPage(reply, 400, unsubscribePage("invalid"));
+  throw badRequest(INVALID_LINK, [{ path: "token", message: INVALID_LINK }]);
 }
 
 /**
@@ -99,13 +108,13 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "The digest's unsubscribe link: a page asking to confirm (no sign-in; the signed link says who)",
         operationId: "showDigestUnsubscribe",
         querystring: digestUnsubscribeQuerySchema,
-        // 400: a missing token is a JSON error naming it; a token that is no valid link gets a page saying so.
+        // 400: the usual error naming the token; a browser (Accept: text/html) gets a page saying so.
         response: { 200: pageSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const user = await unsubscribeTarget(ctx, request.query.token);
-      if (!user) return sendPage(reply, 400, unsubscribePage("invalid"));
+      if (!user) return invalidLink(request, reply);
       return sendPage(reply, 200, unsubscribePage(user.digest_enabled ? "confirm" : "already", request.query.token));
     },
   );
@@ -117,13 +126,13 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "Unsubscribe from the weekly digest (one click, RFC 8058; no sign-in: the signed link says who)",
         operationId: "digestUnsubscribe",
         querystring: digestUnsubscribeQuerySchema,
-        // 400: a missing token is a JSON error naming it; a token that is no valid link gets a page saying so.
+        // 400: the usual error naming the token; a browser (Accept: text/html) gets a page saying so.
         response: { 200: pageSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const user = await unsubscribeTarget(ctx, request.query.token);
-      if (!user) return sendPage(reply, 400, unsubscribePage("invalid"));
+      if (!user) return invalidLink(request, reply);
       await setDigestEnabled(ctx, user.id, false, "unsubscribe_link");
       return sendPage(reply, 200, unsubscribePage("done"));
     },

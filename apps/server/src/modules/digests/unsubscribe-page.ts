@@ -23,6 +23,6 @@ export function unsubscribePage(kind: UnsubscribePageKind, token?: string): stri
     case "done":
       return page("Unsubscribed", "<p>You will no longer get the weekly digest. You can turn it back on from your profile.</p>");
     case "invalid":
-      return page("This link does not work", "<p>token: this is not a valid unsubscribe link. Turn the digest off from your profile instead.</p>");
+      return page("This link does not work", "<p>This is not a valid unsubscribe link. Turn the digest off from your profile instead.</p>");
   }
 }
