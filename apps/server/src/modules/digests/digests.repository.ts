@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 
 // digest_deliveries is this module's table. It also reads the users it mails (users,
-// user_schools: read-only, as the scope module does for the caller) and writes the one
-// column migration 026 gave the digest, users.digest_enabled.
+// user_schools) in the same statements, read-only; users.digest_enabled is written by the
+// users module (accounts.service.ts).
 
 export interface DigestRecipient {
   id: number;
@@ -95,12 +95,4 @@ export async function readDelivery(db: DbExecutor, userId: number, week: string)
     .where("user_id", "=", userId)
     .where("week_start", "=", week)
     .executeTakeFirst();
-}
-
-/** Sets users.digest_enabled; the value before, or undefined for an unknown user. */
-export async function updateDigestEnabled(db: DbExecutor, userId: number, enabled: boolean): Promise<boolean | undefined> {
-  const { rows } = await sql<{ before: boolean }>`update users u set digest_enabled = ${enabled}
-      from (select id, digest_enabled as before from users where id = ${userId} for update) old
-     where u.id = old.id returning old.before`.execute(db);
-  return rows[0]?.before;
 }

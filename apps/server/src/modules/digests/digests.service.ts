@@ -5,6 +5,7 @@ import { notFound } from "../../lib/errors.js";
 import type { MailMessage } from "../../lib/mailer.js";
 import { listNewAndEscalatedAlerts, readAlertSchedule } from "../alerts/alerts-digest.service.js";
 import { recordChange } from "../audit/audit.service.js";
+import { findAccountById, setDigestEnabled as setAccountDigest } from "../users/accounts.service.js";
 import { demoClosesAccount, schoolScope } from "../scope/scope.policy.js";
 import { listCohortVisibility, readDemoSettings, type VisibilityRow } from "../scope/scope-settings.service.js";
 import { buildDigestContent, type DigestContent } from "./digest-content.js";
@@ -209,8 +210,10 @@ export async function sendTestDigest(ctx: ServerContext, actorId: number): Promi
 /** Turns a user's digest on or off (their profile, or the unsubscribe link); audited when it changes. */
 export async function setDigestEnabled(ctx: ServerContext, userId: number, enabled: boolean, via: "profile" | "unsubscribe_link"): Promise<boolean> {
   return ctx.database.db.transaction().execute(async (trx) => {
-    const before = await repo.updateDigestEnabled(trx, userId, enabled);
-    if (before === undefined) throw notFound();
+    const account = await findAccountById(trx, userId);
+    if (!account) throw notFound();
+    const before = account.digest_enabled;
+    await setAccountDigest(trx, userId, enabled);
     if (before !== enabled) {
       await recordChange(trx, {
         actorId: via === "profile" ? userId : null,
