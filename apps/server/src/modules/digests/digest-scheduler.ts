@@ -49,10 +49,10 @@ export function startDigestScheduler(ctx: ServerContext, log: FastifyBaseLogger)
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   // One run at a time per instance; several instances are kept apart by the claims.
-  const serial = <T>(run: () => Promise<T>): Promise<T | null> => {
+  const serial = (run: () => Promise<DigestRunResult | null>): Promise<DigestRunResult | null> => {
     const next = running.then(run, run).then(
       (result) => {
-        if (result) log.info({ digest: result }, "weekly digest run");
+        if (result && result.sent + result.empty + result.failed > 0) log.info({ digest: result }, "weekly digest run");
         return result;
       },
       (err: unknown) => {
