@@ -3,6 +3,7 @@ import addFormatsPlugin from "ajv-formats";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOneTimeToken } from "../src/modules/sessions/sessions.service.js";
+import { signUnsubscribeToken } from "../src/modules/digests/unsubscribe-token.js";
 import { buildMatrixWorld, type MatrixWorld } from "./authorization-matrix.world.js";
 import { useTestApp } from "./test-app.js";
 
@@ -25,6 +26,8 @@ let world: MatrixWorld;
 let gets: Array<{ path: string; op: Operation }>;
 let resetToken = "";
 let verifyToken = "";
+let bystanderId = 0;
+let unsubscribeToken = "";
 
 // ajv-formats' CommonJS export, as Node's ESM interop hands it over.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
@@ -40,6 +43,8 @@ beforeAll(async () => {
   const bystander = await t.db.selectFrom("users").select("id").where("username", "=", world.bystander.username).executeTakeFirstOrThrow();
   resetToken = await createOneTimeToken(t.ctx, bystander.id, "password_reset", 60);
   verifyToken = await createOneTimeToken(t.ctx, bystander.id, "email_verify", 60);
+  bystanderId = bystander.id;
+  unsubscribeToken = await signUnsubscribeToken(t.ctx.config.secretKey, bystander.id, new Date());
 }, 180_000);
 
 /** Realistic path parameters: the world's rows. A GET added with a new one is named here. */
@@ -54,6 +59,8 @@ function pathValue(path: string, name: string): number | string {
 function requiredQuery(path: string): Record<string, string> {
   if (path === "/api/auth/verify-reset-token") return { token: resetToken };
   if (path === "/api/auth/verify") return { token: verifyToken };
+  if (path === "/api/digests/preview") return { userId: String(bystanderId) };
+  if (path === "/api/digests/unsubscribe") return { token: unsubscribeToken };
   return {};
 }
 

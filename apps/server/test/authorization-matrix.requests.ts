@@ -106,4 +106,8 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/reports/data": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
   "GET /api/reports/students.csv": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
   "POST /api/email/send-report": (c) => ({ payload: { recipient: "reader@example.test", subject: "Matrix", schoolId: c.id } }),
+  "PUT /api/profile/digest": () => ({ payload: { enabled: true } }),
+  "GET /api/digests/preview": (c) => ({ url: `${c.path}?userId=${c.world.bystander.id}` }),
+  "GET /api/digests/unsubscribe": (c) => ({ url: `${c.path}?token=not-an-unsubscribe-token` }),
+  "POST /api/digests/unsubscribe": (c) => ({ url: `${c.path}?token=not-an-unsubscribe-token` }),
 };

@@ -189,4 +189,13 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/reports/data": onResource("school", SCOPED_ID),
   "GET /api/reports/students.csv": onResource("school", SCOPED_ID),
   "POST /api/email/send-report": onResource("school", SCOPED_ID),
+
+  // The weekly digest: one's own setting, the admins' preview and test, and the signed
+  // unsubscribe link (no sign-in: a token that is no valid link is a 400 for anyone).
+  "GET /api/profile/digest": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "PUT /api/profile/digest": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "GET /api/digests/preview": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "POST /api/digests/test": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "GET /api/digests/unsubscribe": everyone(400),
+  "POST /api/digests/unsubscribe": everyone(400),
 };

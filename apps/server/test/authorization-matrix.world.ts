@@ -34,7 +34,7 @@ export interface MatrixWorld {
   cohortId: number;
   importBatchId: number;
   /** An account nobody else uses, for the public sign-in routes. */
-  bystander: { username: string; email: string; password: string };
+  bystander: { id: number; username: string; email: string; password: string };
 }
 
 /**
@@ -89,7 +89,7 @@ export async function buildMatrixWorld(t: TestApp): Promise<MatrixWorld> {
     otherStudentId: await studentAt(otherSchoolId),
     cohortId,
     importBatchId: batchId,
-    bystander: { username: bystander.username, email: bystander.email, password: bystander.password },
+    bystander: { id: bystander.id, username: bystander.username, email: bystander.email, password: bystander.password },
   };
 }
 

@@ -336,3 +336,19 @@ export const digestPreviewSchema = z.object({
 export type DigestPreview = z.infer<typeof digestPreviewSchema>;
 export const digestPreviewQuerySchema = z.object({ userId: z.coerce.number().int().positive() });
 export const digestProfileSchema = z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) });
+/** PUT /api/profile/digest's reply: the signed-in user's digest setting as saved. */
+export const digestProfileReplySchema = digestProfileSchema;
+/** POST /api/digests/test: the admin's own next digest, sent to them now (not the week's delivery). */
+export const digestTestResultSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  alerts: z.number().int().nonnegative(),
+});
+export type DigestTestResult = z.infer<typeof digestTestResultSchema>;
+/** GET and POST /api/digests/unsubscribe?token=: the signed link of a digest e-mail. */
+export const digestUnsubscribeQuerySchema = z.object({
+  token: z
+    .string({ error: "token is required: open the link from the digest e-mail" })
+    .min(1, "token is required: open the link from the digest e-mail")
+    .max(2000, "token is not a valid unsubscribe link"),
+});

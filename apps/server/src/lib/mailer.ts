@@ -16,6 +16,8 @@ export interface MailMessage {
   secrets?: string[];
   /** Files sent with the mail (a report's PDF). The outbox keeps only their names and sizes. */
   attachments?: MailAttachment[];
+  /** Extra headers (a digest's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). SMTP only. */
+  headers?: Record<string, string>;
 }
 
 export interface MailAttachment {
@@ -87,6 +89,7 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
           text: m.text,
           html: m.html,
           attachments: m.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+          headers: m.headers,
         });
       },
     };

@@ -28,6 +28,7 @@ import { teamsRoutes } from "./teams/teams.routes.js";
 import { usersRoutes } from "./users/users.routes.js";
 import { weeklyDataRoutes } from "./weekly-data/weekly-data.routes.js";
 import { reportsRoutes } from "./reports/reports.routes.js";
+import { digestsRoutes } from "./digests/digests.routes.js";
 
 /** What app.ts passes every module. */
 export interface ApiModuleOptions {
@@ -66,4 +67,5 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   reportsRoutes,
   auditRoutes,
   accessLogRoutes,
+  digestsRoutes,
 ];

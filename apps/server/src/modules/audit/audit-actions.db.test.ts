@@ -248,6 +248,16 @@ describe("the client address behind a proxy", () => {
 });
 
 
+describe("the weekly digest: opting out and test sends are audited", () => {
+  it("turning one's digest off, and an admin's test digest", async () => {
+    const { id } = await signedInAdmin();
+    const off = await rowsAddedBy(() => send("PUT", "/api/profile/digest", { enabled: false }));
+    const row = await expectOneRow(off, { action: "user.digest.changed", entity: "user", entityId: String(id) });
+    expect(row).toMatchObject({ before: { digestEnabled: true }, after: { digestEnabled: false, via: "profile" } });
+    await expectOneRow(await rowsAddedBy(() => send("POST", "/api/digests/test")), { action: "user.digest.test_sent", entity: "user", entityId: String(id) });
+  });
+});
+
 describe("the words of the audit page", () => {
   // Last in this file, after every audited action above has run: a code recorded without words
   // in the contract (a cast past the types, a new module) fails here.

@@ -19,6 +19,7 @@ import { PreviewCache } from "./preview-cache.js";
 import * as repo from "./imports.repository.js";
 import { refreshPlannerStatistics } from "./planner-statistics.js";
 import type { UploadedReport } from "../../lib/report-upload.js";
+import { startDigestsAfterImport } from "../digests/digest-scheduler.js";
 
 export interface ImportUpload {
   fields: ImportFormFields;
@@ -245,6 +246,7 @@ export async function commitImport(
     return await writeBatch(ctx, trx, actorId, upload, prepared);
   });
   refreshPlannerStatistics(ctx);
+  startDigestsAfterImport(ctx);
   return new JsonText(prepared.previewJson, { ...written, unchanged: null } satisfies Omit<ImportCommit, Exclude<keyof ImportPreview, "unchanged">>);
 }
 

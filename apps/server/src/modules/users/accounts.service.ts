@@ -138,3 +138,8 @@ export async function loadSessionUser(db: DbExecutor, userId: number): Promise<S
     last_login: user.last_login ? new Date(user.last_login).toISOString() : null,
   };
 }
+
+/** Turns the account's weekly digest on or off (issue 30: the profile and the unsubscribe link). */
+export function setDigestEnabled(db: DbExecutor, userId: number, enabled: boolean): Promise<void> {
+  return repo.updateUser(db, userId, { digest_enabled: enabled });
+}

@@ -1,0 +1,44 @@
+import { DEFAULT_ALERT_RULES, DEFAULT_ALERT_SCHEDULE } from "@tally/contract";
+import { describe, expect, it } from "vitest";
+import { insertAlertRow } from "../../../test/digest-alert-rows.js";
+import { buildCohort, buildSchool, buildStudent, buildUser, setSetting } from "../../../test/factories.js";
+import { importForm, postImport, WEEK3_NEW_COHORT, week3Files } from "../../../test/import-upload.js";
+import { useSmtpTestServer } from "../../../test/smtp-test-server.js";
+import { useSignedIn, useTestApp } from "../../../test/test-app.js";
+import { digestAfterImport, digestTick } from "./digest-scheduler.js";
+
+const smtp = useSmtpTestServer();
+const t = useTestApp(() => ({ mailer: smtp.mailer }));
+const admin = useSignedIn(t, { role: "admin" });
+
+const schedule = (digestWhen: "monday_morning" | "after_import") =>
+  setSetting(t.db, "alert_rules", { rules: DEFAULT_ALERT_RULES, cohortOverrides: [], schedule: { ...DEFAULT_ALERT_SCHEDULE, digestWhen } });
+
+describe('the "after_import" digest', () => {
+  it("goes out right after a committed weekly import, and only then", async () => {
+    const school = await buildSchool(t.db, { name: "Maple" });
+    const cohort = await buildCohort(t.db);
+    const student = await buildStudent(t.db, { schoolId: school.id, cohortIds: [cohort.id] });
+    await insertAlertRow(t.db, { studentId: student.id, cohortId: cohort.id, openedAt: new Date(Date.now() - 3600_000) });
+    const user = await buildUser(t.db, { role: "school_user", schoolId: school.id });
+
+    // Monday morning is the setting: an import sends nothing.
+    await schedule("monday_morning");
+    expect(await digestAfterImport(t.ctx)).toBeNull();
+
+    await schedule("after_import");
+    // A tick only retries under after_import: it starts no week's digest.
+    expect(await digestTick(t.ctx)).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(smtp.messages.filter((m) => m.to.includes(user.email))).toHaveLength(0);
+
+    // The fixture's schools must exist for its rows to be used.
+    for (const name of ["Riverside Academy", "Eastwood Secondary", "Northside High School"]) await buildSchool(t.db, { name });
+    const res = await postImport(t, "commit", admin.headers, importForm(WEEK3_NEW_COHORT, week3Files()));
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await smtp.waitForMessage((m) => m.to.includes(user.email));
+    expect(mail.text).toContain("mentor on 2026-01-05");
+    // The week's digest is done: running again sends nothing more.
+    expect(await digestAfterImport(t.ctx)).toMatchObject({ sent: 0 });
+    expect(smtp.messages.filter((m) => m.to.includes(user.email))).toHaveLength(1);
+  });
+});
