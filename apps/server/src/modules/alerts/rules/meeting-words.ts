@@ -50,9 +50,14 @@ export function percentWords(value: number): string {
   return `${oneDecimal(value)} %`;
 }
 
-/** "week 5 (from 2 Nov)": week 1 starts on the cohort's start date. */
+/** "2 Nov": the first day of a cohort's week (week 1 starts on the cohort's start date). */
+export function weekStartWords(week: number, startDate: string): string {
+  return dayMonth(addDays(startDate, (week - 1) * 7));
+}
+
+/** "week 5 (from 2 Nov)". */
 export function weekWords(week: number, startDate: string): string {
-  return `week ${week} (from ${dayMonth(addDays(startDate, (week - 1) * 7))})`;
+  return `week ${week} (from ${weekStartWords(week, startDate)})`;
 }
 
 /** "1 meeting", "3 meetings". */
