@@ -32,7 +32,16 @@ const STUDENT: StudentDetail = {
 
 /** The dashboard's fake API plus the alert routes, recording each action's path and body. */
 function mockWithAlerts(world: DashboardWorld = {}) {
-  const dashboard = mockDashboardApi({ details: { 2: STUDENT }, ...world });
+  const record = (id: number, week: number, type: "mentor" | "advisor", status: "present" | "late" | "absent", excused = false) => ({
+    id, cohort_id: 10, week_number: week, date: `2025-01-${10 + week}`, meeting_type: type, status, excused, formatted_week: `Week ${week}`,
+  });
+  const attendance = {
+    2: {
+      data: [record(1, 1, "mentor", "absent"), record(2, 1, "advisor", "absent", true), record(3, 2, "mentor", "present"), record(4, 3, "mentor", "late")],
+      weeks: [],
+    },
+  };
+  const dashboard = mockDashboardApi({ details: { 2: STUDENT }, attendance, ...world });
   const actions: Array<{ path: string; body: unknown }> = [];
   const alerts: StudentAlerts = {
     data: [
@@ -41,7 +50,7 @@ function mockWithAlerts(world: DashboardWorld = {}) {
         timeline: [{ at: "2025-03-10T09:00:00.000Z", kind: "opened", userId: null, userName: null, note: "2 in a row" }],
       },
     ],
-    noteWeeks: [],
+    noteWeeks: [{ cohortId: 10, week: 2, at: "2025-01-15T10:00:00.000Z" }],
   };
   const fetchMock = mockFetch((url, init) => {
     const path = new URL(url, "http://test").pathname;
@@ -110,5 +119,20 @@ describe("Needs attention on the dashboard", () => {
     await waitFor(() => expect(within(dialog).getByTestId("alert-state").textContent).toBe("Resolved"));
     expect(actions[1]).toEqual({ path: "/api/alerts/1/resolve", body: { note: "Called the family" } });
     expect(within(dialog).getByText(/Resolved by admin-user — “Called the family”/)).toBeTruthy();
+  });
+
+  it("shows the student's meetings by week on the Attendance tab, marking the weeks with a follow-up note", async () => {
+    signIn(buildUser({ role: "admin" }));
+    mockWithAlerts();
+    renderApp("/dashboard?student=2&tab=attendance");
+    const dialog = await screen.findByRole("dialog", {}, SLOW);
+    fireEvent.click(await within(dialog).findByRole("radio", { name: "By week" }, SLOW));
+    await within(dialog).findByTestId("note-week-mark", {}, SLOW);
+    const weeks = within(dialog).getAllByTestId("attendance-week");
+    expect(weeks.map((w) => [...w.querySelectorAll("td")].map((td) => td.textContent))).toEqual([
+      ["Week 1", "Absent", "Absent (excused)", ""],
+      ["Week 2", "Present", "No meeting", "✎ Follow-up note"],
+      ["Week 3", "Late", "No meeting", ""],
+    ]);
   });
 });
