@@ -30,11 +30,12 @@ const STUDENT: StudentDetail = {
   cohorts: [{ id: 10, name: "Spring 2025", start_date: "2025-01-06", end_date: "2025-05-30" }],
 };
 
+function record(id: number, week: number, type: "mentor" | "advisor", status: "present" | "late" | "absent", excused = false) {
+  return { id, cohort_id: 10, week_number: week, date: `2025-01-${10 + week}`, meeting_type: type, status, excused, formatted_week: `Week ${week}` };
+}
+
 /** The dashboard's fake API plus the alert routes, recording each action's path and body. */
 function mockWithAlerts(world: DashboardWorld = {}) {
-  const record = (id: number, week: number, type: "mentor" | "advisor", status: "present" | "late" | "absent", excused = false) => ({
-    id, cohort_id: 10, week_number: week, date: `2025-01-${10 + week}`, meeting_type: type, status, excused, formatted_week: `Week ${week}`,
-  });
   const attendance = {
     2: {
       data: [record(1, 1, "mentor", "absent"), record(2, 1, "advisor", "absent", true), record(3, 2, "mentor", "present"), record(4, 3, "mentor", "late")],

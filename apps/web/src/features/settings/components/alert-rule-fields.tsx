@@ -78,12 +78,12 @@ interface OverrideProps {
 }
 
 const INHERIT = "";
+const inherited = (value: string) => `Inherited: ${value}`;
 const fromChoice = (v: string) => (v === INHERIT ? undefined : v === "on");
 
 /** One rule for one cohort: every field may be left to inherit the programme's value (shown as the placeholder). */
 export function AlertRuleOverrideFields({ setting, override, errors, onEnabled, onSeverity, onParam }: OverrideProps) {
   const words = ALERT_RULE_WORDS[setting.rule];
-  const inherited = (value: string) => `Inherited: ${value}`;
   return (
     <Paper withBorder p="sm" component="fieldset" aria-label={`${words} for this cohort`}>
       <Stack gap="xs">

@@ -51,7 +51,7 @@ export function setOverride(
   const current: AlertRuleOverride = overrideOf(draft, cohortId, rule) ?? { cohortId, rule };
   const next: AlertRuleOverride = { ...current };
   if ("param" in field) {
-    const params = { ...(current.params ?? {}) };
+    const params = { ...current.params };
     if (field.value === undefined) delete params[field.param];
     else params[field.param] = field.value;
     if (Object.keys(params).length > 0) next.params = params;
