@@ -67,6 +67,9 @@ const AuditPage = lazy(() =>
 const TwoStepPage = lazy(() =>
   import("../features/security/components/two-step-page").then((m) => ({ default: m.TwoStepPage })),
 );
+const AlertsPage = lazy(() =>
+  import("../features/alerts/components/alerts-page").then((m) => ({ default: m.AlertsPage })),
+);
 const ApiDebugPage = lazy(() =>
   import("../features/debug/components/api-debug-page").then((m) => ({ default: m.ApiDebugPage })),
 );
@@ -118,6 +121,11 @@ export const routes: RouteObject[] = [
         path: "/school/:schoolId/dashboard",
         element: <SchoolDashboardGuard />,
         children: [{ element: <DashboardLayout />, children: [{ index: true, element: <SchoolDashboardPage /> }] }],
+      },
+      {
+        // Issue 30: the call list is every role's; the server keeps each to their scope.
+        element: <RouteGuard rule={ACCESS.signedIn} />,
+        children: [{ element: <DashboardLayout />, children: [{ path: "/alerts", element: <AlertsPage /> }] }],
       },
       {
         element: <RouteGuard rule={ACCESS.users} />,

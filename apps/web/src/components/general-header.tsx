@@ -61,6 +61,9 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
             {headerRoleLabel(user.role)}
           </Badge>
         </Group>
+        <Button component={Link} to="/alerts" variant="default" className={classes.button}>
+          Needs attention
+        </Button>
         {isAdmin ? (
           <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>
             Settings

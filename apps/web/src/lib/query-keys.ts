@@ -72,6 +72,15 @@ export const queryKeys = {
       list: (params: object) => ["attendance", "cohort-trends", params] as const,
     },
   },
+  alerts: {
+    /** Every alert query: an import, an action or a rule change refreshes them all. */
+    all: ["alerts"],
+    list: (query: object) => ["alerts", "list", query] as const,
+    summary: (query: object) => ["alerts", "summary", query] as const,
+    student: (studentId: number) => ["alerts", "student", studentId] as const,
+  },
+  /** The alert rules (Admin Settings); outside the alerts group so an acknowledge does not reread them. */
+  alertRules: ["alert-rules"],
   weeklyData: {
     all: ["weekly-data"],
     student: (studentId: number, cohortId: number | null) => ["weekly-data", studentId, { cohortId }] as const,

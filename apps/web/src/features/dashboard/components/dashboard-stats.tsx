@@ -1,5 +1,6 @@
 import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import type { StudentsSummary } from "@tally/contract";
+import { Link } from "react-router";
 import { StatCard } from "../../../components/stat-card";
 import { changeText, type WeekChange } from "./trend-rows";
 
@@ -10,6 +11,34 @@ interface Props {
   latest?: WeekChange | null | undefined;
   /** "Week 4 · 16–22 Nov". */
   latestLabel?: string | undefined;
+  /** Open and acknowledged alerts under the filters, and the call list with those filters (issue 30). */
+  attention?: { total: number; to: string } | undefined;
+}
+
+/** The "Needs attention" card: the whole card is the link to the call list under the same filters. */
+function AttentionCard({ total, to }: { total: number; to: string }) {
+  return (
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component={Link}
+      to={to}
+      aria-label={`Needs attention: ${total.toLocaleString("en-US")} open alerts. Open the list`}
+      data-testid="stat-needs-attention"
+      style={{ color: "inherit", textDecoration: "none" }}
+    >
+      <Text size="sm" c="dimmed" fw={500}>
+        <span aria-hidden="true">⚑ </span>Needs attention
+      </Text>
+      <Text fz={28} fw={700} lh={1.2}>
+        {total.toLocaleString("en-US")}
+      </Text>
+      <Text size="xs" c="dimmed" fw={500} td="underline">
+        Open the list
+      </Text>
+    </Paper>
+  );
 }
 
 function AttendedLine({ name, value, change }: { name: string; value: number | null; change: number | null }) {
@@ -43,8 +72,8 @@ export function totalChangeText(summary: StudentsSummary, total: Total): string 
 }
 
 /** The four totals (Total Schools left out for school users), each with its week-over-week change, and the newest week's attendance with its change. */
-export function DashboardStats({ summary, showSchoolCard, latest, latestLabel }: Props) {
-  const cards = (showSchoolCard ? 4 : 3) + (latest ? 1 : 0);
+export function DashboardStats({ summary, showSchoolCard, latest, latestLabel, attention }: Props) {
+  const cards = (showSchoolCard ? 4 : 3) + (latest ? 1 : 0) + (attention ? 1 : 0);
   const total = (label: string, key: Total) => (
     <StatCard label={label} value={summary[key]} note={totalChangeText(summary, key)} />
   );
@@ -54,6 +83,7 @@ export function DashboardStats({ summary, showSchoolCard, latest, latestLabel }:
       {total("Total Students", "studentCount")}
       {total("Total Cohorts", "cohortCount")}
       {total("Total Teams", "teamCount")}
+      {attention ? <AttentionCard total={attention.total} to={attention.to} /> : null}
       {latest ? (
         <Paper withBorder p="md" radius="md" role="group" aria-label="Attendance this week" data-testid="stat-attendance">
           <Text size="sm" c="dimmed" fw={500}>

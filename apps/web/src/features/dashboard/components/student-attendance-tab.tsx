@@ -1,12 +1,14 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { type AttendanceRecordItem, attendanceStatusLabel, type StudentDetail } from "@tally/contract";
+import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
 import { useStudentAttendance } from "../api/get-student-attendance";
 import { displayDate } from "./display-date";
 import { latestCohort } from "./latest-cohort";
 import { attendanceShares, validRecords } from "./attendance-shares";
+import { AttendanceWeeks } from "./attendance-weeks";
 
 const STATUS_COLOR = { present: "green", late: "yellow", absent: "red" } as const;
 
@@ -99,6 +101,7 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
   const cohort = latestCohort(student);
   const attendance = useStudentAttendance(student.id, cohort?.id ?? null);
   const narrow = useMediaQuery(NARROW);
+  const [view, setView] = useState<"records" | "weeks">("records");
   if (!cohort) return <EmptyState message="No cohort found for student" />;
   if (attendance.isPending) {
     return <SectionLoader label="Loading attendance" />;
@@ -123,10 +126,29 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
         <Tile label="Late" value={shares.late} />
         <Tile label="Absent" value={shares.absent} />
       </SimpleGrid>
-      <Title order={3} size="h5">
-        Attendance records
-      </Title>
-      {narrow ? <RecordList records={records} /> : <RecordTable records={records} />}
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Title order={3} size="h5">
+          {view === "weeks" ? "Attendance by week" : "Attendance records"}
+        </Title>
+        {/* Issue 30: the per-week view marks the weeks with a follow-up note. */}
+        <SegmentedControl
+          size="xs"
+          aria-label="Show attendance"
+          value={view}
+          onChange={(v) => setView(v as "records" | "weeks")}
+          data={[
+            { value: "records", label: "Records" },
+            { value: "weeks", label: "By week" },
+          ]}
+        />
+      </Group>
+      {view === "weeks" ? (
+        <AttendanceWeeks studentId={student.id} cohortId={cohort.id} records={records} />
+      ) : narrow ? (
+        <RecordList records={records} />
+      ) : (
+        <RecordTable records={records} />
+      )}
     </Stack>
   );
 }

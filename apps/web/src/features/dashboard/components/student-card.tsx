@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Group, Stack, Text, Title, UnstyledButton } from "@mantine/core";
 import type { StudentListItem } from "@tally/contract";
+import { NeedsAttentionMark } from "../../../components/alert-marks";
 
 export function studentName(s: { first_name: string; last_name: string }): string {
   return `${s.first_name} ${s.last_name}`.trim();
@@ -49,7 +50,14 @@ export function LatestWeekBadges({ week }: { week: StudentListItem["latestWeek"]
 }
 
 /** Grid card; missing values show the spec's defaults. */
-export function StudentCard({ student, onView }: { student: StudentListItem; onView: (id: number) => void }) {
+interface CardProps {
+  student: StudentListItem;
+  onView: (id: number) => void;
+  /** The student has an open or acknowledged alert (issue 30). */
+  needsAttention?: boolean;
+}
+
+export function StudentCard({ student, onView, needsAttention = false }: CardProps) {
   const name = studentName(student);
   return (
     <Card withBorder radius="md" padding="md" component="article" aria-label={name} data-testid="student-card">
@@ -57,6 +65,7 @@ export function StudentCard({ student, onView }: { student: StudentListItem; onV
         <Title order={3} size="h5" style={{ overflowWrap: "anywhere" }}>
           {name}
         </Title>
+        {needsAttention ? <NeedsAttentionMark /> : null}
         <LatestWeekBadges week={student.latestWeek} />
         <Line label="Cohort" value={student.cohort?.name ?? "No Cohort"} />
         <Line label="Team" value={student.team?.name ?? "No Team"} />
@@ -76,7 +85,7 @@ export function StudentCard({ student, onView }: { student: StudentListItem; onV
 }
 
 /** One row of the compact list phones get: name, team, school and the week's figures; the whole row opens the detail. */
-export function StudentRow({ student, onView }: { student: StudentListItem; onView: (id: number) => void }) {
+export function StudentRow({ student, onView, needsAttention = false }: CardProps) {
   const name = studentName(student);
   return (
     <UnstyledButton
@@ -95,6 +104,7 @@ export function StudentRow({ student, onView }: { student: StudentListItem; onVi
         <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
           {student.team?.name ?? "No Team"} · {student.school_name ?? "Update School"}
         </Text>
+        {needsAttention ? <NeedsAttentionMark /> : null}
         <LatestWeekBadges week={student.latestWeek} />
       </Stack>
     </UnstyledButton>

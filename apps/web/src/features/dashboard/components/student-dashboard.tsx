@@ -2,7 +2,7 @@ import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@manti
 import { useDebouncedValue } from "@mantine/hooks";
 import type { MeetingTypeFilter, SessionUser } from "@tally/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ReactNode, useDeferredValue, useState } from "react";
+import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { cohortsQuery } from "../../../lib/api/get-cohorts";
 import { schoolsQuery } from "../../../lib/api/get-schools";
@@ -21,7 +21,8 @@ import { ExportMenu } from "./export-menu";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 import { latestWeekChange, weekLabel } from "./trend-rows";
-import { studentFromLink } from "../../../lib/student-link";
+import { alertsLink, useAlertSummary } from "../../../lib/api/get-alert-summary";
+import { studentFromLink, studentTabFromLink } from "../../../lib/student-link";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -67,6 +68,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const [meetingType, setMeetingType] = useState<MeetingTypeFilter>("both");
   // A link from another page (the flag uploader's ID conflicts) may name a student to open.
   const [openStudentId, setOpenStudentId] = useState<number | null>(() => studentFromLink(params.toString()));
+  const [openTab] = useState(() => studentTabFromLink(params.toString()));
 
   // A school user's own school names the export; the school page has it cached already.
   const ownSchoolId = user.role === "school_user" && fixedSchoolId === undefined ? user.school_id : null;
@@ -104,6 +106,10 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
     placeholderData: keepPreviousData,
   });
   const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData, enabled: ready });
+  // Issue 30: the open alerts under the filters; a failure only leaves the card and marks out.
+  const alertScope = { schoolId: filters.schoolId, cohortId: filters.cohortId };
+  const alerts = useAlertSummary(alertScope, ready);
+  const flagged = useMemo(() => new Set(alerts.data?.studentIds ?? []), [alerts.data]);
   // Weeks of several cohorts are not comparable: the trend is drawn for one cohort in view
   // (the cohort list tells before the totals arrive; the totals tell for a search).
   const cohortsInView = summary.data?.cohortCount ?? (cohorts.isPlaceholderData ? undefined : cohorts.data?.length);
@@ -196,6 +202,7 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
         showSchoolCard={showSchoolCard}
         latest={latest}
         latestLabel={latest ? weekLabel(latest.week, cohort) : undefined}
+        attention={alerts.data ? { total: alerts.data.total, to: alertsLink(alertScope) } : undefined}
       />
       <AttendanceTrendSection
         filters={filters}
@@ -213,9 +220,15 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
         page={page}
         onPageChange={(next) => setPaging({ key: pageKey, page: next })}
         onView={setOpenStudentId}
+        needsAttention={flagged}
       />
       {openStudentId !== null ? (
-        <StudentDetailModal studentId={openStudentId} user={user} onClose={() => setOpenStudentId(null)} />
+        <StudentDetailModal
+          studentId={openStudentId}
+          user={user}
+          initialTab={openTab}
+          onClose={() => setOpenStudentId(null)}
+        />
       ) : null}
     </Stack>
   );

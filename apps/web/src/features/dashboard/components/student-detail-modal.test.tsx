@@ -96,7 +96,7 @@ describe("student detail modal", () => {
   it("has no Access tab for a school user", async () => {
     const { dialog } = await openModal({ details: { 1: detail() } }, "school_user");
     await within(dialog).findByText("Local bakery co-op", {}, SLOW);
-    expect(within(dialog).getAllByRole("tab").map((t) => t.textContent)).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes"]);
+    expect(within(dialog).getAllByRole("tab").map((t) => t.textContent)).toEqual(["Overview", "Attendance", "Follow-up", "Flags", "Reflections", "Advisor Notes"]);
   });
 
   it("opens on Overview with team, cohorts, school, e-mail and descriptions", async () => {
@@ -104,7 +104,7 @@ describe("student detail modal", () => {
     await within(dialog).findByText("Local bakery co-op", {}, SLOW);
     const tabs = within(dialog).getAllByRole("tab").map((t) => t.textContent);
     // Access (issue 32): who viewed or exported the student, for admins only.
-    expect(tabs).toEqual(["Overview", "Attendance", "Flags", "Reflections", "Advisor Notes", "Access"]);
+    expect(tabs).toEqual(["Overview", "Attendance", "Follow-up", "Flags", "Reflections", "Advisor Notes", "Access"]);
     expect(within(dialog).getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
     expect(within(dialog).getByText("Hawks")).toBeTruthy();
     expect(within(dialog).getByText("Fall 2025 (Sep 1, 2025 – Dec 19, 2025)")).toBeTruthy();

@@ -14,17 +14,23 @@ import { StudentAccessTab } from "./student-access-tab";
 import { StudentAttendanceTab } from "./student-attendance-tab";
 import { studentName } from "./student-card";
 import { StudentEditForm } from "./student-edit-form";
+import { StudentFollowUpTab } from "./student-follow-up-tab";
 import { StudentOverviewTab } from "./student-overview-tab";
 import { StudentWeeklyTab } from "./student-weekly-tab";
 
-export const STUDENT_TABS = ["overview", "attendance", "flags", "reflections", "advisor-notes", "access"] as const;
+export const STUDENT_TABS = ["overview", "attendance", "follow-up", "flags", "reflections", "advisor-notes", "access"] as const;
 type StudentTab = (typeof STUDENT_TABS)[number];
 
 interface Props {
   studentId: number;
   user: SessionUser;
   onClose: () => void;
+  /** The tab to open first (a link's ?tab=follow-up); anything unknown opens Overview. */
+  initialTab?: string | null;
 }
+
+const firstTab = (tab: string | null | undefined): StudentTab =>
+  (STUDENT_TABS as readonly string[]).includes(tab ?? "") ? (tab as StudentTab) : "overview";
 
 /** Admins may always edit; others when enableStudentEditing is on for the student's school. */
 function useCanEdit(user: SessionUser, student: StudentDetail | undefined): boolean {
@@ -35,7 +41,7 @@ function useCanEdit(user: SessionUser, student: StudentDetail | undefined): bool
   return features.data?.enableStudentEditing ?? false;
 }
 
-function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
+function TabBody({ tab, student, user }: { tab: string; student: StudentDetail; user: SessionUser }) {
   const cohort = latestCohort(student);
   const weeklyTab = tab === "flags" || tab === "reflections" || tab === "advisor-notes";
   const weekly = useWeeklyData(student.id, cohort?.id ?? null, weeklyTab);
@@ -44,6 +50,9 @@ function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
       return <StudentOverviewTab student={student} />;
     case "attendance":
       return <StudentAttendanceTab student={student} />;
+    case "follow-up":
+      // Only admins can list staff (GET /users), so only they are offered Assign.
+      return <StudentFollowUpTab studentId={student.id} canAssign={isAdminRole(user.role)} />;
     case "flags":
       return <StudentWeeklyTab weekly={weekly} kind="flags" />;
     case "reflections":
@@ -57,8 +66,8 @@ function TabBody({ tab, student }: { tab: string; student: StudentDetail }) {
   }
 }
 
-function ModalBody({ studentId, user, onClose }: { studentId: number; user: SessionUser; onClose: () => void }) {
-  const [tab, setTab] = useState<StudentTab>("overview");
+function ModalBody({ studentId, user, onClose, initialTab }: Props) {
+  const [tab, setTab] = useState<StudentTab>(() => firstTab(initialTab));
   const [editing, setEditing] = useState(false);
   const [erasing, setErasing] = useState(false);
   const student = useStudent(studentId);
@@ -97,6 +106,7 @@ function ModalBody({ studentId, user, onClose }: { studentId: number; user: Sess
         <Tabs.List aria-label="Student details">
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
           <Tabs.Tab value="attendance">Attendance</Tabs.Tab>
+          <Tabs.Tab value="follow-up">Follow-up</Tabs.Tab>
           <Tabs.Tab value="flags">Flags</Tabs.Tab>
           <Tabs.Tab value="reflections">Reflections</Tabs.Tab>
           <Tabs.Tab value="advisor-notes">Advisor Notes</Tabs.Tab>
@@ -105,7 +115,7 @@ function ModalBody({ studentId, user, onClose }: { studentId: number; user: Sess
         </Tabs.List>
         {STUDENT_TABS.filter((t) => t !== "access" || isAdminRole(user.role)).map((t) => (
           <Tabs.Panel key={t} value={t} pt="md">
-            <TabBody tab={t} student={student.data} />
+            <TabBody tab={t} student={student.data} user={user} />
           </Tabs.Panel>
         ))}
       </Tabs>
@@ -114,14 +124,14 @@ function ModalBody({ studentId, user, onClose }: { studentId: number; user: Sess
 }
 
 /** Student detail dialog opened by a card's View Details. */
-export function StudentDetailModal({ studentId, user, onClose }: Props) {
+export function StudentDetailModal({ studentId, user, onClose, initialTab }: Props) {
   const fullScreen = useMediaQuery("(max-width: 36em)");
   const student = useStudent(studentId);
   const title = student.data ? studentName(student.data) : "Student Details";
   useReturnFocus();
   return (
     <Modal opened onClose={onClose} title={title} size="xl" fullScreen={fullScreen}>
-      <ModalBody studentId={studentId} user={user} onClose={onClose} />
+      <ModalBody studentId={studentId} user={user} onClose={onClose} initialTab={initialTab} />
     </Modal>
   );
 }

@@ -18,10 +18,12 @@ interface Props {
   page: number;
   onPageChange: (page: number) => void;
   onView: (id: number) => void;
+  /** Students with an open or acknowledged alert, marked "Needs attention". */
+  needsAttention?: ReadonlySet<number>;
 }
 
 /** "Students (n)": one server page of cards at a time, n being the server's exact total. */
-export function StudentGrid({ filters, q, onSearch, page, onPageChange, onView }: Props) {
+export function StudentGrid({ filters, q, onSearch, page, onPageChange, onView, needsAttention }: Props) {
   const titleId = useId();
   // Phones get a compact list: tall cards made 35 screens of scrolling of a cohort.
   const compact = useMediaQuery("(max-width: 35.99em)") ?? false;
@@ -65,13 +67,13 @@ export function StudentGrid({ filters, q, onSearch, page, onPageChange, onView }
           {compact ? (
             <Stack gap={0} aria-busy={students.isPlaceholderData}>
               {students.data.data.map((s) => (
-                <StudentRow key={s.id} student={s} onView={onView} />
+                <StudentRow key={s.id} student={s} onView={onView} needsAttention={needsAttention?.has(s.id) ?? false} />
               ))}
             </Stack>
           ) : (
             <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }} spacing="sm" aria-busy={students.isPlaceholderData}>
               {students.data.data.map((s) => (
-                <StudentCard key={s.id} student={s} onView={onView} />
+                <StudentCard key={s.id} student={s} onView={onView} needsAttention={needsAttention?.has(s.id) ?? false} />
               ))}
             </SimpleGrid>
           )}

@@ -11,6 +11,7 @@ import { useAddPasskey } from "../api/register-passkey";
 import { useRegenerateRecoveryCodes } from "../api/regenerate-recovery-codes";
 import { useRemoveTotp } from "../api/remove-totp";
 import { CodeForm } from "./code-form";
+import { DigestSwitch } from "./digest-switch";
 import { RecoveryCodesList } from "./recovery-codes-list";
 import { TotpEnrolment } from "./totp-enrolment";
 
@@ -83,6 +84,9 @@ export function TwoStepPage() {
             )}
           </Stack>
         ) : null}
+        {/* Issue 30: this is the person's own account page, so the digest opt-out lives here. */}
+        <Divider label="E-mail" labelPosition="left" />
+        <DigestSwitch />
         {user && (status.data?.totp || !status.data?.required) ? (
           <Anchor component={Link} to={homePath(user)} size="sm">
             Back to Tally

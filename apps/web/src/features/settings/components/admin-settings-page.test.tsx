@@ -6,7 +6,7 @@ import { renderApp, renderWithProviders } from "../../../testing/render-app";
 import { AdminSettingsPage } from "./admin-settings-page";
 
 describe("Admin Settings page", () => {
-  it("shows Loading settings... and then the six sections, schools and cohorts first (users live on /users)", async () => {
+  it("shows Loading settings... and then the seven sections, schools and cohorts first (users live on /users)", async () => {
     signIn(buildUser({ role: "admin" }));
     let answer: ((r: Response) => void) | undefined;
     mockFetch((url) =>
@@ -29,6 +29,7 @@ describe("Admin Settings page", () => {
       "Demo school settings",
       "School Feature Settings",
       "Privacy and retention",
+      "Alert Rules",
     ]);
     expect((screen.getByRole("button", { name: "Import Weekly Data for Cohort" }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.queryByRole("button", { name: /User Management/ })).toBeNull();

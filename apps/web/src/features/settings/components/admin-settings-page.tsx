@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useCurrentUser } from "../../../lib/auth-store";
 import { useCohorts } from "../../../lib/api/get-cohorts";
+import { AlertRulesSection } from "./alert-rules-section";
 import { CohortManagementSection } from "./cohort-management-section";
 import { DemoSettingsSection } from "./demo-settings-section";
 import { FeatureSettingsSection } from "./feature-settings-section";
@@ -90,6 +91,7 @@ export function AdminSettingsPage() {
       <DemoSettingsSection />
       <FeatureSettingsSection />
       <PrivacySettingsSection />
+      <AlertRulesSection />
     </Stack>
   );
 }

@@ -1,0 +1,41 @@
+import type { AlertSummary } from "@tally/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../api-client";
+import { queryKeys } from "../query-keys";
+
+/**
+ * The filters the dashboard and the "Needs attention" list share (GET /api/alerts/summary):
+ * both features read the summary, so its query lives here rather than in either.
+ */
+export interface AlertScope {
+  schoolId: number | null;
+  cohortId: number | null;
+}
+
+function scopeQuery(scope: AlertScope): Record<string, number | undefined> {
+  return { schoolId: scope.schoolId ?? undefined, cohortId: scope.cohortId ?? undefined };
+}
+
+export function getAlertSummary(scope: AlertScope, signal?: AbortSignal): Promise<AlertSummary> {
+  return apiRequest<AlertSummary>("/alerts/summary", { query: scopeQuery(scope), signal });
+}
+
+export function alertSummaryQuery(scope: AlertScope) {
+  return queryOptions({
+    queryKey: queryKeys.alerts.summary(scope),
+    queryFn: ({ signal }) => getAlertSummary(scope, signal),
+  });
+}
+
+export function useAlertSummary(scope: AlertScope, enabled = true) {
+  return useQuery({ ...alertSummaryQuery(scope), enabled });
+}
+
+/** "/alerts?schoolId=1&cohortId=10": the call list under the dashboard's filters. */
+export function alertsLink(scope: AlertScope): string {
+  const params = new URLSearchParams();
+  if (scope.schoolId !== null) params.set("schoolId", String(scope.schoolId));
+  if (scope.cohortId !== null) params.set("cohortId", String(scope.cohortId));
+  const search = params.toString();
+  return search ? `/alerts?${search}` : "/alerts";
+}
