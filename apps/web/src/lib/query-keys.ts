@@ -81,6 +81,8 @@ export const queryKeys = {
   },
   /** The alert rules (Admin Settings); outside the alerts group so an acknowledge does not reread them. */
   alertRules: ["alert-rules"],
+  /** The signed-in person's weekly digest choice. */
+  digestSetting: ["profile", "digest"],
   weeklyData: {
     all: ["weekly-data"],
     student: (studentId: number, cohortId: number | null) => ["weekly-data", studentId, { cohortId }] as const,

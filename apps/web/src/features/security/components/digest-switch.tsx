@@ -1,17 +1,15 @@
 import { Alert, Stack, Switch, Text } from "@mantine/core";
-import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { errorText } from "../../../lib/api-error";
-import { useCurrentUser } from "../../../lib/auth-store";
+import { queryKeys } from "../../../lib/query-keys";
+import { useDigestSetting } from "../api/get-digest-setting";
 import { useSaveDigestSetting } from "../api/save-digest-setting";
 
-/**
- * The weekly digest e-mails on or off (issue 30). No reply tells this page the saved choice
- * unless the session carries it (digest_enabled), so it starts from the programme's default,
- * on, and follows each answer of the server after that.
- */
+/** The weekly digest e-mails on or off (issue 30): the saved choice (GET /profile/digest), changed by PUT. */
 export function DigestSwitch() {
-  const user = useCurrentUser() as ({ digest_enabled?: boolean } & object) | null;
-  const [enabled, setEnabled] = useState(user?.digest_enabled ?? true);
+  const saved = useDigestSetting();
+  const queryClient = useQueryClient();
+  const enabled = saved.data?.enabled ?? true;
   const save = useSaveDigestSetting();
   return (
     <Stack gap={4}>
@@ -19,10 +17,10 @@ export function DigestSwitch() {
         label="Weekly digest e-mails"
         description="Once a week, the new and escalated alerts for the students you see."
         checked={enabled}
-        disabled={save.isPending}
+        disabled={save.isPending || saved.isPending}
         onChange={(e) => {
           const next = e.currentTarget.checked;
-          save.mutate(next, { onSuccess: (reply) => setEnabled(reply?.enabled ?? next) });
+          save.mutate(next, { onSuccess: (reply) => queryClient.setQueryData(queryKeys.digestSetting, { enabled: reply?.enabled ?? next }) });
         }}
       />
       <div role="status">
