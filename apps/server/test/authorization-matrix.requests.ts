@@ -106,4 +106,11 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/reports/data": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
   "GET /api/reports/students.csv": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
   "POST /api/email/send-report": (c) => ({ payload: { recipient: "reader@example.test", subject: "Matrix", schoolId: c.id } }),
+  "GET /api/alerts": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "GET /api/alerts/summary": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "GET /api/alerts.csv": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "POST /api/alerts/:id/resolve": () => ({ payload: { note: "Matrix" } }),
+  "POST /api/alerts/:id/dismiss": () => ({ payload: { reason: "Matrix" } }),
+  "POST /api/alerts/:id/assign": () => ({ payload: { userId: null } }),
+  "POST /api/alerts/bulk": (c) => ({ payload: { ids: [c.world.ownStudentId], action: "acknowledge" } }),
 };

@@ -189,4 +189,17 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/reports/data": onResource("school", SCOPED_ID),
   "GET /api/reports/students.csv": onResource("school", SCOPED_ID),
   "POST /api/email/send-report": onResource("school", SCOPED_ID),
+
+  // Alerts: the dashboards' scope. Lists filtered by another school are empty; an alert of
+  // another school's student is missing to the caller. Bulk answers 200 to anyone signed in,
+  // skipping what the caller does not see (alert-actions.db.test.ts checks which).
+  "GET /api/alerts": onResource("school", SCOPED_LIST),
+  "GET /api/alerts/summary": onResource("school", SCOPED_LIST),
+  "GET /api/alerts.csv": onResource("school", SCOPED_LIST),
+  "GET /api/students/:id/alerts": onResource("student", SCOPED_ID),
+  "POST /api/alerts/:id/acknowledge": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/resolve": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/dismiss": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/assign": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/bulk": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
 };
