@@ -1,7 +1,7 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState } from "@tally/contract";
-import { type SqlBool, sql } from "kysely";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { cohortVisible, type DataScope, studentInScope, teamInScope } from "../scope/scope.js";
+import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, studentInScope, teamInScope } from "../scope/scope.js";
 
 // The follow-up list: alerts of the students the caller sees (the dashboards' scope), an
 // alert's school being its student's school. One alert is shown only where its own cohort is
@@ -53,14 +53,37 @@ function stateMatches(states: readonly AlertState[]) {
   return sql<SqlBool>`(a.state in (${list}) and (a.condition_ended_at is null or a.state in (${sql.join(ended.map((s) => sql.lit(s)))})))`;
 }
 
-/** Alerts (as `a`, their student as `s`) the scope sees under the filters. `single`: one known alert. */
-export function alertsInScope(db: DbExecutor, scope: DataScope, filters: AlertFilters, { single = false } = {}) {
-  let query = db
-    .selectFrom("alerts as a")
-    .innerJoin("students as s", "s.id", "a.student_id")
-    .where(studentInScope(scope, "s", { single }))
-    .where(cohortVisible(scope, "a.cohort_id", "s.school_id"))
-    .where(stateMatches(filters.states));
+/**
+ * SQL: the alert (as `a`) is one the scope sees, written on the alert's own columns so the
+ * list is read from the alerts' indexes: an admin's scope (every school but a few, no cohort
+ * visibility) never reads the whole students table, only the excluded schools' and hidden
+ * students (both through indexes); a school or district scope starts from its schools'
+ * students (students_school_idx). The cohort is checked at the student's school only where
+ * visibility rows can hide it there.
+ */
+function alertInScope(scope: DataScope): RawBuilder<SqlBool> {
+  const parts: RawBuilder<SqlBool>[] = [];
+  if (scope.schools === "all") {
+    if (scope.excludedSchoolIds.length > 0) {
+      parts.push(sql<SqlBool>`a.student_id not in (select x_s.id from students x_s where ${schoolInScope({ ...scope, schools: scope.excludedSchoolIds }, "x_s.school_id")})`);
+    }
+    const hidden = hiddenStudentsInScope(scope);
+    if (hidden) parts.push(sql<SqlBool>`a.student_id not in (${hidden})`);
+  } else {
+    parts.push(sql<SqlBool>`a.student_id in (select in_s.id from students in_s where ${studentInScope(scope, "in_s")})`);
+  }
+  if (scope.visibility === null) {
+    // Without visibility rows only excluded cohorts hide one, wherever the student is.
+    parts.push(cohortVisible(scope, "a.cohort_id", "a.cohort_id"));
+  } else {
+    parts.push(sql<SqlBool>`exists (select 1 from students vis_s where vis_s.id = a.student_id and ${cohortVisible(scope, "a.cohort_id", "vis_s.school_id")})`);
+  }
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** Alerts (as `a`) the scope sees under the filters. */
+export function alertsInScope(db: DbExecutor, scope: DataScope, filters: AlertFilters) {
+  let query = db.selectFrom("alerts as a").where(alertInScope(scope)).where(stateMatches(filters.states));
   if (filters.cohortId !== undefined) query = query.where("a.cohort_id", "=", filters.cohortId);
   if (filters.rule !== undefined) query = query.where("a.rule", "=", filters.rule);
   if (filters.severity !== undefined) query = query.where("a.severity", "=", filters.severity);
@@ -72,8 +95,18 @@ export function alertsInScope(db: DbExecutor, scope: DataScope, filters: AlertFi
 /** Urgent first, then the oldest episode: the order of the call list. */
 const SEVERITY_RANK = sql<number>`case a.severity when 'urgent' then 0 when 'warning' then 1 else 2 end`;
 
-function selectAlertRows(db: DbExecutor, scope: DataScope, filters: AlertFilters, single = false) {
-  return alertsInScope(db, scope, filters, { single })
+/** The rows of alerts already known to be in scope (the scope only picks the team shown). */
+async function alertRows(db: DbExecutor, scope: DataScope, ids: readonly number[]): Promise<AlertRow[]> {
+  if (ids.length === 0) return [];
+  const rows = (await selectAlertRows(db, scope).where("a.id", "in", ids).execute()) as AlertRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+function selectAlertRows(db: DbExecutor, scope: DataScope) {
+  return db
+    .selectFrom("alerts as a")
+    .innerJoin("students as s", "s.id", "a.student_id")
     .innerJoin("cohorts as c", "c.id", "a.cohort_id")
     .leftJoin("schools as sch", "sch.id", "s.school_id")
     .leftJoin("users as u", "u.id", "a.assignee_id")
@@ -104,25 +137,31 @@ function selectAlertRows(db: DbExecutor, scope: DataScope, filters: AlertFilters
     ]);
 }
 
-/** One page of the list, urgent first and oldest first, with the count of all that match. */
+/**
+ * One page of the list, urgent first and oldest first, with the count of all that match. The
+ * page's ids are picked joining only what the scope needs (alerts and students); names,
+ * teams and assignees are then read for those few rows alone, never for every match.
+ */
 export async function listAlerts(
   db: DbExecutor,
   scope: DataScope,
   filters: AlertFilters,
   page: { offset: number; limit: number },
 ): Promise<{ rows: AlertRow[]; total: number }> {
-  const rows = await selectAlertRows(db, scope, filters)
-    .select(sql<string>`count(*) over ()`.as("total_count"))
+  const [ids, total] = await Promise.all([pageIds(db, scope, filters, page), countAlerts(db, scope, filters)]);
+  return { rows: await alertRows(db, scope, ids), total };
+}
+
+async function pageIds(db: DbExecutor, scope: DataScope, filters: AlertFilters, page: { offset: number; limit: number }): Promise<number[]> {
+  const rows = await alertsInScope(db, scope, filters)
+    .select("a.id")
     .orderBy(SEVERITY_RANK)
     .orderBy("a.opened_at")
     .orderBy("a.id")
     .offset(page.offset)
     .limit(page.limit)
     .execute();
-  if (rows.length > 0) return { rows: rows as AlertRow[], total: Number(rows[0]?.total_count ?? 0) };
-  // A page past the end carries no count: ask for it alone.
-  const total = page.offset === 0 ? 0 : await countAlerts(db, scope, filters);
-  return { rows: [], total };
+  return rows.map((r) => r.id);
 }
 
 export async function countAlerts(db: DbExecutor, scope: DataScope, filters: AlertFilters): Promise<number> {
@@ -132,19 +171,18 @@ export async function countAlerts(db: DbExecutor, scope: DataScope, filters: Ale
 
 /** Every alert of the student in scope, newest episode first (the student card). */
 export async function listStudentAlerts(db: DbExecutor, scope: DataScope, studentId: number, states: readonly AlertState[]): Promise<AlertRow[]> {
-  const rows = await selectAlertRows(db, scope, { states, studentId }, true)
-    .orderBy("a.opened_at", "desc")
-    .orderBy("a.id", "desc")
-    .execute();
-  return rows as AlertRow[];
+  const ids = await alertsInScope(db, scope, { states, studentId }).select("a.id").orderBy("a.opened_at", "desc").orderBy("a.id", "desc").execute();
+  return alertRows(
+    db,
+    scope,
+    ids.map((r) => r.id),
+  );
 }
 
 /** One alert, if the scope sees it (any state, ended or not). */
 export async function findAlertRow(db: DbExecutor, scope: DataScope, id: number): Promise<AlertRow | undefined> {
-  const row = await selectAlertRows(db, scope, { states: ["open", "acknowledged", "resolved", "dismissed"] }, true)
-    .where("a.id", "=", id)
-    .executeTakeFirst();
-  return row as AlertRow | undefined;
+  const found = await alertsInScope(db, scope, { states: ["open", "acknowledged", "resolved", "dismissed"] }).select("a.id").where("a.id", "=", id).executeTakeFirst();
+  return found ? (await alertRows(db, scope, [found.id]))[0] : undefined;
 }
 
 /** Counts by state and severity under the filters. */
