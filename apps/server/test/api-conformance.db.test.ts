@@ -51,7 +51,7 @@ beforeAll(async () => {
 function pathValue(path: string, name: string): number | string {
   if (path.startsWith("/api/users/")) return world.sessions.district.user.id;
   if (path.startsWith("/api/auth/oidc/")) return "idp";
-  if (["/api/students/{id}", "/api/attendance/student/{id}", "/api/weekly-data/{studentId}", "/api/students/{id}/access-log", "/api/students/{id}/export"].includes(path)) return world.ownStudentId;
+  if (["/api/students/{id}", "/api/attendance/student/{id}", "/api/weekly-data/{studentId}", "/api/students/{id}/access-log", "/api/students/{id}/export", "/api/students/{id}/alerts"].includes(path)) return world.ownStudentId;
   throw new Error(`has a path parameter {${name}} the test has no realistic value for: add one to pathValue`);
 }
 

@@ -110,4 +110,11 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "GET /api/digests/preview": (c) => ({ url: `${c.path}?userId=${c.world.bystander.id}` }),
   "GET /api/digests/unsubscribe": (c) => ({ url: `${c.path}?token=not-an-unsubscribe-token` }),
   "POST /api/digests/unsubscribe": (c) => ({ url: `${c.path}?token=not-an-unsubscribe-token` }),
+  "GET /api/alerts": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "GET /api/alerts/summary": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "GET /api/alerts.csv": (c) => ({ url: `${c.path}?schoolId=${c.id}` }),
+  "POST /api/alerts/:id/resolve": () => ({ payload: { note: "Matrix" } }),
+  "POST /api/alerts/:id/dismiss": () => ({ payload: { reason: "Matrix" } }),
+  "POST /api/alerts/:id/assign": () => ({ payload: { userId: null } }),
+  "POST /api/alerts/bulk": (c) => ({ payload: { ids: [c.world.ownStudentId], action: "acknowledge" } }),
 };

@@ -198,4 +198,16 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "POST /api/digests/test": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
   "GET /api/digests/unsubscribe": everyone(400),
   "POST /api/digests/unsubscribe": everyone(400),
+  // Alerts: the dashboards' scope. Lists filtered by another school are empty; an alert of
+  // another school's student is missing to the caller. Bulk answers 200 to anyone signed in,
+  // skipping what the caller does not see (alert-actions.db.test.ts checks which).
+  "GET /api/alerts": onResource("school", SCOPED_LIST),
+  "GET /api/alerts/summary": onResource("school", SCOPED_LIST),
+  "GET /api/alerts.csv": onResource("school", SCOPED_LIST),
+  "GET /api/students/:id/alerts": onResource("student", SCOPED_ID),
+  "POST /api/alerts/:id/acknowledge": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/resolve": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/dismiss": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/:id/assign": onResource("alert", SCOPED_ID),
+  "POST /api/alerts/bulk": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
 };

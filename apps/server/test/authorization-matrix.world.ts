@@ -1,6 +1,7 @@
 import type { ImportCommit } from "@tally/contract";
 import { seedDemo } from "../src/db/seed/demo-seed.js";
 import { signOutEverywhere } from "../src/modules/users/accounts.service.js";
+import { buildAlert } from "./alert-factory.js";
 import { buildCohort, buildSchool, buildStudent, buildUser } from "./factories.js";
 import { importForm, postImport, WEEK3_NEW_COHORT, week3Files } from "./import-upload.js";
 import { type LoggedIn, loginAs, type TestApp } from "./test-app.js";
@@ -17,7 +18,7 @@ export type Target = (typeof TARGETS)[number];
  * The kinds of resource a route can take; "user" ones, and the "erasable" student and cohort of
  * the erasure routes, are made afresh per cell (the routes change or remove them).
  */
-export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch" | "erasableStudent" | "erasableCohort";
+export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch" | "erasableStudent" | "erasableCohort" | "alert";
 
 /** A valid id that no row has. */
 export const MISSING_ID = 2_147_483_000;
@@ -113,6 +114,12 @@ export async function resourceId(t: TestApp, world: MatrixWorld, kind: ResourceK
       return world.importBatchId;
     case "erasableStudent":
       return (await buildStudent(t.db, { schoolId })).id;
+    // A fresh open alert of the target's student (the actions change it); its older live episode ends.
+    case "alert": {
+      const studentId = target === "own" ? world.ownStudentId : world.otherStudentId;
+      await t.db.updateTable("alerts").set({ condition_ended_at: new Date() }).where("student_id", "=", studentId).where("condition_ended_at", "is", null).execute();
+      return (await buildAlert(t.db, { studentId, cohortId: world.cohortId })).id;
+    }
     // An ended cohort with one student (of the school user's school).
     case "erasableCohort": {
       const cohort = await buildCohort(t.db, { startDate: "2024-01-08", endDate: "2024-02-16" });

@@ -76,6 +76,10 @@ export const AUDIT_ACTIONS = [
   "privacy.alarm.raised",
   "privacy.alarm.cleared",
   "privacy.retention.run",
+  "alert.acknowledged",
+  "alert.resolved",
+  "alert.dismissed",
+  "alert.assigned",
   // The two below are spelled as the spec's settings and report e-mail entries have them; what
   // was changed or sent is the entity's words.
   "update",
@@ -116,6 +120,10 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "privacy.alarm.raised": "Bulk-export alarm raised",
   "privacy.alarm.cleared": "Bulk-export alarm cleared",
   "privacy.retention.run": "Ran retention",
+  "alert.acknowledged": "Acknowledged alert",
+  "alert.resolved": "Resolved alert",
+  "alert.dismissed": "Dismissed alert",
+  "alert.assigned": "Assigned alert",
   update: "Changed",
   send: "Sent",
 };
@@ -131,6 +139,7 @@ export const AUDIT_ENTITIES = [
   "cohort_visibility",
   "student_data",
   "report_email",
+  "alert",
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -144,6 +153,7 @@ export const AUDIT_ENTITY_WORDS: Record<AuditEntity, string> = {
   cohort_visibility: "Cohort visibility",
   student_data: "Student data",
   report_email: "Report e-mail",
+  alert: "Alert",
 };
 
 const wordsOf = <T extends string>(table: Record<T, string>, code: string): string | undefined =>

@@ -267,9 +267,15 @@ export type AlertsQuery = z.infer<typeof alertsQuerySchema>;
 export const alertListSchema = z.object({ data: z.array(alertSchema), total: z.number().int().nonnegative() });
 export type AlertList = z.infer<typeof alertListSchema>;
 
+/**
+ * A count for every value of an enum, as an object with each key listed (a record keyed by an
+ * enum is written to the API document as `required` without `properties`, which linters refuse).
+ */
+const countsOf = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().nonnegative()])) as Record<K, z.ZodNumber>);
 export const alertSummarySchema = z.object({
-  byState: z.record(alertStateSchema, z.number().int().nonnegative()),
-  bySeverity: z.record(alertSeveritySchema, z.number().int().nonnegative()).describe("open and acknowledged alerts"),
+  byState: countsOf(ALERT_STATES),
+  bySeverity: countsOf(ALERT_SEVERITIES).describe("open and acknowledged alerts"),
   total: z.number().int().nonnegative().describe("open and acknowledged alerts under the filters (the dashboard card)"),
   studentIds: z.array(dbIdSchema).describe("students with an open or acknowledged alert under the filters (at most 5,000)"),
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
 import { accessLogRoutes } from "./access-log/access-log.routes.js";
+import { alertsRoutes } from "./alerts/alerts.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { diagnosticsRoutes } from "./health/diagnostics.routes.js";
 import { healthRoutes } from "./health/health.routes.js";
@@ -65,6 +66,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   importsRoutes,
   flagsRoutes,
   reportsRoutes,
+  alertsRoutes,
   auditRoutes,
   accessLogRoutes,
   digestsRoutes,

@@ -150,6 +150,7 @@ describe("GET /api/openapi.json", () => {
     const limited = (await operations()).filter(({ op }) => op.responses["429"]);
     expect(limited.map(({ at }) => at).sort()).toEqual([
       "DELETE /api/auth/mfa/totp",
+      "GET /api/alerts.csv",
       "GET /api/audit/export.csv",
       "GET /api/notifications",
       "GET /api/pdf-reports/generate",
