@@ -49,52 +49,63 @@ function weeksBetween(start: string, end: string): number {
   return Math.max(1, Math.ceil(days / 7));
 }
 
-/** One cohort's facts, or undefined when it no longer exists. */
-export async function loadCohortFacts(db: DbExecutor, cohortId: number): Promise<{ cohort: CohortFacts; students: StudentFacts[] } | undefined> {
+/** Students whose facts are read and judged at a time: bounded memory, short turns of the event loop. */
+const STUDENT_SLICE = 1000;
+
+/** One cohort's facts and members, or undefined when it no longer exists. */
+export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ cohort: CohortFacts; memberIds: number[] } | undefined> {
   const row = await facts.findCohort(db, cohortId);
   if (!row) return undefined;
-  const [members, meetings, weeks] = await Promise.all([facts.findMemberIds(db, cohortId), facts.findMeetings(db, cohortId), facts.findWeeks(db, cohortId)]);
-  const byId = new Map<number, StudentFacts>();
-  for (const id of members) byId.set(id, { studentId: id, meetings: [], weeks: [], inLatestWeekReports: false, crmEnrolledAfterWeek: false });
-  let latestWeek: number | null = null;
-  for (const m of meetings) {
-    if (latestWeek === null || m.week_number > latestWeek) latestWeek = m.week_number;
-    byId.get(m.student_id)?.meetings.push({ date: String(m.date).slice(0, 10), week: m.week_number, meetingType: m.meeting_type, status: m.status, excused: m.excused });
-  }
-  for (const w of weeks) {
-    if (latestWeek === null || w.week_number > latestWeek) latestWeek = w.week_number;
-    byId.get(w.student_id)?.weeks.push({ week: w.week_number, flags: w.flags, hoursReported: w.hours_reported });
-  }
-  if (latestWeek !== null) {
-    for (const m of meetings) if (m.week_number === latestWeek) { const s = byId.get(m.student_id); if (s) s.inLatestWeekReports = true; }
-    for (const w of weeks) if (w.week_number === latestWeek) { const s = byId.get(w.student_id); if (s) s.inLatestWeekReports = true; }
-  }
+  const [memberIds, latestWeek] = await Promise.all([facts.findMemberIds(db, cohortId), facts.findLatestWeek(db, cohortId)]);
   const startDate = String(row.start_date).slice(0, 10);
   const endDate = String(row.end_date).slice(0, 10);
-  return {
-    cohort: { cohortId, startDate, endDate, totalExpectedHours: row.total_expected_hours === null ? null : Number(row.total_expected_hours), latestWeek, totalWeeks: weeksBetween(startDate, endDate) },
-    students: [...byId.values()],
-  };
+  const totalExpectedHours = row.total_expected_hours === null ? null : Number(row.total_expected_hours);
+  return { cohort: { cohortId, startDate, endDate, totalExpectedHours, latestWeek, totalWeeks: weeksBetween(startDate, endDate) }, memberIds };
 }
 
-/** Every enabled rule's verdict on every student of the cohort, keyed "studentId:rule". */
+/** The facts of some of the cohort's students (a slice of its members). */
+export async function loadStudentFacts(db: DbExecutor, cohort: CohortFacts, studentIds: readonly number[]): Promise<StudentFacts[]> {
+  const [meetings, weeks] = await Promise.all([facts.findMeetings(db, cohort.cohortId, studentIds), facts.findWeeks(db, cohort.cohortId, studentIds)]);
+  const byId = new Map<number, StudentFacts>();
+  for (const id of studentIds) byId.set(id, { studentId: id, meetings: [], weeks: [], inLatestWeekReports: false, crmEnrolledAfterWeek: false });
+  for (const m of meetings) {
+    const s = byId.get(m.student_id);
+    if (!s) continue;
+    s.meetings.push({ date: String(m.date).slice(0, 10), week: m.week_number, meetingType: m.meeting_type, status: m.status, excused: m.excused });
+    if (m.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
+  }
+  for (const w of weeks) {
+    const s = byId.get(w.student_id);
+    if (!s) continue;
+    s.weeks.push({ week: w.week_number, flags: w.flags, hoursReported: w.hours_reported });
+    if (w.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
+  }
+  return [...byId.values()];
+}
+
+/** Every enabled rule's verdict on every member of the cohort, keyed "studentId:rule", read and judged slice by slice. */
 async function judge(
+  db: DbExecutor,
   cohort: CohortFacts,
-  students: StudentFacts[],
+  memberIds: readonly number[],
   rules: ResolvedRule[],
   schedule: AlertSchedule,
   evaluators: RuleEvaluators,
 ): Promise<Map<string, Condition>> {
   const verdicts = new Map<string, Condition>();
   const enabled = rules.filter((r) => r.enabled);
+  if (enabled.length === 0) return verdicts;
   const turn = loopTurns();
-  for (const student of students) {
-    for (const r of enabled) {
-      const evaluate = evaluators[r.rule] as RuleEvaluator<AlertRule>;
-      const condition = evaluate(student, cohort, r.params as AlertRuleParams[AlertRule], schedule);
-      if (condition) verdicts.set(`${student.studentId}:${r.rule}`, condition);
+  for (const slice of inChunks(memberIds, STUDENT_SLICE)) {
+    for (const student of await loadStudentFacts(db, cohort, slice)) {
+      for (const r of enabled) {
+        const evaluate = evaluators[r.rule] as RuleEvaluator<AlertRule>;
+        const condition = evaluate(student, cohort, r.params as AlertRuleParams[AlertRule], schedule);
+        if (condition) verdicts.set(`${student.studentId}:${r.rule}`, condition);
+      }
+      if (turn.due()) await turn.yield();
     }
-    if (turn.due()) await turn.yield();
+    await yieldToLoop();
   }
   return verdicts;
 }
@@ -115,11 +126,11 @@ async function reconcileCohort(
   const yearStart = programmeYearStart(at);
   await db.transaction().execute(async (trx) => {
     await episodes.lockCohortEvaluation(trx, cohortId);
-    const loaded = await loadCohortFacts(trx, cohortId);
+    const loaded = await loadCohort(trx, cohortId);
     if (!loaded) return;
     const rules = resolveRules(doc, cohortId);
     const severityOf = new Map(rules.map((r) => [r.rule, r.severity]));
-    const verdicts = await judge(loaded.cohort, loaded.students, rules, doc.schedule, evaluators);
+    const verdicts = await judge(trx, loaded.cohort, loaded.memberIds, rules, doc.schedule, evaluators);
     const live = await episodes.findLiveEpisodes(trx, cohortId);
 
     const toInsert: episodes.NewEpisode[] = [];
@@ -267,9 +278,9 @@ async function endEarlierYears(db: Kysely<Database>, now: Date, result: Evaluati
 export async function previewAlertCounts(db: Kysely<Database>, doc: AlertRulesDocument, now: Date, evaluators: RuleEvaluators = RULE_EVALUATORS): Promise<Record<AlertRule, number>> {
   const students = Object.fromEntries(ALERT_RULES.map((r) => [r, new Set<number>()])) as Record<AlertRule, Set<number>>;
   for (const cohortId of await cohortsToEvaluate(db, now)) {
-    const loaded = await loadCohortFacts(db, cohortId);
+    const loaded = await loadCohort(db, cohortId);
     if (!loaded) continue;
-    const verdicts = await judge(loaded.cohort, loaded.students, resolveRules(doc, cohortId), doc.schedule, evaluators);
+    const verdicts = await judge(db, loaded.cohort, loaded.memberIds, resolveRules(doc, cohortId), doc.schedule, evaluators);
     for (const key of verdicts.keys()) {
       const [student, rule] = key.split(":") as [string, AlertRule];
       students[rule].add(Number(student));

@@ -44,11 +44,13 @@ export interface MeetingRow {
   excused: boolean;
 }
 
-/** Every attendance record of the cohort, by student, date, then mentor before advisor. */
-export async function findMeetings(db: DbExecutor, cohortId: number): Promise<MeetingRow[]> {
+/** The cohort's attendance records of these students, by student, date, then mentor before advisor. */
+export async function findMeetings(db: DbExecutor, cohortId: number, studentIds: readonly number[]): Promise<MeetingRow[]> {
+  if (studentIds.length === 0) return [];
   return db
     .selectFrom("attendance_records")
     .select(["student_id", "date", "week_number", "meeting_type", "status", "excused"])
+    .where("student_id", "in", studentIds)
     .where("cohort_id", "=", cohortId)
     .orderBy("student_id")
     .orderBy("date")
@@ -63,10 +65,13 @@ export interface WeekRow {
   hours_reported: number | null;
 }
 
-export async function findWeeks(db: DbExecutor, cohortId: number): Promise<WeekRow[]> {
+/** The cohort's weekly rows of these students, by student and week. */
+export async function findWeeks(db: DbExecutor, cohortId: number, studentIds: readonly number[]): Promise<WeekRow[]> {
+  if (studentIds.length === 0) return [];
   const rows = await db
     .selectFrom("weekly_data")
     .select(["student_id", "week_number", "flags", "hours_reported"])
+    .where("student_id", "in", studentIds)
     .where("cohort_id", "=", cohortId)
     .orderBy("student_id")
     .orderBy("week_number")
@@ -76,4 +81,19 @@ export async function findWeeks(db: DbExecutor, cohortId: number): Promise<WeekR
     flags: typeof r.flags === "string" ? (JSON.parse(r.flags) as WeeklyFlag[]) : r.flags,
     hours_reported: r.hours_reported === null ? null : Number(r.hours_reported),
   }));
+}
+
+/** The latest week with an attendance record or a weekly row in the cohort (null: none yet). */
+export async function findLatestWeek(db: DbExecutor, cohortId: number): Promise<number | null> {
+  const [attendance, weekly] = await Promise.all([
+    db
+      .selectFrom("attendance_summary")
+      .select((eb) => eb.fn.max("week_number").as("week"))
+      .where("cohort_id", "=", cohortId)
+      .where((eb) => eb(eb(eb("present", "+", eb.ref("late")), "+", eb.ref("absent")), ">", 0))
+      .executeTakeFirst(),
+    db.selectFrom("weekly_data").select((eb) => eb.fn.max("week_number").as("week")).where("cohort_id", "=", cohortId).executeTakeFirst(),
+  ]);
+  const weeks = [attendance?.week, weekly?.week].filter((w): w is number => w !== null && w !== undefined).map(Number);
+  return weeks.length === 0 ? null : Math.max(...weeks);
 }
