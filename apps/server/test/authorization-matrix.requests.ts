@@ -93,6 +93,8 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "POST /api/settings/cohort-visibility": (c) => ({ payload: { settings: [{ cohort_id: c.world.cohortId, school_id: c.id, is_visible: true }] } }),
   "POST /api/settings/demo": () => ({ payload: DEMO_TOGGLE_DEFAULTS }),
   "PUT /api/settings/privacy": () => ({ payload: { retentionYears: null, bulkExportThreshold: 500, blockOnAlarm: false } }),
+  "PUT /api/alert-rules": () => ({ payload: { rules: [], cohortOverrides: [] } }),
+  "POST /api/alert-rules/preview": () => ({ payload: { rules: [], cohortOverrides: [] } }),
   "POST /api/flag-upload/preview-weekly-data": weeklyUpload,
   "POST /api/flag-upload/commit-weekly-data": weeklyUpload,
   "POST /api/flag-upload/process-flags": (c) => {

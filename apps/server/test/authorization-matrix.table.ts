@@ -122,6 +122,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/settings/privacy/retention-preview": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
   // Retention stays off in the matrix's world (it would remove its students): the admins' run is refused as off.
   "POST /api/settings/privacy/retention-run": signedIn({ school: 403, district: 403, admin: 409, superAdmin: 409 }),
+  "GET /api/alert-rules": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
+  "PUT /api/alert-rules": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
+  "POST /api/alert-rules/preview": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
 
   "GET /api/schools": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
   "GET /api/schools/admin": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../context.js";
 import { accessLogRoutes } from "./access-log/access-log.routes.js";
+import { alertRulesRoutes } from "./alerts/alert-rules.routes.js";
 import { alertsRoutes } from "./alerts/alerts.routes.js";
 import { auditRoutes } from "./audit/audit.routes.js";
 import { diagnosticsRoutes } from "./health/diagnostics.routes.js";
@@ -62,6 +63,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   cohortVisibilityRoutes,
   demoSettingsRoutes,
   privacySettingsRoutes,
+  alertRulesRoutes,
   retentionRoutes,
   importsRoutes,
   flagsRoutes,

@@ -10,6 +10,7 @@ import {
   type ProcessFlagsFields,
   type ProcessFlagsResponse,
 } from "@tally/contract";
+import { evaluateAlertsAfterChange } from "../alerts/alert-evaluation.service.js";
 import type { ServerContext } from "../../context.js";
 import type { FlagRunRow } from "../../db/schema.js";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
@@ -156,7 +157,7 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
   const weekStart = addDays(cohort.start_date, 7 * (run.week_number - 1));
   const atText = at.toISOString();
 
-  return db.transaction().execute(async (trx) => {
+  const reply = await db.transaction().execute(async (trx) => {
     await lockImports(trx);
     const existing = new Map((await weekly.findWeekRows(trx, run.cohort_id, run.week_number, rows.map((r) => r.studentId))).map((w) => [w.student_id, w]));
     const created: weekly.NewWeeklyRow[] = [];
@@ -224,4 +225,6 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     });
     return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary, benefitIdConflicts };
   });
+  await evaluateAlertsAfterChange(ctx, { cohortIds: [run.cohort_id], batchId: reply.batchId });
+  return reply;
 }

@@ -1,0 +1,310 @@
+import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule } from "@tally/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerContext } from "../../context.js";
+import type { DbExecutor } from "../../db/executor.js";
+import type { Database } from "../../db/schema.js";
+import type { Kysely } from "kysely";
+import { inChunks } from "../../lib/in-chunks.js";
+import { loopTurns, yieldToLoop } from "../../lib/yield-to-loop.js";
+import * as facts from "./alert-facts.repository.js";
+import * as episodes from "./alert-episodes.repository.js";
+import { type AlertRulesDocument, readAlertRules, type ResolvedRule, resolveRules } from "./alert-rules.service.js";
+import { RULE_EVALUATORS } from "./rules/index.js";
+import type { CohortFacts, Condition, RuleEvaluator, StudentFacts } from "./rules/rule-facts.js";
+
+export type RuleEvaluators = { [R in AlertRule]: RuleEvaluator<R> };
+
+export interface EvaluateOptions {
+  /** Default: every cohort running, or ended within the programme year. */
+  cohortIds?: number[] | undefined;
+  /** The import batch whose commit asked for this evaluation: new episodes are raised by it. */
+  batchId?: number | undefined;
+  /** A batch just undone: episodes only its data raised are withdrawn (deleted, or marked when someone acted on them). */
+  undoneBatchId?: number | undefined;
+  now: Date;
+}
+
+export interface EvaluationResult {
+  cohorts: number;
+  opened: number;
+  escalated: number;
+  reopened: number;
+  ended: number;
+  withdrawn: number;
+}
+
+/** Rows per statement: well under PostgreSQL's 65,535 parameters with 9 a row. */
+const WRITE_SLICE = 1000;
+
+/** The programme year holding `now` begins on 1 August (YYYY-MM-DD). */
+export function programmeYearStart(now: Date): string {
+  const year = now.getUTCMonth() >= 7 ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
+  return `${year}-08-01`;
+}
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+function weeksBetween(start: string, end: string): number {
+  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1;
+  return Math.max(1, Math.ceil(days / 7));
+}
+
+/** Students whose facts are read and judged at a time: bounded memory, short turns of the event loop. */
+const STUDENT_SLICE = 1000;
+
+/** One cohort's facts and members, or undefined when it no longer exists. */
+export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ cohort: CohortFacts; memberIds: number[] } | undefined> {
+  const row = await facts.findCohort(db, cohortId);
+  if (!row) return undefined;
+  const [memberIds, latestWeek] = await Promise.all([facts.findMemberIds(db, cohortId), facts.findLatestWeek(db, cohortId)]);
+  const startDate = String(row.start_date).slice(0, 10);
+  const endDate = String(row.end_date).slice(0, 10);
+  const totalExpectedHours = row.total_expected_hours === null ? null : Number(row.total_expected_hours);
+  return { cohort: { cohortId, startDate, endDate, totalExpectedHours, latestWeek, totalWeeks: weeksBetween(startDate, endDate) }, memberIds };
+}
+
+/** The facts of some of the cohort's students (a slice of its members). */
+export async function loadStudentFacts(db: DbExecutor, cohort: CohortFacts, studentIds: readonly number[]): Promise<StudentFacts[]> {
+  const [meetings, weeks] = await Promise.all([facts.findMeetings(db, cohort.cohortId, studentIds), facts.findWeeks(db, cohort.cohortId, studentIds)]);
+  const byId = new Map<number, StudentFacts>();
+  for (const id of studentIds) byId.set(id, { studentId: id, meetings: [], weeks: [], inLatestWeekReports: false, crmEnrolledAfterWeek: false });
+  for (const m of meetings) {
+    const s = byId.get(m.student_id);
+    if (!s) continue;
+    s.meetings.push({ date: String(m.date).slice(0, 10), week: m.week_number, meetingType: m.meeting_type, status: m.status, excused: m.excused });
+    if (m.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
+  }
+  for (const w of weeks) {
+    const s = byId.get(w.student_id);
+    if (!s) continue;
+    s.weeks.push({ week: w.week_number, flags: w.flags, hoursReported: w.hours_reported });
+    if (w.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
+  }
+  return [...byId.values()];
+}
+
+/** Every enabled rule's verdict on every member of the cohort, keyed "studentId:rule", read and judged slice by slice. */
+async function judge(
+  db: DbExecutor,
+  cohort: CohortFacts,
+  memberIds: readonly number[],
+  rules: ResolvedRule[],
+  schedule: AlertSchedule,
+  evaluators: RuleEvaluators,
+): Promise<Map<string, Condition>> {
+  const verdicts = new Map<string, Condition>();
+  const enabled = rules.filter((r) => r.enabled);
+  if (enabled.length === 0) return verdicts;
+  const turn = loopTurns();
+  for (const slice of inChunks(memberIds, STUDENT_SLICE)) {
+    for (const student of await loadStudentFacts(db, cohort, slice)) {
+      for (const r of enabled) {
+        const evaluate = evaluators[r.rule] as RuleEvaluator<AlertRule>;
+        const condition = evaluate(student, cohort, r.params as AlertRuleParams[AlertRule], schedule);
+        if (condition) verdicts.set(`${student.studentId}:${r.rule}`, condition);
+      }
+      if (turn.due()) await turn.yield();
+    }
+    await yieldToLoop();
+  }
+  return verdicts;
+}
+
+const stable = (value: unknown): string =>
+  JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+
+/** Reconciles one cohort's live episodes with the verdicts, in one transaction. */
+async function reconcileCohort(
+  db: Kysely<Database>,
+  cohortId: number,
+  doc: AlertRulesDocument,
+  opts: EvaluateOptions,
+  evaluators: RuleEvaluators,
+  result: EvaluationResult,
+): Promise<void> {
+  const at = opts.now;
+  const yearStart = programmeYearStart(at);
+  await db.transaction().execute(async (trx) => {
+    await episodes.lockCohortEvaluation(trx, cohortId);
+    const loaded = await loadCohort(trx, cohortId);
+    if (!loaded) return;
+    const rules = resolveRules(doc, cohortId);
+    const severityOf = new Map(rules.map((r) => [r.rule, r.severity]));
+    const verdicts = await judge(trx, loaded.cohort, loaded.memberIds, rules, doc.schedule, evaluators);
+    const live = await episodes.findLiveEpisodes(trx, cohortId);
+
+    const toInsert: episodes.NewEpisode[] = [];
+    const insertLevels: number[] = [];
+    const updates: episodes.EpisodeUpdate[] = [];
+    const events: episodes.NewEvent[] = [];
+    const ended: number[] = [];
+    const withdrawnCandidates: episodes.LiveEpisode[] = [];
+    const seen = new Set<string>();
+    const turn = loopTurns();
+    for (const episode of live) {
+      const key = `${episode.student_id}:${episode.rule}`;
+      const condition = verdicts.get(key);
+      if (episode.year_start < yearStart) {
+        // A new programme year: the old episode ends; a condition that still holds starts a new one below.
+        ended.push(episode.id);
+        events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: "new programme year" });
+        continue;
+      }
+      seen.add(key);
+      if (!condition) {
+        if (opts.undoneBatchId !== undefined && episode.raised_by_batch === opts.undoneBatchId) withdrawnCandidates.push(episode);
+        else {
+          ended.push(episode.id);
+          events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: null });
+        }
+        continue;
+      }
+      const severity = severityOf.get(episode.rule) ?? episode.severity;
+      let state = episode.state;
+      let stateChanged = false;
+      if (condition.level > episode.level) {
+        events.push({ alert_id: episode.id, kind: "escalated", level: condition.level, note: condition.evidence });
+        result.escalated++;
+        const closed = state === "resolved" || state === "dismissed";
+        if (closed && condition.level > (episode.resolved_level ?? episode.level)) {
+          state = "open";
+          stateChanged = true;
+          events.push({ alert_id: episode.id, kind: "reopened", level: condition.level, note: null });
+          result.reopened++;
+        }
+      } else if (
+        condition.level === episode.level &&
+        severity === episode.severity &&
+        condition.evidence === episode.evidence &&
+        stable(condition.details) === stable(episode.details)
+      ) {
+        continue;
+      }
+      updates.push({ id: episode.id, severity, state, level: condition.level, evidence: condition.evidence, details: condition.details, stateChanged });
+      if (turn.due()) await turn.yield();
+    }
+    for (const [key, condition] of verdicts) {
+      if (seen.has(key)) continue;
+      const [student, rule] = key.split(":") as [string, AlertRule];
+      toInsert.push({
+        student_id: Number(student),
+        cohort_id: cohortId,
+        rule,
+        severity: severityOf.get(rule) ?? "warning",
+        level: condition.level,
+        evidence: condition.evidence,
+        details: condition.details,
+        year_start: yearStart,
+        raised_by_batch: opts.batchId ?? null,
+      });
+      insertLevels.push(condition.level);
+    }
+
+    // Ended first: the live-episode index allows one live episode per student, rule and cohort.
+    for (const slice of inChunks(ended, WRITE_SLICE)) {
+      await episodes.endEpisodes(trx, slice, at);
+      await yieldToLoop();
+    }
+    result.ended += ended.length;
+    await withdraw(trx, withdrawnCandidates, events, at, result);
+    for (const slice of inChunks(updates, WRITE_SLICE)) {
+      await episodes.updateEpisodes(trx, slice, at);
+      await yieldToLoop();
+    }
+    for (let i = 0; i < toInsert.length; i += WRITE_SLICE) {
+      const ids = await episodes.insertEpisodes(trx, toInsert.slice(i, i + WRITE_SLICE), at);
+      ids.forEach((id, j) => events.push({ alert_id: id, kind: "opened", level: insertLevels[i + j] ?? null, note: toInsert[i + j]?.evidence ?? null }));
+      await yieldToLoop();
+    }
+    result.opened += toInsert.length;
+    for (const slice of inChunks(events, WRITE_SLICE)) {
+      await episodes.insertEvents(trx, slice, at);
+      await yieldToLoop();
+    }
+  });
+}
+
+/**
+ * Undo of a batch: an episode only its data raised goes when nobody acted on it (still open, no
+ * event besides opened and escalated); otherwise it is kept, ended and marked "data withdrawn".
+ */
+async function withdraw(trx: DbExecutor, candidates: episodes.LiveEpisode[], events: episodes.NewEvent[], at: Date, result: EvaluationResult) {
+  if (candidates.length === 0) return;
+  const touched = await episodes.findTouched(trx, candidates.map((e) => e.id));
+  const untouched = candidates.filter((e) => e.state === "open" && !touched.has(e.id)).map((e) => e.id);
+  const kept = candidates.filter((e) => e.state !== "open" || touched.has(e.id));
+  await episodes.deleteEpisodes(trx, untouched);
+  await episodes.endEpisodes(trx, kept.map((e) => e.id), at, true);
+  for (const e of kept) events.push({ alert_id: e.id, kind: "data_withdrawn", level: e.level, note: "the import that raised it was undone" });
+  result.withdrawn += candidates.length;
+}
+
+/** The cohorts evaluated by default: running now, or ended within the current programme year. */
+export function cohortsToEvaluate(db: DbExecutor, now: Date): Promise<number[]> {
+  return facts.findCohortsToEvaluate(db, dayOf(now), programmeYearStart(now));
+}
+
+/**
+ * Turns the rules into stored alerts for the cohorts (default: every cohort running or ended in
+ * the programme year): opens, updates, escalates, reopens and ends episodes, one transaction per
+ * cohort, yielding to the event loop between slices of writes.
+ */
+export async function evaluateAlerts(db: Kysely<Database>, opts: EvaluateOptions, evaluators: RuleEvaluators = RULE_EVALUATORS): Promise<EvaluationResult> {
+  const result: EvaluationResult = { cohorts: 0, opened: 0, escalated: 0, reopened: 0, ended: 0, withdrawn: 0 };
+  const doc = await readAlertRules(db);
+  const cohortIds = opts.cohortIds ?? (await cohortsToEvaluate(db, opts.now));
+  if (opts.cohortIds === undefined) await endEarlierYears(db, opts.now, result);
+  for (const cohortId of cohortIds) {
+    await reconcileCohort(db, cohortId, doc, opts, evaluators, result);
+    result.cohorts++;
+    await yieldToLoop();
+  }
+  return result;
+}
+
+/** Episodes of cohorts no longer evaluated still end at the programme-year boundary. */
+async function endEarlierYears(db: Kysely<Database>, now: Date, result: EvaluationResult): Promise<void> {
+  const ids = await episodes.findLiveBefore(db, programmeYearStart(now));
+  for (const slice of inChunks(ids, WRITE_SLICE)) {
+    await db.transaction().execute(async (trx) => {
+      await episodes.endEpisodes(trx, slice, now);
+      await episodes.insertEvents(trx, slice.map((id) => ({ alert_id: id, kind: "condition_ended", level: null, note: "new programme year" })), now);
+    });
+    result.ended += slice.length;
+  }
+}
+
+/** POST /api/alert-rules/preview: how many students each rule of `doc` would raise now. Writes nothing. */
+export async function previewAlertCounts(db: Kysely<Database>, doc: AlertRulesDocument, now: Date, evaluators: RuleEvaluators = RULE_EVALUATORS): Promise<Record<AlertRule, number>> {
+  const students = Object.fromEntries(ALERT_RULES.map((r) => [r, new Set<number>()])) as Record<AlertRule, Set<number>>;
+  for (const cohortId of await cohortsToEvaluate(db, now)) {
+    const loaded = await loadCohort(db, cohortId);
+    if (!loaded) continue;
+    const verdicts = await judge(db, loaded.cohort, loaded.memberIds, resolveRules(doc, cohortId), doc.schedule, evaluators);
+    for (const key of verdicts.keys()) {
+      const [student, rule] = key.split(":") as [string, AlertRule];
+      students[rule].add(Number(student));
+    }
+    await yieldToLoop();
+  }
+  return Object.fromEntries(ALERT_RULES.map((r) => [r, students[r].size])) as Record<AlertRule, number>;
+}
+
+let log: Pick<FastifyBaseLogger, "error"> | undefined;
+
+/** Where a failed evaluation after a change is logged (the app's logger, set when the routes register). */
+export function useAlertLog(logger: Pick<FastifyBaseLogger, "error">): void {
+  log = logger;
+}
+
+/**
+ * The evaluation after a change (import commit, flag import, undo, rule change). It never fails
+ * the change that asked for it: an error is logged and the change stands.
+ */
+export async function evaluateAlertsAfterChange(ctx: ServerContext, opts: Omit<EvaluateOptions, "now">): Promise<void> {
+  try {
+    await evaluateAlerts(ctx.database.db, { ...opts, now: ctx.clock.now() });
+  } catch (err) {
+    log?.error({ err, ...opts }, "alert evaluation failed; the change stands");
+  }
+}
