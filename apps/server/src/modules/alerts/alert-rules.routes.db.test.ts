@@ -96,10 +96,11 @@ describe("PUT /api/alert-rules", () => {
 
   it("re-evaluates every cohort after a change: the override that raises the run's threshold ends the alert", async () => {
     expect((await put("admin", body())).statusCode).toBe(200);
-    const raised = await t.db.selectFrom("alerts").select(["rule", "condition_ended_at"]).where("cohort_id", "=", cohortId).execute();
-    expect(raised).toEqual([{ rule: "consecutive_misses", condition_ended_at: null }]);
+    // The world's student also reports too few hours; only the run is followed here.
+    const runs = () => t.db.selectFrom("alerts").select(["rule", "condition_ended_at"]).where("cohort_id", "=", cohortId).where("rule", "=", "consecutive_misses");
+    expect(await runs().execute()).toEqual([{ rule: "consecutive_misses", condition_ended_at: null }]);
     await put("admin", body({ cohortOverrides: [{ cohortId, rule: "consecutive_misses", params: { count: 3 } }] }));
-    const after = await t.db.selectFrom("alerts").select("condition_ended_at").where("cohort_id", "=", cohortId).execute();
+    const after = await runs().execute();
     expect(after).toHaveLength(1);
     expect(after[0]?.condition_ended_at).not.toBeNull();
   });
