@@ -165,8 +165,12 @@ export const alertRulesSchema = z.object({
 export type AlertRules = z.infer<typeof alertRulesSchema>;
 export const alertRulesQuerySchema = z.object({ cohortId: z.coerce.number().int().positive().optional() });
 
+/** A count for every key, as an object (an enum-keyed record lists required keys it does not define in the API document). */
+const countsOf = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().nonnegative()])) as Record<K, z.ZodNumber>);
+
 export const alertRulesPreviewSchema = z.object({
-  counts: z.record(alertRuleSchema, z.number().int().nonnegative()).describe("students each rule would raise now"),
+  counts: countsOf(ALERT_RULES).describe("students each rule would raise now"),
 });
 export type AlertRulesPreview = z.infer<typeof alertRulesPreviewSchema>;
 
@@ -271,8 +275,6 @@ export type AlertList = z.infer<typeof alertListSchema>;
  * A count for every value of an enum, as an object with each key listed (a record keyed by an
  * enum is written to the API document as `required` without `properties`, which linters refuse).
  */
-const countsOf = <K extends string>(keys: readonly K[]) =>
-  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().nonnegative()])) as Record<K, z.ZodNumber>);
 export const alertSummarySchema = z.object({
   byState: countsOf(ALERT_STATES),
   bySeverity: countsOf(ALERT_SEVERITIES).describe("open and acknowledged alerts"),
