@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { alertsMissesOf, type AlertsBenchResult, runAlertsBench } from "./alerts-bench.js";
 import { type ApiBenchResult, runApiBench } from "./api-bench.js";
 import { runBrowserBench } from "./browser-dashboard.js";
 import type { BenchEngine } from "./bench-app.js";
@@ -32,6 +33,8 @@ const HELP = `npm run bench [-- options]
   --import-statements  also list the import's slowest SQL statements (preview and commit)
   --flags-only     only the flag uploader (issue 12: process and confirm a 15,000-row CRM week;
                    with --reports-only: both, without the dashboard requests)
+  --alerts-only    only the early warning (issue 30: rules evaluated for a week's cohort and for
+                   every cohort, event loop watched; the call list's first page, admin and school user)
   --reports-only   only the reports (issue 13: PDFs and the CSV of every student)
   --load-only      only the load run (issue 15: 200 signed-in users' dashboard traffic at rising rates
                    against the built server; embedded: one instance; PostgreSQL: two behind a
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
       "import-statements": { type: "boolean", default: false },
       "flags-only": { type: "boolean", default: false },
       "reports-only": { type: "boolean", default: false },
+      "alerts-only": { type: "boolean", default: false },
       "live-only": { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       load: { type: "boolean", default: false },
@@ -89,6 +93,8 @@ async function main(): Promise<void> {
   const importOnly = values["import-only"];
   const flagsOnly = values["flags-only"];
   const reportsOnly = values["reports-only"];
+  const alertsOnly = values["alerts-only"];
+  const alertResults: AlertsBenchResult[] = [];
   const liveOnly = values["live-only"];
   const loadOnly = values["load-only"];
   const withLoad = loadOnly || values.load;
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
     .map((r) => Number.parseInt(r, 10))
     .filter((r) => r > 0);
   const loadResults: LoadBenchResult[] = [];
-  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly;
+  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly || alertsOnly;
   const browserOnly = values["browser-only"] || values["lighthouse-only"];
   const dashboards = !onlyOne && !browserOnly;
   const everything = !onlyOne && !values.only && !browserOnly;
@@ -107,7 +113,8 @@ async function main(): Promise<void> {
   const withFlags = flagsOnly || everything;
   const withReports = reportsOnly || everything;
   const withLive = liveOnly || everything;
-  const usesBenchData = dashboards || withImport || withFlags || withReports || withLoad;
+  const withAlerts = alertsOnly || everything;
+  const usesBenchData = dashboards || withImport || withFlags || withReports || withLoad || withAlerts;
   // What runs on each engine: the dashboard requests, the import, the flag uploader, the reports.
   async function benchEngine(engine: BenchEngine): Promise<void> {
     if (dashboards) results.push(await runApiBench(engine.database, { iterations, warmup, log, only: values.only }));
@@ -125,6 +132,12 @@ async function main(): Promise<void> {
     if (withReports) {
       log(`reports on ${label}`);
       reportResults.push(await runReportsBench(engine.database, { iterations: reportIterations, warmup: 5, log }));
+    }
+    if (withAlerts) {
+      log(`early warning on ${label}`);
+      const r = await runAlertsBench(engine.database, { iterations, log });
+      alertResults.push(r);
+      misses.push(...alertsMissesOf(r));
     }
     if (withLoad) {
       const instances = engine.database.engine === "postgres" ? 2 : 1;

@@ -6,7 +6,6 @@ export const SCHOOLS_AND_COHORTS_PATH = "/admin/settings#schools-and-cohorts";
 /** The admin navigation (issue 29), in its order; the last two only for super admins. */
 export const ADMIN_LINKS = [
   { to: "/dashboard", label: "Dashboard", superAdminOnly: false },
-  { to: "/alerts", label: "Needs attention", superAdminOnly: false },
   { to: IMPORT_WEEK_PATH, label: "Import week", superAdminOnly: false },
   { to: "/users", label: "Users", superAdminOnly: false },
   { to: SCHOOLS_AND_COHORTS_PATH, label: "Schools & cohorts", superAdminOnly: false },

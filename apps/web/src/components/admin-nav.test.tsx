@@ -7,7 +7,6 @@ import { buildUser, signIn } from "../testing/signed-in-user";
 
 const ADMIN_LINKS = [
   ["Dashboard", "/dashboard"],
-  ["Needs attention", "/alerts"],
   ["Import week", "/admin/settings?import=1"],
   ["Users", "/users"],
   ["Schools & cohorts", "/admin/settings#schools-and-cohorts"],
@@ -23,7 +22,7 @@ const navLinks = async () => {
 };
 
 describe("admin navigation", () => {
-  it("gives an admin the six admin links, and no super admin link, on every admin screen", async () => {
+  it("gives an admin the five admin links, and no super admin link, on every admin screen", async () => {
     for (const path of ["/dashboard", "/users", "/admin/settings", "/admin/flag-uploader"]) {
       signIn(buildUser({ role: "admin" }));
       mockUsersApi({ users: [buildListUser({ id: 1, username: "admin", role: "admin" })] });

@@ -61,8 +61,9 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
             {headerRoleLabel(user.role)}
           </Badge>
         </Group>
-        <Button component={Link} to="/alerts" variant="default" className={classes.button}>
-          Needs attention
+        <Button component={Link} to="/alerts" variant="default" className={`${classes.button} ${classes.attention}`}>
+          <span aria-hidden="true">⚑</span>
+          <span className={classes.attentionWords}>&nbsp;Needs attention</span>
         </Button>
         {isAdmin ? (
           <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>

@@ -24,7 +24,6 @@ function AttentionCard({ total, to }: { total: number; to: string }) {
       radius="md"
       component={Link}
       to={to}
-      aria-label={`Needs attention: ${total.toLocaleString("en-US")} open alerts. Open the list`}
       data-testid="stat-needs-attention"
       style={{ color: "inherit", textDecoration: "none" }}
     >

@@ -81,7 +81,7 @@ describe("Needs attention on the dashboard", () => {
     signIn(buildUser({ role: "admin" }));
     const { fetchMock } = mockWithAlerts();
     renderApp("/dashboard?school=1&cohort=10");
-    const card = await screen.findByRole("link", { name: /^Needs attention: 7 open alerts/ }, SLOW);
+    const card = await screen.findByRole("link", { name: /^Needs attention\s*7\s*Open the list$/ }, SLOW);
     expect(card.getAttribute("href")).toBe("/alerts?schoolId=1&cohortId=10");
     const asked = callsTo(fetchMock, "/alerts/summary").at(-1)!;
     expect([asked.get("schoolId"), asked.get("cohortId")]).toEqual(["1", "10"]);
