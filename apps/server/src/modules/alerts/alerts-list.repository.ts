@@ -232,13 +232,3 @@ export async function cohortDates(db: DbExecutor, cohortIds: readonly number[]) 
   return db.selectFrom("cohorts").select(["id", "start_date", "end_date"]).where("id", "in", cohortIds).execute();
 }
 
-/** Whether the scope sees this student (the student card's rule). */
-export async function studentVisible(db: DbExecutor, scope: DataScope, studentId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("students as s")
-    .select("s.id")
-    .where("s.id", "=", studentId)
-    .where(studentInScope(scope, "s", { single: true }))
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -11,8 +11,8 @@ import {
   type StudentAlerts,
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
-import { notFound } from "../../lib/errors.js";
 import { type DataScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
+import { requireStudentInScope } from "../students/students.service.js";
 import * as repo from "./alerts-list.repository.js";
 
 /** The list's default: what still needs someone. */
@@ -114,7 +114,7 @@ function weekOf(start: string, end: string, at: Date): number {
  */
 export async function studentAlerts(db: DbExecutor, user: ScopeSubject, studentId: number): Promise<StudentAlerts> {
   const scope: DataScope = await resolveStudentReadScope(db, user);
-  if (!(await repo.studentVisible(db, scope, studentId))) throw notFound();
+  await requireStudentInScope(db, scope, studentId);
   const rows = await repo.listStudentAlerts(db, scope, studentId, ALERT_STATES);
   const [events, cohorts] = await Promise.all([
     repo.listAlertEvents(

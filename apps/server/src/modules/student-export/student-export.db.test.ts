@@ -4,6 +4,7 @@ import { unzipSync, strFromU8 } from "fflate";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAttendance, buildCohort, buildSchool, buildStudent, buildTeam, buildUser, buildWeeklyData, type BuiltStudent } from "../../../test/factories.js";
+import { buildAlert } from "../../../test/alert-factory.js";
 import { pdfText } from "../../../test/report-world.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
@@ -43,23 +44,13 @@ async function withRecords(firstName: string, lastName: string, marker: string):
     },
   ]);
   // An early-warning alert with a follow-up note in its timeline (issue 30).
-  const alert = await t.db
-    .insertInto("alerts")
-    .values({
-      student_id: student.id,
-      cohort_id: cohortId,
-      rule: "consecutive_misses",
-      severity: "urgent",
-      state: "resolved",
-      level: 2,
-      evidence: `Missed 2 meetings in a row: ${marker} evidence`,
-      details: JSON.stringify({ level: 2 }),
-      year_start: "2024-08-01",
-      opened_at: "2025-02-03T08:00:00Z",
-      updated_at: "2025-02-04T08:00:00Z",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const alert = await buildAlert(t.db, {
+    studentId: student.id,
+    cohortId,
+    state: "resolved",
+    evidence: `Missed 2 meetings in a row: ${marker} evidence`,
+    openedAt: "2025-02-03T08:00:00Z",
+  });
   await t.db
     .insertInto("alert_events")
     .values([
