@@ -3,7 +3,7 @@ import { demoOpenTo, isAdminRole } from "@tally/contract";
 import { Link, useLocation } from "react-router";
 import { demoDashboardPath, useDemoSettings } from "../lib/api/get-demo-settings";
 import { useCurrentUser } from "../lib/auth-store";
-import classes from "./demo-school-link.module.css";
+import hiddenBelow from "../components/hidden-below.module.css";
 
 /**
  * The header's "Demo school" link for school and district users while school access is on
@@ -21,7 +21,7 @@ export function DemoSchoolLink() {
   return (
     // Narrow padding, like the header's other buttons on a phone, so the header keeps two rows.
     <Button component={Link} to={to} variant="light" px="xs">
-      Demo<span className={classes.rest}>&nbsp;school</span>
+      Demo<span className={hiddenBelow.xs}>&nbsp;school</span>
     </Button>
   );
 }

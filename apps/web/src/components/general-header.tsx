@@ -6,6 +6,7 @@ import { TWO_STEP_PATH } from "../lib/api-client";
 import { useCurrentUser } from "../lib/auth-store";
 import { useLogout } from "../lib/use-logout";
 import classes from "./general-header.module.css";
+import hiddenBelow from "./hidden-below.module.css";
 import { Logo } from "./logo";
 
 export const SEARCH_PLACEHOLDER = "Search by student name, cohort, team, school";
@@ -51,7 +52,7 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
             size="sm"
             truncate
             c="inherit"
-            className={classes.email}
+            className={`${classes.email} ${hiddenBelow.xs}`}
             data-testid="header-user-email"
             title={`${user.email}: two-step sign-in`}
           >
@@ -63,7 +64,7 @@ export function GeneralHeader({ search, onSearchChange, actions }: Props) {
         </Group>
         <Button component={Link} to="/alerts" variant="default" className={`${classes.button} ${classes.attention}`}>
           <span aria-hidden="true">⚑</span>
-          <span className={classes.attentionWords}>&nbsp;Needs attention</span>
+          <span className={hiddenBelow.md}>&nbsp;Needs attention</span>
         </Button>
         {isAdmin ? (
           <Button component={Link} to="/admin/settings" variant="default" className={classes.button}>

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { ALERT_STATE_WORDS, SeverityMark } from "../../../components/alert-marks";
 import { studentLink } from "../../../lib/student-link";
 import classes from "./alerts-table.module.css";
+import hiddenBelow from "../../../components/hidden-below.module.css";
 
 interface Props {
   alerts: Alert[];
@@ -24,7 +25,7 @@ export function AlertsTable({ alerts, selected, onToggle, onToggleAll, ownSchool
   const all = alerts.length > 0 && alerts.every((a) => selected.has(a.id));
   return (
     <Table className={classes.table} striped verticalSpacing="xs" data-testid="alerts-table">
-      <Table.Thead>
+      <Table.Thead className={hiddenBelow.xs}>
         <Table.Tr>
           <Table.Th>
             <Checkbox aria-label="Select every alert on this page" checked={all} onChange={(e) => onToggleAll(e.currentTarget.checked)} />
