@@ -1,12 +1,9 @@
 import { Paper, Text } from "@mantine/core";
-
-// One formatter for every card: number.toLocaleString builds a new ICU formatter on each call,
-// which showed in the dashboard's first render (issue 29: total blocking time).
-const wholeNumber = new Intl.NumberFormat("en-US");
+import { formatWholeNumber } from "../lib/whole-number";
 
 /** One labelled number, e.g. "Total Students", with an optional line under it ("+3 vs last week"). */
 export function StatCard({ label, value, note }: { label: string; value: number | string; note?: string | undefined }) {
-  const shown = typeof value === "number" ? wholeNumber.format(value) : value;
+  const shown = typeof value === "number" ? formatWholeNumber(value) : value;
   return (
     <Paper withBorder p="md" radius="md" role="group" aria-label={label}>
       <Text size="sm" c="dimmed" fw={500}>

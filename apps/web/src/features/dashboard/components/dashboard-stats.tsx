@@ -2,6 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import type { StudentsSummary } from "@tally/contract";
 import { Link } from "react-router";
 import { StatCard } from "../../../components/stat-card";
+import { formatWholeNumber } from "../../../lib/whole-number";
 import { changeText, type WeekChange } from "./trend-rows";
 
 interface Props {
@@ -31,7 +32,7 @@ function AttentionCard({ total, to }: { total: number; to: string }) {
         <span aria-hidden="true">⚑ </span>Needs attention
       </Text>
       <Text fz={28} fw={700} lh={1.2}>
-        {total.toLocaleString("en-US")}
+        {formatWholeNumber(total)}
       </Text>
       <Text size="xs" c="dimmed" fw={500} td="underline">
         Open the list
@@ -67,7 +68,7 @@ export function totalChangeText(summary: StudentsSummary, total: Total): string 
   if (summary.previousWeek === null) return "no earlier week";
   const change = summary[total] - summary.previousWeek[total];
   if (change === 0) return "no change";
-  return `${change > 0 ? "+" : "−"}${Math.abs(change).toLocaleString("en-US")} vs last week`;
+  return `${change > 0 ? "+" : "−"}${formatWholeNumber(Math.abs(change))} vs last week`;
 }
 
 /** The four totals (Total Schools left out for school users), each with its week-over-week change, and the newest week's attendance with its change. */
