@@ -1,8 +1,8 @@
-import type { AlertList, AlertSummary, StudentAlerts } from "@tally/contract";
-import { beforeAll, describe, expect, it } from "vitest";
+import { type AlertList, type AlertSummary, FEATURE_DEFAULTS, REPORT_MESSAGES, type StudentAccessLogResponse, type StudentAlerts } from "@tally/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAlert } from "../../../test/alert-factory.js";
 import { type DashboardWorld, expectedVisible, useDashboardWorld, useDemoToggles, type WorldUserKey } from "../../../test/dashboard-world.js";
-import { buildCohort, buildSchool, buildStudent, buildUser } from "../../../test/factories.js";
+import { buildCohort, buildSchool, buildStudent, buildUser, setSetting } from "../../../test/factories.js";
 import { loginAs } from "../../../test/test-app.js";
 
 const { t, w, as } = useDashboardWorld();
@@ -212,6 +212,43 @@ describe("GET /api/alerts.csv", () => {
     expect(rows).toHaveLength(expectedAlertIds(w, "schoolB").length);
     expect(res.body).not.toContain("Ada Archer");
   });
+
+  it("goes into the access record: each student the file sent, as a csv by its downloader", async () => {
+    const student = made.find((m) => m.schoolId === w.schools.b.id)?.studentId ?? 0;
+    expect((await get("schoolB", "/api/alerts.csv")).statusCode).toBe(200);
+    const log = (await get("admin", `/api/students/${student}/access-log?userId=${w.users.schoolB.id}`)).json<StudentAccessLogResponse>();
+    expect(log.data.map((e) => e.action)).toContain("csv");
+  });
+
+  describe("with export off at the first school only", () => {
+    beforeAll(() =>
+      setSetting(t.db, "features", {
+        ...FEATURE_DEFAULTS,
+        applyToAllSchools: false,
+        schoolSettings: { [String(w.schools.a.id)]: { enableExport: false, enableStudentEditing: true } },
+      }),
+    );
+    afterAll(() => t.db.deleteFrom("settings").where("key", "=", "features").execute());
+
+    it("refuses its school user and a district user whose file would cover it, as the reports' CSV does", async () => {
+      for (const [user, url, message] of [
+        ["schoolA", "/api/alerts.csv", REPORT_MESSAGES.exportOffSchool],
+        ["districtAB", "/api/alerts.csv", REPORT_MESSAGES.exportOffDistrict],
+        ["districtAB", `/api/alerts.csv?schoolId=${w.schools.a.id}`, REPORT_MESSAGES.exportOffDistrict],
+      ] as const) {
+        const res = await get(user, url);
+        expect(res.statusCode, `${user} ${url}`).toBe(403);
+        expect(res.json()).toEqual({ error: message, code: "FORBIDDEN" });
+      }
+    });
+
+    it("lets the other school's users and admins download, and the list itself stays readable", async () => {
+      expect((await get("schoolB", "/api/alerts.csv")).statusCode).toBe(200);
+      expect((await get("districtAB", `/api/alerts.csv?schoolId=${w.schools.b.id}`)).statusCode).toBe(200);
+      expect((await get("admin", "/api/alerts.csv")).statusCode).toBe(200);
+      expect((await get("schoolA", "/api/alerts")).statusCode).toBe(200);
+    });
+  });
 });
 
 describe("GET /api/students/:id/alerts", () => {
@@ -234,6 +271,8 @@ describe("GET /api/students/:id/alerts", () => {
       { at: "2025-01-22T09:00:00.000Z", kind: "resolved", userId: w.users.schoolA.id, userName: w.users.schoolA.username, note: "Called home" },
     ]);
     expect(body.noteWeeks).toEqual([{ cohortId: w.cohorts.open.id, week: 3, at: "2025-01-22T09:00:00.000Z" }]);
+    const log = (await get("admin", `/api/students/${w.students.aMover.id}/access-log?userId=${w.users.schoolA.id}`)).json<StudentAccessLogResponse>();
+    expect(log.data.map((e) => e.action)).toContain("view");
   });
 
   it("is a 404 out of scope, as for an unknown student", async () => {

@@ -16,10 +16,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
-import { takeDownload } from "../downloads/downloads.service.js";
+import { recordAccess } from "../access-log/access-log.service.js";
 import { assignAlert, bulkChangeAlerts, changeAlertState } from "./alert-actions.service.js";
-import { alertsCsv, alertsCsvFileName } from "./alerts-csv.js";
-import { alertsForCsv, listAlerts, studentAlerts, summarizeAlerts } from "./alerts-list.service.js";
+import { alertsCsvFileName } from "./alerts-csv.js";
+import { alertsCsvExport } from "./alerts-csv-export.service.js";
+import { listAlerts, studentAlerts, summarizeAlerts } from "./alerts-list.service.js";
 
 const tags = ["alerts"];
 const filterQuerySchema = alertsQuerySchema.omit({ page: true, pageSize: true });
@@ -67,17 +68,17 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async
         summary: "The alerts list under the filters as CSV (formula-looking cells defused; a download, within the per-user download limit)",
         operationId: "exportAlertsCsv",
         querystring: filterQuerySchema,
-        response: { 200: mediaResponse("text/csv", "The alerts as a CSV file (a download)"), ...errorResponses(400, 401, 429) },
+        response: { 200: mediaResponse("text/csv", "The alerts as a CSV file (a download)"), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
-      await takeDownload(ctx, request.user.id);
+      const csv = await alertsCsvExport(ctx, request.user, request.query);
       return (
         reply
           .header("content-type", "text/csv; charset=utf-8")
           .header("content-disposition", `attachment; filename="${alertsCsvFileName(ctx.clock.now())}"`)
           .header("cache-control", "no-store")
-          .send(Readable.from(alertsCsv(alertsForCsv(db, request.user, request.query))) as unknown as string)
+          .send(Readable.from(csv) as unknown as string)
       );
     },
   );
@@ -93,7 +94,11 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async
         response: { 200: studentAlertsSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => studentAlerts(db, request.user, request.params.id),
+    async (request) => {
+      const alerts = await studentAlerts(db, request.user, request.params.id);
+      recordAccess(ctx, request.user, { action: "view", studentIds: [request.params.id] });
+      return alerts;
+    },
   );
 
   const actionErrors = errorResponses(400, 401, 404, 409);

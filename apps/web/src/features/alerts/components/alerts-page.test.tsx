@@ -8,11 +8,14 @@ import { buildUser, signIn } from "../../../testing/signed-in-user";
 const ALERTS = Array.from({ length: 60 }, (_, i) => buildAlert(i + 1));
 
 /** A fake alerts API filtering by rule and paging as the server does; records bulk bodies. */
-function mockAlertsApi() {
+function mockAlertsApi(exportAtSchool = true) {
   const bulkBodies: unknown[] = [];
   const fetchMock = mockFetch((url, init) => {
     const parsed = new URL(url, "http://test");
     const p = parsed.searchParams;
+    if (parsed.pathname === "/api/settings/features") {
+      return jsonResponse(200, { effective: { enableExport: exportAtSchool, enableStudentEditing: true } });
+    }
     if (parsed.pathname === "/api/alerts/bulk") {
       const body = JSON.parse(String(init.body)) as { ids: number[] };
       bulkBodies.push(body);
@@ -88,5 +91,18 @@ describe("Needs attention (/alerts)", () => {
     expect(screen.getByRole("link", { name: "Student1 Tester" }).getAttribute("href")).toBe(
       "/school/1/dashboard?student=101&tab=follow-up",
     );
+  });
+
+  it("offers the CSV to a school user only where their school's export setting is on, as the dashboard's Export menu", async () => {
+    signIn(buildUser({ role: "school_user", school_id: 1 }));
+    mockAlertsApi(false);
+    const first = renderApp("/alerts");
+    await screen.findAllByTestId("alert-row");
+    expect(screen.queryByRole("button", { name: "Download CSV" })).toBeNull();
+    first.unmount();
+
+    mockAlertsApi(true);
+    renderApp("/alerts");
+    expect(await screen.findByRole("button", { name: "Download CSV" })).toBeTruthy();
   });
 });

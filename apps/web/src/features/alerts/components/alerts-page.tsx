@@ -1,9 +1,11 @@
 import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { canExport, isAdminRole } from "@tally/contract";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { PagedList } from "../../../components/paged-list";
 import { errorText } from "../../../lib/api-error";
 import { useCurrentUser } from "../../../lib/auth-store";
+import { useFeatureSettings } from "../../../lib/feature-settings";
 import { readAlertFilters, writeAlertFilters, type AlertFilters } from "../api/alert-filters";
 import { useBulkAlerts } from "../api/bulk-alerts";
 import { useDownloadAlertsCsv } from "../api/download-alerts-csv";
@@ -21,6 +23,11 @@ export function AlertsPage() {
   const csv = useDownloadAlertsCsv();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [done, setDone] = useState<string | null>(null);
+  // The CSV is an export: hidden where the school's export setting is off, as the dashboard's
+  // Export menu is (the server refuses it there too).
+  const admin = user !== null && isAdminRole(user.role);
+  const features = useFeatureSettings(user?.role === "school_user" ? user.school_id : filters.schoolId, user !== null && !admin);
+  const exportAllowed = user !== null && (features.data ? canExport(user, features.data) : admin);
 
   const setFilters = (next: AlertFilters) => {
     setSelected(new Set());
@@ -58,9 +65,11 @@ export function AlertsPage() {
         <Button disabled={selected.size === 0} loading={bulk.isPending} onClick={acknowledge}>
           Acknowledge selected{selected.size > 0 ? ` (${selected.size})` : ""}
         </Button>
-        <Button variant="default" loading={csv.isPending} onClick={() => csv.mutate(filters)}>
-          Download CSV
-        </Button>
+        {exportAllowed ? (
+          <Button variant="default" loading={csv.isPending} onClick={() => csv.mutate(filters)}>
+            Download CSV
+          </Button>
+        ) : null}
       </Group>
       <div role="status">{done ? <Text size="sm">{done}</Text> : null}</div>
       {bulk.isError ? (

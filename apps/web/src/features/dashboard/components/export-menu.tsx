@@ -3,7 +3,7 @@ import { canExport, isAdminRole, REPORT_MESSAGES, type SessionUser } from "@tall
 import { useState } from "react";
 import { useDownloadCsv } from "../api/download-csv";
 import { useDownloadPdf } from "../api/download-pdf";
-import { useFeatureSettings } from "../api/get-feature-settings";
+import { useFeatureSettings } from "../../../lib/feature-settings";
 import type { ReportFilters } from "../api/report-filters";
 import { EmailReportDialog } from "./email-report-dialog";
 import { reportErrorText } from "./report-error-text";

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
 import { useReturnFocus } from "../../../lib/use-return-focus";
-import { useFeatureSettings } from "../api/get-feature-settings";
+import { useFeatureSettings } from "../../../lib/feature-settings";
 import { useStudent } from "../api/get-student";
 import { useWeeklyData } from "../api/get-weekly-data";
 import { EraseStudentDialog } from "./erase-student-dialog";

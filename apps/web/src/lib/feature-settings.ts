@@ -1,7 +1,7 @@
 import { FEATURE_DEFAULTS, type FeatureSettingsResponse, type FeatureToggles } from "@tally/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../../lib/api-client";
-import { queryKeys } from "../../../lib/query-keys";
+import { apiRequest } from "./api-client";
+import { queryKeys } from "./query-keys";
 
 export type { FeatureToggles } from "@tally/contract";
 
