@@ -1,7 +1,8 @@
 import type { ImportCommit } from "@tally/contract";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildAttendance, buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
-import { importForm, postImport } from "../../../test/import-upload.js";
+import { buildAttendance } from "../../../test/factories.js";
+import { postImport } from "../../../test/import-upload.js";
+import { buildKimAndLee, type KimAndLee, kimAndLeeWeek } from "../../../test/kim-and-lee.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import * as rulesService from "./alert-rules.service.js";
 
@@ -12,34 +13,15 @@ import * as rulesService from "./alert-rules.service.js";
 const t = useTestApp();
 const admin = useSignedIn(t, { role: "admin" });
 
-const HEADER = "First Name,Last Name,Email,School,Meeting Date,Meeting Type,Status\n";
-const PROGRESS = "Name,Email,Progress,Past Due Assessments,Assessments Without Due Dates\nKim Park,kim@example.org,50,0,0\n";
-const REFLECTIONS =
-  "User Name,Email,How many hours did you work this week?,How are you feeling? (rating 1-5),Describe your week\nKim Park,kim@example.org,5,4,Fine\n";
-const form = (week: number, date: string, kim: string, lee: string) =>
-  importForm(
-    { cohortId: ids.cohort, weekNumber: week },
-    {
-      attendanceReport: {
-        name: "meetings.csv",
-        bytes: `${HEADER}Kim,Park,kim@example.org,Lincoln High,${date},Mentor,${kim}\nLee,Chan,lee@example.org,Lincoln High,${date},Mentor,${lee}\n`,
-      },
-      progressReport: { name: "progress.csv", bytes: PROGRESS },
-      reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
-    },
-  );
+const form = (week: number, date: string, kim: string, lee: string) => kimAndLeeWeek(ids.cohort, week, date, kim, lee);
 
-let ids: { cohort: number; kim: number; lee: number };
+let ids: KimAndLee;
 
 beforeAll(async () => {
-  const lincoln = await buildSchool(t.db, { name: "Lincoln High" });
-  const cohort = await buildCohort(t.db, { name: "Spring", startDate: "2026-03-02", endDate: "2026-04-13", totalExpectedHours: 60 });
-  const kim = await buildStudent(t.db, { schoolId: lincoln.id, firstName: "Kim", lastName: "Park", email: "kim@example.org", cohortIds: [cohort.id] });
-  const lee = await buildStudent(t.db, { schoolId: lincoln.id, firstName: "Lee", lastName: "Chan", email: "lee@example.org", cohortIds: [cohort.id] });
-  ids = { cohort: cohort.id, kim: kim.id, lee: lee.id };
+  ids = await buildKimAndLee(t.db);
   await buildAttendance(
     t.db,
-    [kim.id, lee.id].map((studentId) => ({ studentId, cohortId: cohort.id, schoolId: lincoln.id, weekNumber: 1, date: "2026-03-03", meetingType: "mentor" as const, status: "absent" as const })),
+    [ids.kim, ids.lee].map((studentId) => ({ studentId, cohortId: ids.cohort, schoolId: ids.schoolId, weekNumber: 1, date: "2026-03-03", meetingType: "mentor" as const, status: "absent" as const })),
   );
 });
 afterEach(() => {

@@ -1,8 +1,8 @@
 import type { ImportCommit, ImportPreview, StudentAttendanceResponse } from "@tally/contract";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildCohort, buildSchool, buildStudent } from "../../../test/factories.js";
-import { importForm, importTablesSnapshot, postImport } from "../../../test/import-upload.js";
+import { importTablesSnapshot, postImport } from "../../../test/import-upload.js";
+import { buildKimAndLee, type KimAndLee, kimAndLeeWeek } from "../../../test/kim-and-lee.js";
 import { expectRollupsMatchRecount } from "../../../test/rollup-checks.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
@@ -12,31 +12,12 @@ import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 const t = useTestApp();
 const admin = useSignedIn(t, { role: "admin" });
 
-const HEADER = "First Name,Last Name,Email,School,Meeting Date,Meeting Type,Status\n";
-const meeting = (kim: string, lee: string) =>
-  `${HEADER}Kim,Park,kim@example.org,Lincoln High,2026-03-10,Mentor,${kim}\nLee,Chan,lee@example.org,Lincoln High,2026-03-10,Mentor,${lee}\n`;
-const PROGRESS = "Name,Email,Progress,Past Due Assessments,Assessments Without Due Dates\nKim Park,kim@example.org,50,0,0\n";
-const REFLECTIONS =
-  "User Name,Email,How many hours did you work this week?,How are you feeling? (rating 1-5),Describe your week\nKim Park,kim@example.org,5,4,Fine\n";
+const form = (kim: string, lee: string) => kimAndLeeWeek(ids.cohort, 2, "2026-03-10", kim, lee);
 
-const form = (kim: string, lee: string) =>
-  importForm(
-    { cohortId: ids.cohort, weekNumber: 2 },
-    {
-      attendanceReport: { name: "meetings.csv", bytes: meeting(kim, lee) },
-      progressReport: { name: "progress.csv", bytes: PROGRESS },
-      reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
-    },
-  );
-
-let ids: { cohort: number; kim: number; lee: number };
+let ids: KimAndLee;
 
 beforeAll(async () => {
-  const lincoln = await buildSchool(t.db, { name: "Lincoln High" });
-  const cohort = await buildCohort(t.db, { name: "Spring", startDate: "2026-03-02", endDate: "2026-04-13", totalExpectedHours: 60 });
-  const kim = await buildStudent(t.db, { schoolId: lincoln.id, firstName: "Kim", lastName: "Park", email: "kim@example.org", cohortIds: [cohort.id] });
-  const lee = await buildStudent(t.db, { schoolId: lincoln.id, firstName: "Lee", lastName: "Chan", email: "lee@example.org", cohortIds: [cohort.id] });
-  ids = { cohort: cohort.id, kim: kim.id, lee: lee.id };
+  ids = await buildKimAndLee(t.db);
 });
 
 const records = () =>
