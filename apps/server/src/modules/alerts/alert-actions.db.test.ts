@@ -124,6 +124,16 @@ describe("assign", () => {
     ]);
   });
 
+  it("lets a school user take an alert of their school themselves (the web's 'Assign to me')", async () => {
+    const alert = await alertOf("aMover");
+    const res = await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: w.users.schoolA.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Alert>()).toMatchObject({ assigneeId: w.users.schoolA.id });
+    const mine = (await t.app.inject({ method: "GET", url: "/api/alerts?assignedToMe=true", headers: as.schoolA })).json<{ data: Alert[] }>();
+    expect(mine.data.map((a) => a.id)).toEqual([alert.id]);
+    await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: null });
+  });
+
   it("refuses a user who does not see the student, an inactive one and an unknown one, naming userId", async () => {
     const alert = await alertOf("aMover");
     const inactive = await buildUser(t.db, { role: "school_user", schoolId: w.schools.a.id, isActive: false });

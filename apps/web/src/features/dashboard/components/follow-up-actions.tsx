@@ -1,7 +1,8 @@
-import { Alert as Notice, Button, Group, NativeSelect, Stack, Text, Textarea } from "@mantine/core";
+import { Alert as Notice, Button, Group, NativeSelect, Stack, Textarea } from "@mantine/core";
 import type { Alert } from "@tally/contract";
 import { useState } from "react";
 import { errorText } from "../../../lib/api-error";
+import { useCurrentUser } from "../../../lib/auth-store";
 import { type AlertAction, useActOnAlert } from "../api/act-on-alert";
 import { useStaffUsers } from "../api/get-staff-users";
 
@@ -12,8 +13,13 @@ const TEXT_FORMS = {
   dismiss: { label: "Reason for dismissing", button: "Dismiss", required: "A reason is required to dismiss an alert." },
 } as const;
 
-/** Acknowledge, resolve (with a note), dismiss (with a reason) and, for admins, assign one alert. */
+/**
+ * Acknowledge, resolve (with a note), dismiss (with a reason) and assign one alert: admins to
+ * any staff user who sees the student; everyone else to themselves (they cannot list the staff),
+ * so a coordinator can take a call and find it under "Assigned to me".
+ */
 export function FollowUpActions({ alert, canAssign }: { alert: Alert; canAssign: boolean }) {
+  const me = useCurrentUser();
   const act = useActOnAlert();
   const [form, setForm] = useState<Form>(null);
   const [text, setText] = useState("");
@@ -65,6 +71,14 @@ export function FollowUpActions({ alert, canAssign }: { alert: Alert; canAssign:
             <Button size="xs" variant="light" onClick={() => open("assign")} aria-expanded={form === "assign"}>
               Assign…
             </Button>
+          ) : me && alert.assigneeId === me.id ? (
+            <Button size="xs" variant="light" onClick={() => run({ action: "assign", userId: null })} loading={act.isPending && form === null}>
+              Unassign me
+            </Button>
+          ) : me ? (
+            <Button size="xs" variant="light" onClick={() => run({ action: "assign", userId: me.id })} loading={act.isPending && form === null}>
+              Assign to me
+            </Button>
           ) : null}
         </Group>
       )}
@@ -114,11 +128,6 @@ export function FollowUpActions({ alert, canAssign }: { alert: Alert; canAssign:
         <Notice color="red" role="alert">
           {errorText(act.error, "The alert could not be changed. Please try again.")}
         </Notice>
-      ) : null}
-      {!canAssign && !closed ? (
-        <Text size="xs" c="dimmed">
-          Only admins can assign an alert: the list of staff is theirs to see.
-        </Text>
       ) : null}
     </Stack>
   );

@@ -63,6 +63,7 @@ function mockWithAlerts(world: DashboardWorld = {}) {
       actions.push({ path, body });
       const a = alerts.data[0]!;
       if (action[2] === "acknowledge") a.state = "acknowledged";
+      if (action[2] === "assign") a.assigneeId = (body as { userId: number | null }).userId;
       if (action[2] === "resolve") {
         a.state = "resolved";
         a.timeline.push({ at: "2025-03-12T09:00:00.000Z", kind: "resolved", userId: 1, userName: "admin-user", note: (body as { note: string }).note });
@@ -93,8 +94,9 @@ describe("Needs attention on the dashboard", () => {
     expect(marked[0]!.textContent).toBe("⚑Needs attention");
   });
 
-  it("opens a linked student on the Follow-up tab; acknowledge, and resolve only with a note", async () => {
-    signIn(buildUser({ role: "school_user", school_id: 1, school_name: "North High" }));
+  it("opens a linked student on the Follow-up tab; take the alert, acknowledge, and resolve only with a note", async () => {
+    const me = buildUser({ role: "school_user", school_id: 1, school_name: "North High" });
+    signIn(me);
     const { actions } = mockWithAlerts();
     renderApp("/school/1/dashboard?student=2&tab=follow-up");
     const dialog = await screen.findByRole("dialog", {}, SLOW);
@@ -103,11 +105,16 @@ describe("Needs attention on the dashboard", () => {
     expect(within(alert).getByText(/Missed 2 meetings in a row/)).toBeTruthy();
     expect(within(alert).getByTestId("severity").textContent).toContain("Urgent");
     expect(within(alert).getByText(/Raised — “2 in a row”/)).toBeTruthy();
-    // Non-admins are told why there is no Assign.
+    // Non-admins cannot list the staff: they take the alert themselves, and can give it back.
     expect(within(alert).queryByRole("button", { name: "Assign…" })).toBeNull();
-    expect(within(alert).getByText(/Only admins can assign/)).toBeTruthy();
+    fireEvent.click(within(alert).getByRole("button", { name: "Assign to me" }));
+    expect(await within(dialog).findByRole("button", { name: "Unassign me" }, SLOW)).toBeTruthy();
+    expect(actions.shift()).toEqual({ path: "/api/alerts/1/assign", body: { userId: me.id } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Unassign me" }));
+    expect(await within(dialog).findByRole("button", { name: "Assign to me" }, SLOW)).toBeTruthy();
+    expect(actions.shift()).toEqual({ path: "/api/alerts/1/assign", body: { userId: null } });
 
-    fireEvent.click(within(alert).getByRole("button", { name: "Acknowledge" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Acknowledge" }));
     await waitFor(() => expect(within(dialog).getByTestId("alert-state").textContent).toBe("Acknowledged"));
     expect(actions[0]).toEqual({ path: "/api/alerts/1/acknowledge", body: {} });
 
