@@ -10,7 +10,7 @@ import {
   type ProcessFlagsFields,
   type ProcessFlagsResponse,
 } from "@tally/contract";
-import { evaluateAlertsAfterChange } from "../alerts/alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
 import type { ServerContext } from "../../context.js";
 import type { FlagRunRow } from "../../db/schema.js";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
@@ -225,6 +225,6 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     });
     return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary, benefitIdConflicts };
   });
-  await evaluateAlertsAfterChange(ctx, { cohortIds: [run.cohort_id], batchId: reply.batchId });
+  await evaluateAlertsAndAnnounce(ctx, { cohortIds: [run.cohort_id], batchId: reply.batchId });
   return reply;
 }
