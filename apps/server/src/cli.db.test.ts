@@ -63,6 +63,8 @@ describe("cli seed commands", () => {
     expect(out).toContain(file);
     const password = /Password for every account: (\S+)/.exec(readFileSync(file, "utf8"))?.[1];
     expect(out).toContain(`password for all: ${password}`);
+    // The demo's alerts are evaluated once the seed committed.
+    expect(out).toMatch(/Demo alerts: [1-9]\d* raised as of 2026-04-27/);
 
     const again = recordingIo(database, { env: { DATA_DIR: dataDir } });
     expect(await main(["seed:demo"], again)).toBe(1);

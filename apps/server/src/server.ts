@@ -5,6 +5,7 @@ import { seedDemoOnFirstRun } from "./db/seed/first-run.js";
 import { systemClock } from "./lib/clock.js";
 import { DataDirLockedError } from "./lib/data-dir-lock.js";
 import { createMailer } from "./lib/mailer.js";
+import { evaluateDemoAlerts } from "./modules/alerts/demo-alerts.service.js";
 import { databaseOutbox } from "./modules/mail/mail.service.js";
 import { serverLoggerOptions } from "./lib/request-log.js";
 import { openControlSocket } from "./modules/ops/control-socket.js";
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ ctx, logger });
 
   if (opened.applied.length) app.log.info({ migrations: opened.applied }, "database migrated");
-  await seedDemoOnFirstRun(opened.database.db, config, (line) => console.log(line));
+  await seedDemoOnFirstRun(opened.database.db, config, (line) => console.log(line), (seeded) => evaluateDemoAlerts(opened.database.db, seeded));
   // `npm run cli -- backup` asks this process for the embedded database while it holds DATA_DIR.
   const closeControl =
     opened.database.engine === "embedded"

@@ -3,8 +3,11 @@ import { z } from "zod";
 /**
  * Spec §4 and §7: what the server pushes to a signed-in client. STREAM_CLOSED (not in the spec)
  * comes last on a stream the server ends on purpose; its reason tells the client what to do.
+ * ALERTS_CHANGED (issue 30): an evaluation ran for schools the stream's user sees (an import,
+ * an undo, a flag import, a rule change), so the client rereads its alerts. It carries nothing
+ * else, not even the school: what changed is read through the scoped API.
  */
-export const NOTIFICATION_TYPES = ["CONNECTED", "FORCE_LOGOUT", "ERROR", "STREAM_CLOSED"] as const;
+export const NOTIFICATION_TYPES = ["CONNECTED", "FORCE_LOGOUT", "ERROR", "STREAM_CLOSED", "ALERTS_CHANGED"] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** Why a session was ended; the client shows the expired notice for each. */
@@ -34,7 +37,7 @@ export const STREAM_CLOSE_MESSAGES: Record<StreamCloseReason, string> = {
 
 /**
  * One notification. On the event stream each is sent as `id: <id>\ndata: <json>\n\n` (the
- * default `message` event); CONNECTED and STREAM_CLOSED are not stored and have id 0.
+ * default `message` event); CONNECTED, STREAM_CLOSED and ALERTS_CHANGED are not stored and have id 0.
  * Heartbeats are comment lines (`: heartbeat`).
  */
 export const notificationSchema = z.object({

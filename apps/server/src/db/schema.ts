@@ -412,6 +412,18 @@ export interface FlagRunRow {
   benefit_assignment_id: string;
   flags: WeeklyFlag[];
   matchedBy: "benefit_assignment_id" | "email" | "name";
+  /** The student's CRM sessions still Enrolled (absent from runs processed before migration 028: none known). */
+  crmEnrolled?: number;
+}
+
+/** Migration 028: per flag batch and student, the CRM sessions of the week still Enrolled and when the export was read. */
+export interface CrmEnrolledSessionsTable {
+  batch_id: number;
+  student_id: number;
+  cohort_id: number;
+  week_number: number;
+  enrolled: number;
+  reported_at: Timestamp;
 }
 
 /** The TOTP key (sealed), waiting for its first code while confirmed_at is null. */
@@ -494,6 +506,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
   import_batches: ImportBatchesTable;
+  crm_enrolled_sessions: CrmEnrolledSessionsTable;
   flag_runs: FlagRunsTable;
   notifications: NotificationsTable;
   notification_poll_cursors: NotificationPollCursorsTable;

@@ -42,6 +42,24 @@ describe("notification watch", () => {
     expect(FakeEventSource.open()).toHaveLength(0);
   });
 
+  it("rereads the alerts on screen (the dashboard's Needs attention card) on ALERTS_CHANGED, and only then", async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, { data: [] }));
+    signIn(buildUser({ role: "admin" }), "tok-live");
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { name: "Admin Dashboard" });
+    const summaryReads = () => fetchMock.mock.calls.filter(([url]) => String(url).startsWith("/api/alerts/summary")).length;
+    await vi.waitFor(() => expect(summaryReads()).toBe(1));
+    const [source] = FakeEventSource.open();
+    act(() => {
+      source!.open();
+      source!.send({ id: 0, type: "CONNECTED", createdAt: "2026-11-25T10:00:00.000Z" });
+    });
+    expect(summaryReads()).toBe(1);
+    act(() => source!.send({ id: 0, type: "ALERTS_CHANGED", createdAt: "2026-11-25T10:00:01.000Z" }));
+    await vi.waitFor(() => expect(summaryReads()).toBe(2));
+    expect(authStore.get().token).toBe("tok-live");
+  });
+
   it("a stream closed because its sign-in ended leads to the sign-in page with the expired notice, without reconnecting", async () => {
     signIn(buildUser({ role: "admin" }), "tok-live");
     renderApp("/dashboard");

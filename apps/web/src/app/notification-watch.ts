@@ -1,7 +1,9 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { refreshSession } from "../lib/api-client";
 import { authStore, useAuth } from "../lib/auth-store";
 import { healthStore, suspectApiDown } from "../lib/health";
+import { refreshAlertsOnChange } from "../lib/notifications/alerts-changed";
 import { handleNotification } from "../lib/notifications/force-logout";
 import { createNotificationClient } from "../lib/notifications/notification-client";
 
@@ -13,13 +15,17 @@ import { createNotificationClient } from "../lib/notifications/notification-clie
 export function useNotificationWatch(): void {
   const { token } = useAuth();
   const signedIn = Boolean(token);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!signedIn) return;
     // The token is read at each connect: a refresh between reconnects is picked up.
     const client = createNotificationClient({
       getToken: () => authStore.get().token,
-      onNotification: handleNotification,
+      onNotification: (notification) => {
+        handleNotification(notification);
+        refreshAlertsOnChange(queryClient, notification);
+      },
       // A stream ended at its token's expiry reconnects with a fresh token.
       refreshToken: (staleToken) => refreshSession(staleToken),
       // A dropped stream is often the first sign that the server went away.
@@ -52,5 +58,5 @@ export function useNotificationWatch(): void {
       unsubscribeHealth();
       client.stop();
     };
-  }, [signedIn]);
+  }, [signedIn, queryClient]);
 }

@@ -210,10 +210,21 @@ export function buildDemoData(seed = DEMO_SEED): DemoData {
   return data;
 }
 
+/** Demo attendance and weekly data cover up to this many weeks of a cohort. */
+const DEMO_WEEKS = 8;
+
+/**
+ * The demo's "today" for its alerts (YYYY-MM-DD): the day after the last seeded week of any
+ * cohort, when every week the demo describes has been reported.
+ */
+export function demoSeededUntil(cohorts: ReadonlyArray<{ start_date: string; end_date: string }>): string {
+  const ends = cohorts.map((c) => addDays(c.start_date, Math.min(DEMO_WEEKS, cohortWeekCount(c.start_date, c.end_date)) * 7));
+  return ends.sort().at(-1) ?? "";
+}
+
 function addWeeks(rng: Random, data: DemoData, e: Enrolment, profile: StudentProfile): void {
   const n = cohortWeekCount(e.cohort.start_date, e.cohort.end_date);
-  // Demo attendance covers up to eight weeks of a cohort.
-  const weeks = Math.min(8, n);
+  const weeks = Math.min(DEMO_WEEKS, n);
   const expectedHours = e.cohort.total_expected_hours / n;
   for (let week = 1; week <= weeks; week++) {
     const weekStart = addDays(e.cohort.start_date, (week - 1) * 7);

@@ -3,7 +3,7 @@ import { type Insertable, type Kysely, sql } from "kysely";
 import { isCommonPassword } from "../../lib/common-passwords.js";
 import { hashPassword } from "../../lib/password-hash.js";
 import type { Database, UsersTable } from "../schema.js";
-import { buildDemoData, type DemoData } from "./demo-data.js";
+import { buildDemoData, type DemoData, demoSeededUntil } from "./demo-data.js";
 
 export interface DemoSignIn {
   username: string;
@@ -27,6 +27,11 @@ export interface DemoSeedSummary {
 export interface DemoSeedResult {
   summary: DemoSeedSummary;
   signIns: DemoSignIn[];
+  /**
+   * What the alert rules are evaluated on once the seed has committed (the seed writes no
+   * alerts itself): the demo's cohorts, as of the day after their last seeded week.
+   */
+  alerts: { cohortIds: number[]; asOf: Date };
 }
 
 /** Thrown when the demo would mix with real data. */
@@ -86,6 +91,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { password: string })
       users: signIns.length,
     },
     signIns,
+    alerts: { cohortIds: data.cohorts.map((c) => c.id), asOf: new Date(`${demoSeededUntil(data.cohorts)}T12:00:00Z`) },
   };
 }
 

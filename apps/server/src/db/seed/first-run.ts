@@ -27,10 +27,21 @@ export interface LoadedDemo {
 }
 
 /**
+ * What runs once the demo has committed, given what was seeded; the lines it returns are
+ * printed. The server and the CLI evaluate the demo's alerts here (db/ knows no module).
+ */
+export type AfterDemoSeed = (seeded: DemoSeedResult) => Promise<string[]>;
+
+/**
  * Seeds the demo data into an empty database when DEMO_SEED allows it and prints the demo
  * sign-ins. Does nothing on a database that already has users.
  */
-export async function seedDemoOnFirstRun(db: Kysely<Database>, config: DemoSeedConfig, print: (line: string) => void): Promise<void> {
+export async function seedDemoOnFirstRun(
+  db: Kysely<Database>,
+  config: DemoSeedConfig,
+  print: (line: string) => void,
+  afterSeed?: AfterDemoSeed,
+): Promise<void> {
   const file = demoCredentialsFile(config.dataDir);
   const users = await db.selectFrom("users").select("id").limit(1).execute();
   if (users.length > 0) {
@@ -47,6 +58,17 @@ export async function seedDemoOnFirstRun(db: Kysely<Database>, config: DemoSeedC
     return;
   }
   for (const line of describeLoadedDemo(loaded)) print(line);
+  for (const line of await runAfterSeed(loaded.result, afterSeed)) print(line);
+}
+
+/** The after-seed step; a failure is told, never fatal: the demo is loaded either way. */
+export async function runAfterSeed(seeded: DemoSeedResult, afterSeed: AfterDemoSeed | undefined): Promise<string[]> {
+  if (!afterSeed) return [];
+  try {
+    return await afterSeed(seeded);
+  } catch (err) {
+    return [`The demo's alerts could not be evaluated (${err instanceof Error ? err.message : String(err)}); the next import or rule change evaluates them.`];
+  }
 }
 
 /**

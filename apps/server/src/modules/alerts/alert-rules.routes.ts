@@ -2,7 +2,8 @@ import { ADMIN_ROLES, alertRulesBodySchema, alertRulesPreviewSchema, alertRulesQ
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
-import { evaluateAlertsAfterChange, previewAlertCounts, useAlertLog } from "./alert-evaluation.service.js";
+import { previewAlertCounts, useAlertLog } from "./alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce, useAlertsLiveLog } from "./alerts-live.service.js";
 import { documentFromBody, getAlertRules, readAlertRules, saveAlertRules } from "./alert-rules.service.js";
 
 // Issue 30: the programme's alert rules (Admin Settings → Alert Rules); every signed-in user may
@@ -10,6 +11,7 @@ import { documentFromBody, getAlertRules, readAlertRules, saveAlertRules } from 
 export const alertRulesRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const tags = ["alerts"];
   useAlertLog(app.log);
+  useAlertsLiveLog(app.log);
   app.get(
     "/alert-rules",
     {
@@ -38,7 +40,7 @@ export const alertRulesRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = a
     },
     async (request) => {
       const saved = await saveAlertRules(ctx.database.db, request.user.id, request.body, ctx.clock.now());
-      await evaluateAlertsAfterChange(ctx, {});
+      await evaluateAlertsAndAnnounce(ctx, {});
       return { ...saved, cohortId: null };
     },
   );

@@ -46,8 +46,8 @@ export async function authenticateToken(ctx: ServerContext, token: string): Prom
 
 /** A token that is genuine and unexpired, checked by `authenticateToken` as every guard does. */
 export type TokenSession =
-  /** sessionId: the sign-in (refresh-token family); expiresAt: the token's exp. */
-  | { live: true; userId: number; sessionId: string; issuedAt: Date; expiresAt: Date }
+  /** sessionId: the sign-in (refresh-token family); expiresAt: the token's exp; user: as request.user would be. */
+  | { live: true; userId: number; sessionId: string; issuedAt: Date; expiresAt: Date; user: AuthUser }
   /** The sign-in was ended (session version bumped, account deactivated, sign-in revoked): the guard's 401. */
   | { live: false; userId: number; issuedAt: Date; refusal: AppError };
 
@@ -62,7 +62,7 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
   const issuedAt = new Date(iat * 1000);
   try {
     const user = await authenticateToken(ctx, token);
-    return { live: true, userId: user.id, sessionId: claims.sessionId, issuedAt, expiresAt: new Date(exp * 1000) };
+    return { live: true, userId: user.id, sessionId: claims.sessionId, issuedAt, expiresAt: new Date(exp * 1000), user };
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 401) return { live: false, userId: claims.userId, issuedAt, refusal: err };
     throw err;

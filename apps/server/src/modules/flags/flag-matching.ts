@@ -198,6 +198,7 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
       benefit_assignment_id: m.enrollee.benefitAssignmentId,
       flags: flags.map((f) => ({ code: f.code, text: f.text })),
       matchedBy: m.matchedBy,
+      crmEnrolled: m.enrollee.enrolled,
     });
   }
   const { listed, count } = describeRowErrors(reports, owners);

@@ -43,6 +43,8 @@ export async function insertRun(db: DbExecutor, run: NewFlagRun): Promise<void> 
 
 export interface StoredRun {
   id: string;
+  /** When the files were processed: the CRM export was read then. */
+  created_at: Date;
   cohort_id: number;
   week_number: number;
   files: NewFlagRun["files"];
@@ -53,7 +55,7 @@ export interface StoredRun {
 export function findLiveRun(db: DbExecutor, id: string, now: Date): Promise<StoredRun | undefined> {
   return db
     .selectFrom("flag_runs")
-    .select(["id", "cohort_id", "week_number", "files", "rows"])
+    .select(["id", "created_at", "cohort_id", "week_number", "files", "rows"])
     .where("id", "=", id)
     .where(sql<boolean>`expires_at > ${now}`)
     .executeTakeFirst();

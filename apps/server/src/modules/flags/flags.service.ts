@@ -10,7 +10,8 @@ import {
   type ProcessFlagsFields,
   type ProcessFlagsResponse,
 } from "@tally/contract";
-import { evaluateAlertsAfterChange } from "../alerts/alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
+import { recordCrmEnrolled } from "../alerts/crm-enrolled.service.js";
 import type { ServerContext } from "../../context.js";
 import type { FlagRunRow } from "../../db/schema.js";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
@@ -106,7 +107,8 @@ export async function processFlags(
     rowErrors,
     rowErrorCount,
     runId,
-    data: rows.map((r) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
+    // The CRM count stays with the run, for the alert rules; the page shows the flags.
+    data: rows.map(({ crmEnrolled: _crm, ...r }) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
     unmatched,
     benefitIdConflicts: await findBenefitIdConflicts(ctx.database.db, rows),
   };
@@ -214,6 +216,9 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
       },
       at,
     });
+    // The missing-from-reports rule's CRM part. A run processed before migration 028 has no count: unknown, no row.
+    const enrolled = rows.filter((r) => r.crmEnrolled !== undefined).map((r) => [r.studentId, r.crmEnrolled ?? 0] as const);
+    await recordCrmEnrolled(trx, { batchId, cohortId: run.cohort_id, week: run.week_number, reportedAt: run.created_at }, enrolled);
     await recordChange(trx, {
       actorId,
       action: "flags.imported",
@@ -225,6 +230,6 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
     });
     return { status: "success" as const, message: FLAG_UPLOAD_MESSAGES.imported, batchId, summary, benefitIdConflicts };
   });
-  await evaluateAlertsAfterChange(ctx, { cohortIds: [run.cohort_id], batchId: reply.batchId });
+  await evaluateAlertsAndAnnounce(ctx, { cohortIds: [run.cohort_id], batchId: reply.batchId });
   return reply;
 }

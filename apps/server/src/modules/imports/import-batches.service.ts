@@ -8,7 +8,7 @@ import {
   type ImportUndoResponse,
   STUDENT_EDIT_FIELD_LABELS,
 } from "@tally/contract";
-import { evaluateAlertsAfterChange } from "../alerts/alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
 import type { ServerContext } from "../../context.js";
 import type { ImportChanges } from "../../db/schema.js";
 import type { DbExecutor } from "../../db/executor.js";
@@ -160,7 +160,7 @@ export async function undoImport(
     return { result, weekNumber: batch.week_number, cohortName: batch.cohort_name ?? "a removed cohort", cohortId: batch.cohort_id };
   });
   refreshPlannerStatistics(ctx);
-  await evaluateAlertsAfterChange(ctx, { cohortIds: [data.cohortId], undoneBatchId: id });
+  await evaluateAlertsAndAnnounce(ctx, { cohortIds: [data.cohortId], undoneBatchId: id });
   // In words, never the batch's internal id (issue 29).
   return { message: IMPORT_MESSAGES.undone(data, data.result), data: data.result };
 }

@@ -1,6 +1,6 @@
 import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage, ImportUnchanged } from "@tally/contract";
 import { cohortWeekCount, IMPORT_MESSAGES } from "@tally/contract";
-import { evaluateAlertsAfterChange } from "../alerts/alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
 import type { ServerContext } from "../../context.js";
 import type { Transaction } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
@@ -248,7 +248,7 @@ export async function commitImport(
   });
   refreshPlannerStatistics(ctx);
   // The week's alerts first, so an after-import digest carries them.
-  await evaluateAlertsAfterChange(ctx, { cohortIds: [written.cohortId], batchId: written.batchId });
+  await evaluateAlertsAndAnnounce(ctx, { cohortIds: [written.cohortId], batchId: written.batchId });
   startDigestsAfterImport(ctx);
   return new JsonText(prepared.previewJson, { ...written, unchanged: null } satisfies Omit<ImportCommit, Exclude<keyof ImportPreview, "unchanged">>);
 }

@@ -11,6 +11,7 @@ import { type StreamHolder, type StreamRefusal, StreamRegistry } from "./stream-
 const channelMessageSchema = z.union([
   z.object({ userId: z.number().int(), notification: notificationSchema }),
   z.object({ userId: z.number().int(), signInEnded: z.string().min(1) }),
+  z.object({ alertsChanged: z.union([z.literal("all"), z.array(z.number().int())]) }),
 ]);
 
 /** A refused stream may poll meanwhile: it is told to try again after one poll interval. */
@@ -119,7 +120,8 @@ export class NotificationHub {
       this.log.warn("ignored a malformed notification on the channel");
       return;
     }
-    if ("notification" in parsed) this.dispatch(parsed.userId, parsed.notification);
+    if ("alertsChanged" in parsed) this.alertsChanged(parsed.alertsChanged);
+    else if ("notification" in parsed) this.dispatch(parsed.userId, parsed.notification);
     else this.endSignIn(parsed.userId, parsed.signInEnded);
   }
 
@@ -127,6 +129,20 @@ export class NotificationHub {
     this.lastSeenId = Math.max(this.lastSeenId, notification.id);
     // A FORCE_LOGOUT ends the stream, which removes it (ofUser is a copy).
     for (const [stream] of this.streams.ofUser(userId)) stream.deliver(notification);
+  }
+
+  /**
+   * ALERTS_CHANGED to every stream whose user sees one of the schools (an admin sees them all,
+   * students without a school included). The event names no school: a user hears only that
+   * something they may see changed.
+   */
+  private alertsChanged(schools: number[] | "all"): void {
+    const event: Notification = { id: 0, type: "ALERTS_CHANGED", createdAt: this.ctx.clock.now().toISOString() };
+    for (const [stream, holder] of this.streams.all()) {
+      const seen = holder.schools;
+      const sees = seen === "all" || schools === "all" || schools.some((id) => seen.includes(id));
+      if (sees) stream.deliver(event);
+    }
   }
 
   private endSignIn(userId: number, sessionId: string): void {

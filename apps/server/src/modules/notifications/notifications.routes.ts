@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { AppError } from "../../lib/errors.js";
 import { mediaResponse } from "../../lib/media-response.js";
+import { resolveStudentReadScope } from "../scope/scope.js";
 import { EventStream } from "./event-stream.js";
 import { NotificationHub } from "./notification-hub.js";
 import { liveSince, parseLastEventId, streamAddressKey } from "./notifications.policy.js";
@@ -68,13 +69,16 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         return reply;
       }
 
+      // The schools whose alerts concern this stream: those whose students the user may open
+      // (the demo school too when the demo is open to them), read once as the stream opens.
+      const { schools } = await resolveStudentReadScope(db, session.user);
       let leave: (() => void) | undefined;
       const stream = new EventStream(reply.raw, () => leave?.());
       // The client left while its token was checked: there is nothing to hold, nor to displace.
       if (stream.isEnded) return reply.hijack();
       // Past a cap this throws the 429 while the reply is still Fastify's to send.
       leave = hub.add(
-        { userId: session.userId, sessionId: session.sessionId, address: streamAddressKey(request.ip), expiresAt: session.expiresAt },
+        { userId: session.userId, sessionId: session.sessionId, address: streamAddressKey(request.ip), expiresAt: session.expiresAt, schools },
         stream,
       );
       reply.hijack();

@@ -18,6 +18,15 @@ export interface SignInEndedMessage {
   signInEnded: string;
 }
 
+/**
+ * Also on the channel, never stored: alerts were evaluated for these schools ('all': every
+ * school, as after a rule change). Each instance passes it on as ALERTS_CHANGED to the streams
+ * whose user sees one of them; the school ids never leave the server.
+ */
+export interface AlertsChangedMessage {
+  alertsChanged: number[] | "all";
+}
+
 const FORCE_LOGOUT_MESSAGES: Record<ForceLogoutReason, string> = {
   ACCOUNT_DEACTIVATED: "Your account has been deactivated. Please contact an administrator.",
   ACCOUNT_CHANGED: MESSAGES.sessionVersionMismatch,
@@ -63,6 +72,17 @@ export async function announceForceLogout(db: DbExecutor, userId: number, reason
  */
 export async function announceSignInEnded(db: DbExecutor, userId: number, sessionId: string): Promise<void> {
   const message: SignInEndedMessage = { userId, signInEnded: sessionId };
+  await repo.notifyChannel(db, JSON.stringify(message));
+}
+
+/**
+ * Tells the open clients of users who see any of `schools` to reread their alerts, on every
+ * instance. Only a NOTIFY (after the evaluation has committed): a client that missed it sees
+ * the change on its next read, so nothing is stored for replay.
+ */
+export async function announceAlertsChanged(db: DbExecutor, schools: readonly number[] | "all"): Promise<void> {
+  if (schools !== "all" && schools.length === 0) return;
+  const message: AlertsChangedMessage = { alertsChanged: schools === "all" ? "all" : [...new Set(schools)] };
   await repo.notifyChannel(db, JSON.stringify(message));
 }
 

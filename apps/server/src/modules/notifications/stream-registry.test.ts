@@ -9,6 +9,7 @@ const holder = (userId: number, address: string): StreamHolder => ({
   sessionId: `s${userId}`,
   address,
   expiresAt: new Date("2030-01-01T00:00:00Z"),
+  schools: "all",
 });
 
 describe("StreamRegistry", () => {

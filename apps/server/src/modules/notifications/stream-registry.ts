@@ -16,6 +16,8 @@ export interface StreamHolder {
   address: string;
   /** The access token's expiry: the stream ends then. */
   expiresAt: Date;
+  /** The schools whose students the user sees ('all' for admins): which ALERTS_CHANGED reach the stream. */
+  schools: readonly number[] | "all";
 }
 
 /** The cap a new stream would break. */

@@ -13,9 +13,13 @@ export type ExportedTable = (typeof EXPORTED_TABLES)[number];
  * Student-linked tables left out on purpose, with the exported tables they copy: the trigger-
  * maintained student_rollup (migration 003) keeps each student's school, newest team and
  * cohorts for the dashboard counts, which students, student_teams and student_cohorts hold.
+ * crm_enrolled_sessions (migration 028) keeps, per flag import, the count of the week's CRM
+ * sessions still Enrolled, which the week's UNRECORDED_SESSIONS flag in weekly_data states
+ * ("Attendance not recorded for N session(s)"); the rest of its row is the import's time.
  */
 export const DERIVED_STUDENT_TABLES: Readonly<Record<string, readonly ExportedTable[]>> = {
   student_rollup: ["students", "student_teams", "student_cohorts"],
+  crm_enrolled_sessions: ["weekly_data"],
 };
 
 type Table = { columns: readonly string[]; rows: CsvCell[][] };
