@@ -40,7 +40,7 @@ export async function digestTick(ctx: ServerContext): Promise<DigestRunResult | 
 export async function digestAfterImport(ctx: ServerContext): Promise<DigestRunResult | null> {
   const schedule = await readAlertSchedule(ctx.database.db);
   if (schedule.digestWhen !== "after_import") return null;
-  return runDigestWeek(ctx, weekStartOf(ctx.clock.now(), schedule.timeZone));
+  return runDigestWeek(ctx, weekStartOf(ctx.clock.now(), schedule.timeZone), { releaseEmpty: true });
 }
 
 /** Starts the app's digest scheduler (the digests routes do, and stop it on close). */

@@ -26,11 +26,12 @@ const assignedSchools = sql<number[]>`array(select us.school_id from user_school
 export async function listOwedRecipients(
   db: DbExecutor,
   week: string,
-  opts: { afterId: number; limit: number; maxAttempts: number; retryOnly: boolean },
+  opts: { afterId: number; limit: number; maxAttempts: number; retryOnly: boolean; emptyOwed?: boolean },
 ): Promise<DigestRecipient[]> {
+  const empty = opts.emptyOwed ? sql`or (d.sent_at is not null and d.alerts = 0)` : sql``;
   const owed = opts.retryOnly
     ? sql`d.user_id is not null and d.sent_at is null and d.attempts < ${opts.maxAttempts}`
-    : sql`(d.user_id is null or (d.sent_at is null and d.attempts < ${opts.maxAttempts}))`;
+    : sql`(d.user_id is null or (d.sent_at is null and d.attempts < ${opts.maxAttempts}) ${empty})`;
   const { rows } = await sql<DigestRecipient>`
     select u.id, u.username, u.email, u.role, u.school_id, u.digest_enabled, u.is_active, ${assignedSchools} as assigned_school_ids
       from users u
@@ -77,6 +78,20 @@ export async function recordFailedAttempt(db: DbExecutor, userId: number, week: 
 export async function markDelivered(db: DbExecutor, userId: number, week: string, at: Date, alerts: number, attempted: boolean): Promise<void> {
   await sql`update digest_deliveries
        set sent_at = ${at}, alerts = ${alerts}, last_error = null, attempts = attempts + ${attempted ? 1 : 0}
+     where user_id = ${userId} and week_start = cast(${week} as date) and sent_at is null`.execute(db);
+}
+
+/** Takes back a week that was done with nothing to send (an earlier run found nothing new): true for exactly one caller. */
+export async function reclaimEmptyDelivery(db: DbExecutor, userId: number, week: string, at: Date): Promise<boolean> {
+  const { rows } = await sql<{ user_id: number }>`update digest_deliveries set claimed_at = ${at}, sent_at = null
+     where user_id = ${userId} and week_start = cast(${week} as date) and sent_at is not null and alerts = 0
+     returning user_id`.execute(db);
+  return rows.length > 0;
+}
+
+/** Gives up an unsent claim (nothing to send after an import): the week stays owed to the user. */
+export async function releaseClaim(db: DbExecutor, userId: number, week: string): Promise<void> {
+  await sql`delete from digest_deliveries
      where user_id = ${userId} and week_start = cast(${week} as date) and sent_at is null`.execute(db);
 }
 

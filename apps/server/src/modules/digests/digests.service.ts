@@ -96,18 +96,23 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 type Outcome = "sent" | "empty" | "failed" | "skipped";
+type DeliveryOptions = typeof DIGEST_DELIVERY & { releaseEmpty: boolean };
 
 /** Claims, builds and sends one user's digest of `week`; never twice once sent. */
-async function deliver(ctx: ServerContext, user: repo.DigestRecipient, week: string, settings: ScopeSettings, options: typeof DIGEST_DELIVERY): Promise<Outcome> {
+async function deliver(ctx: ServerContext, user: repo.DigestRecipient, week: string, settings: ScopeSettings, options: DeliveryOptions): Promise<Outcome> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const claimed =
     (await repo.claimDelivery(db, user.id, week, now)) ||
-    (await repo.reclaimDelivery(db, user.id, week, now, new Date(now.getTime() - options.staleClaimMs), options.maxAttempts));
+    (await repo.reclaimDelivery(db, user.id, week, now, new Date(now.getTime() - options.staleClaimMs), options.maxAttempts)) ||
+    (options.releaseEmpty && (await repo.reclaimEmptyDelivery(db, user.id, week, now)));
   if (!claimed) return "skipped";
   const digest = await buildDigest(ctx, user, await sinceFor(db, user.id, week, now), settings);
   if (digest.alerts === 0) {
-    await repo.markDelivered(db, user.id, week, ctx.clock.now(), 0, false);
+    // After each import, "nothing new" must not use up the week: a later import of the same
+    // week that raises this user's alerts still sends their one digest. Monday's run keeps it.
+    if (options.releaseEmpty) await repo.releaseClaim(db, user.id, week);
+    else await repo.markDelivered(db, user.id, week, ctx.clock.now(), 0, false);
     return "empty";
   }
   for (let attempt = 1; attempt <= options.attemptsPerRun; attempt++) {
@@ -129,13 +134,15 @@ async function deliver(ctx: ServerContext, user: repo.DigestRecipient, week: str
  * sends at once, so memory stays flat whatever the number of users. Safe to run on several
  * instances at once and again after a restart: each delivery is claimed first.
  * retryOnly: only deliveries already claimed and not sent (after_import's ticks).
+ * releaseEmpty: a user with nothing new keeps no claim on the week, and a week an earlier run
+ * found empty (Monday's, before the setting changed) is owed again (after_import's runs).
  */
 export async function runDigestWeek(
   ctx: ServerContext,
   week: string,
-  opts: { retryOnly?: boolean; delivery?: Partial<typeof DIGEST_DELIVERY> } = {},
+  opts: { retryOnly?: boolean; releaseEmpty?: boolean; delivery?: Partial<typeof DIGEST_DELIVERY> } = {},
 ): Promise<DigestRunResult> {
-  const options = { ...DIGEST_DELIVERY, ...opts.delivery };
+  const options: DeliveryOptions = { ...DIGEST_DELIVERY, ...opts.delivery, releaseEmpty: opts.releaseEmpty === true };
   const db = ctx.database.db;
   const settings = await readScopeSettings(db);
   const result: DigestRunResult = { sent: 0, empty: 0, failed: 0 };
@@ -146,6 +153,7 @@ export async function runDigestWeek(
       limit: options.pageSize,
       maxAttempts: options.maxAttempts,
       retryOnly: opts.retryOnly === true,
+      emptyOwed: options.releaseEmpty,
     });
     if (page.length === 0) break;
     afterId = page[page.length - 1]?.id ?? afterId;
