@@ -25,6 +25,9 @@ export interface AlertsServer {
   close(): Promise<void>;
 }
 
+/** How long a file's hook may wait for its own server (waitUntilServing gives up after 150 s of polling). */
+export const SERVER_START_MS = 240_000;
+
 /** The built server on a fresh demo database, its e-mail going to a real SMTP server of its own. */
 export async function startAlertsServer(): Promise<AlertsServer> {
   const root = new URL("../../..", import.meta.url).pathname;
