@@ -90,6 +90,10 @@ export async function sessionOn(browser: Browser, baseUrl: string, login: string
   const context = await newContext(browser, { baseUrl });
   try {
     const page = await context.newPage();
+    await page.goto("/login");
+    // The first paint's form stays disabled until the app has loaded; beside three servers busy
+    // on two cores (an import's alerts and digests) that can outlast one step.
+    await page.locator("input[name=login]:enabled").waitFor({ timeout: 4 * STEP_TIMEOUT_MS });
     await signIn(page, login, password);
     await waitForPath(page, home);
     return await context.storageState();

@@ -79,7 +79,9 @@ describe("early warning, from an import to the digest", () => {
     await section.getByRole("button", { name: "Save alert rules" }).click();
     await visible(section.getByText("Alert rules saved."));
 
-    // The school and its coordinator, made after the setting: their first digest is the import's.
+    // The school and its coordinator, made after the setting, so the import's digest is their
+    // first: a server started mid-week sends that week's Monday digest a minute after start-up,
+    // claiming the week of every user it has then (an empty week included: no second mail).
     const { json: login } = await api<{ token: string }>("/auth/login", { login: SUPER_ADMIN.username, password: DEMO_PASSWORD });
     const school = await api<{ data: { id: number } }>("/schools", { name: SCHOOL_NAME, district: "Harbour" }, login.token);
     expect(school.status).toBe(201);
