@@ -18,7 +18,8 @@ export const ALERT_STATE_WORDS: Record<AlertState, string> = {
 export function SeverityMark({ severity }: { severity: AlertSeverity }) {
   const s = SEVERITY[severity];
   return (
-    <Badge variant="light" color={s.color} leftSection={<span aria-hidden="true">{s.glyph}</span>} data-testid="severity">
+    // At its full width: a table column squeezes a badge's label to "‼ UR…" otherwise.
+    <Badge variant="light" color={s.color} miw="max-content" leftSection={<span aria-hidden="true">{s.glyph}</span>} data-testid="severity">
       {s.word}
     </Badge>
   );

@@ -67,7 +67,9 @@ export function AlertsTable({ alerts, selected, onToggle, onToggleAll, ownSchool
             <Table.Td data-label="Severity">
               <SeverityMark severity={a.severity} />
             </Table.Td>
-            <Table.Td data-label="Since">{sinceText(a.since)}</Table.Td>
+            <Table.Td data-label="Since" className={classes.since}>
+              {sinceText(a.since)}
+            </Table.Td>
             <Table.Td data-label="State">
               {ALERT_STATE_WORDS[a.state]}
               {a.dataWithdrawn ? " (data withdrawn)" : ""}

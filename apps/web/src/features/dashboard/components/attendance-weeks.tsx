@@ -12,10 +12,15 @@ interface WeekRow {
 const statusOf = (records: AttendanceRecordItem[]) =>
   records.length === 0 ? "No meeting" : records.map((r) => attendanceStatusLabel(r)).join(", ");
 
-/** One row a week: the mentor and the advisor meeting's status side by side. */
-export function weekRows(records: AttendanceRecordItem[]): WeekRow[] {
+/**
+ * One row a week: the mentor and the advisor meeting's status side by side. A week with a
+ * follow-up note has its row even before its meetings are imported: a note is usually written
+ * in the week after the latest import, and its mark must show as soon as it is saved.
+ */
+export function weekRows(records: AttendanceRecordItem[], notedWeeks: Iterable<number> = []): WeekRow[] {
   const weeks = new Map<number, AttendanceRecordItem[]>();
   for (const r of records) weeks.set(r.week_number, [...(weeks.get(r.week_number) ?? []), r]);
+  for (const week of notedWeeks) if (!weeks.has(week)) weeks.set(week, []);
   return [...weeks.entries()]
     .sort(([a], [b]) => a - b)
     .map(([week, rs]) => ({
@@ -45,7 +50,7 @@ export function AttendanceWeeks({ studentId, cohortId, records }: { studentId: n
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {weekRows(records).map((w) => (
+          {weekRows(records, noted).map((w) => (
             <Table.Tr key={w.week} data-testid="attendance-week">
               <Table.Td>{w.label}</Table.Td>
               <Table.Td>{w.mentor}</Table.Td>
