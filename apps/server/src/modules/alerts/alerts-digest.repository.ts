@@ -1,8 +1,7 @@
 import type { AlertRule, AlertSeverity } from "@tally/contract";
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import type { DataScope } from "../scope/scope.js";
-import { alertInScope } from "./alerts-list.repository.js";
+import { cohortVisible, type DataScope, studentInScope } from "../scope/scope.js";
 
 /** The settings key of the rules document (rules, cohort overrides, schedule). */
 export const ALERT_RULES_SETTING_KEY = "alert_rules";
@@ -37,8 +36,7 @@ function newOrEscalatedSince(since: Date) {
 }
 
 /**
- * The live open or acknowledged alerts of the scope (by the alert's own school, as the call
- * list: through the live-episode indexes, no student read but the page's) opened, escalated or reopened since
+ * The live open or acknowledged alerts of the scope opened, escalated or reopened since
  * `since`: by school name, urgent first, then student; at most `limit` rows.
  */
 export async function listDigestAlerts(db: DbExecutor, scope: DataScope, since: Date, limit: number): Promise<DigestAlertRow[]> {
@@ -53,7 +51,7 @@ export async function listDigestAlerts(db: DbExecutor, scope: DataScope, since: 
       join cohorts c on c.id = a.cohort_id
       left join schools sch on sch.id = s.school_id
      where ${LIVE_WAITING} and ${newOrEscalatedSince(since)}
-       and ${alertInScope(scope)}
+       and ${studentInScope(scope, "s")} and ${cohortVisible(scope, "a.cohort_id", "s.school_id")}
      order by sch.name nulls last, s.school_id nulls last,
               case a.severity when 'urgent' then 0 when 'warning' then 1 else 2 end,
               s.last_name, s.first_name, a.id
@@ -64,7 +62,8 @@ export async function listDigestAlerts(db: DbExecutor, scope: DataScope, since: 
 /** How many alerts listDigestAlerts would list without its limit. */
 export async function countDigestAlerts(db: DbExecutor, scope: DataScope, since: Date): Promise<number> {
   const { rows } = await sql<{ n: number | string }>`
-    select count(*) as n from alerts a
-     where ${LIVE_WAITING} and ${newOrEscalatedSince(since)} and ${alertInScope(scope)}`.execute(db);
+    select count(*) as n from alerts a join students s on s.id = a.student_id
+     where ${LIVE_WAITING} and ${newOrEscalatedSince(since)}
+       and ${studentInScope(scope, "s")} and ${cohortVisible(scope, "a.cohort_id", "s.school_id")}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

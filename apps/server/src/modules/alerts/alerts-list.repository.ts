@@ -60,7 +60,7 @@ function stateMatches(states: readonly AlertState[]) {
  * school but a few) reads no students but the hidden ones; a school user's only its school's
  * alerts. The cohort is checked at the alert's school only where visibility rows can hide it.
  */
-export function alertInScope(scope: DataScope): RawBuilder<SqlBool> {
+function alertInScope(scope: DataScope): RawBuilder<SqlBool> {
   const parts: RawBuilder<SqlBool>[] = [schoolInScope(scope, "a.school_id", { nullable: true })];
   const hidden = hiddenStudentsInScope(scope);
   if (hidden) parts.push(sql<SqlBool>`a.student_id not in (${hidden})`);
