@@ -49,3 +49,10 @@ export async function deleteRowsById(db: DbExecutor, table: "attendance_records"
   );
   return removed.length;
 }
+
+/**
+ * Ids as one int[] parameter (a PostgreSQL array literal: the embedded engine sends a JS array
+ * as JSON). One parameter whatever the count, so the statement's text stays the same and is
+ * prepared once.
+ */
+export const idArray = (ids: readonly number[]) => sql`${`{${ids.map((id) => Math.trunc(id)).join(",")}}`}::int[]`;

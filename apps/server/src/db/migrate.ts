@@ -25,6 +25,7 @@ import { migrate023 } from "./migrations/023-retention.js";
 import { migrate024 } from "./migrations/024-sign-in-factors.js";
 import { migrate025 } from "./migrations/025-excused-attendance.js";
 import { migrate026 } from "./migrations/026-alerts.js";
+import { migrate027 } from "./migrations/027-alerts-school.js";
 import { migrate028 } from "./migrations/028-crm-enrolled-sessions.js";
 import type { Database } from "./schema.js";
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "024-sign-in-factors": { up: migrate024 },
   "025-excused-attendance": { up: migrate025 },
   "026-alerts": { up: migrate026 },
+  "027-alerts-school": { up: migrate027 },
   "028-crm-enrolled-sessions": { up: migrate028 },
 };
 

@@ -537,6 +537,8 @@ export interface AlertsTable {
   resolved_level: number | null;
   assignee_id: number | null;
   data_withdrawn: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The student's school, kept equal to students.school_id by triggers (migration 027). */
+  school_id: ColumnType<number | null, undefined, never>;
 }
 
 export interface AlertEventsTable {

@@ -1,9 +1,10 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState, ALERT_EVENT_KINDS } from "@tally/contract";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
+import { idArray, jsonRows } from "../../db/json-rows.js";
 import type { DbExecutor } from "../../db/executor.js";
 
 // The live episodes of a cohort and the writes that reconcile them with the rules' verdicts,
-// each set-based (one statement per slice of rows).
+// each set-based (one statement per slice of rows, the rows handed over as one JSON parameter).
 
 export type AlertEventKind = (typeof ALERT_EVENT_KINDS)[number];
 
@@ -26,14 +27,27 @@ export async function lockCohortEvaluation(trx: DbExecutor, cohortId: number): P
   await sql`select pg_advisory_xact_lock(30, ${cohortId}::int)`.execute(trx);
 }
 
-export async function findLiveEpisodes(db: DbExecutor, cohortId: number): Promise<LiveEpisode[]> {
-  const rows = await db
-    .selectFrom("alerts")
-    .select(["id", "student_id", "rule", "severity", "state", "level", "evidence", "details", "year_start", "raised_by_batch", "resolved_level"])
-    .where("cohort_id", "=", cohortId)
-    .where("condition_ended_at", "is", null)
-    .execute();
-  return rows.map((r) => ({ ...r, year_start: String(r.year_start).slice(0, 10), details: typeof r.details === "string" ? JSON.parse(r.details) : r.details }));
+const LIVE_COLUMNS = sql`json_build_object('id', id, 'student_id', student_id, 'rule', rule, 'severity', severity, 'state', state,
+  'level', level, 'evidence', evidence, 'details', details, 'year_start', year_start, 'raised_by_batch', raised_by_batch,
+  'resolved_level', resolved_level)`;
+
+/** The rows as one JSON text (the embedded engine decodes rows field by field, slowly). */
+async function liveEpisodes(db: DbExecutor, where: RawBuilder<unknown>): Promise<LiveEpisode[]> {
+  const { rows } = await sql<{ packed: string | null }>`select json_agg(${LIVE_COLUMNS})::text as packed from alerts
+    where condition_ended_at is null and ${where}`.execute(db);
+  const packed = rows[0]?.packed;
+  return packed ? (JSON.parse(packed) as LiveEpisode[]) : [];
+}
+
+/** The live episodes of these students in the cohort. */
+export function findLiveEpisodes(db: DbExecutor, cohortId: number, studentIds: readonly number[]): Promise<LiveEpisode[]> {
+  if (studentIds.length === 0) return Promise.resolve([]);
+  return liveEpisodes(db, sql`cohort_id = ${cohortId} and student_id = any(${idArray(studentIds)})`);
+}
+
+/** The cohort's live episodes of students who are no longer its members. */
+export function findLiveEpisodesOfOthers(db: DbExecutor, cohortId: number, memberIds: readonly number[]): Promise<LiveEpisode[]> {
+  return liveEpisodes(db, sql`cohort_id = ${cohortId} and student_id <> all(${idArray(memberIds)})`);
 }
 
 export interface NewEpisode {
@@ -48,15 +62,20 @@ export interface NewEpisode {
   raised_by_batch: number | null;
 }
 
-/** Inserts new episodes (state open); returns their ids in the order given. */
-export async function insertEpisodes(db: DbExecutor, rows: readonly NewEpisode[], at: Date): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const inserted = await db
-    .insertInto("alerts")
-    .values(rows.map((r) => ({ ...r, details: JSON.stringify(r.details), state: "open" as const, opened_at: at, updated_at: at })))
-    .returning("id")
-    .execute();
-  return inserted.map((r) => r.id);
+/** Inserts new episodes (state open, at the student's school), each with its "opened" event, in one statement. */
+export async function insertEpisodes(db: DbExecutor, rows: readonly NewEpisode[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    with added as (
+      insert into alerts (student_id, school_id, cohort_id, rule, severity, level, evidence, details, year_start, raised_by_batch, state, opened_at, updated_at)
+      select v.student_id, s.school_id, v.cohort_id, v.rule, v.severity, v.level, v.evidence, v.details, v.year_start, v.raised_by_batch, 'open', ${at}::timestamptz, ${at}::timestamptz
+      from json_to_recordset(${jsonRows(rows)}) as v(student_id int, cohort_id int, rule text, severity text, level int, evidence text,
+        details jsonb, year_start date, raised_by_batch int)
+      join students s on s.id = v.student_id
+      returning id, level, evidence
+    )
+    insert into alert_events (alert_id, kind, level, note, at, user_id)
+    select id, 'opened', level, evidence, ${at}::timestamptz, null from added`.execute(db);
 }
 
 export interface EpisodeUpdate {
@@ -70,21 +89,15 @@ export interface EpisodeUpdate {
   stateChanged: boolean;
 }
 
-/** Updates many episodes in one statement (joined to a VALUES list). */
+/** Updates many episodes in one statement (joined to the rows given as JSON). */
 export async function updateEpisodes(db: DbExecutor, rows: readonly EpisodeUpdate[], at: Date): Promise<void> {
   if (rows.length === 0) return;
-  const values = sql.join(
-    rows.map(
-      (r) =>
-        sql`(${r.id}::int, ${r.severity}::text, ${r.state}::text, ${r.level}::int, ${r.evidence}::text, ${JSON.stringify(r.details)}::jsonb, ${r.stateChanged}::boolean)`,
-    ),
-  );
   await sql`
     update alerts set severity = v.severity, state = v.state, level = v.level, evidence = v.evidence, details = v.details,
-      updated_at = ${at},
-      state_changed_at = case when v.state_changed then ${at} else alerts.state_changed_at end,
-      state_changed_by = case when v.state_changed then null else alerts.state_changed_by end
-    from (values ${values}) as v(id, severity, state, level, evidence, details, state_changed)
+      updated_at = ${at}::timestamptz,
+      state_changed_at = case when v."stateChanged" then ${at}::timestamptz else alerts.state_changed_at end,
+      state_changed_by = case when v."stateChanged" then null else alerts.state_changed_by end
+    from json_to_recordset(${jsonRows(rows)}) as v(id int, severity text, state text, level int, evidence text, details jsonb, "stateChanged" boolean)
     where alerts.id = v.id`.execute(db);
 }
 
@@ -94,7 +107,7 @@ export async function endEpisodes(db: DbExecutor, ids: readonly number[], at: Da
   await db
     .updateTable("alerts")
     .set({ condition_ended_at: at, updated_at: at, ...(withdrawn ? { data_withdrawn: true } : {}) })
-    .where("id", "in", ids)
+    .where(sql<boolean>`id = any(${idArray(ids)})`)
     .execute();
 }
 
@@ -132,8 +145,7 @@ export interface NewEvent {
 /** Timeline entries written by the evaluation (no user). */
 export async function insertEvents(db: DbExecutor, rows: readonly NewEvent[], at: Date): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insertInto("alert_events")
-    .values(rows.map((r) => ({ ...r, at, user_id: null })))
-    .execute();
+  await sql`insert into alert_events (alert_id, kind, level, note, at, user_id)
+    select v.alert_id, v.kind, v.level, v.note, ${at}::timestamptz, null
+    from json_to_recordset(${jsonRows(rows)}) as v(alert_id int, kind text, level int, note text)`.execute(db);
 }

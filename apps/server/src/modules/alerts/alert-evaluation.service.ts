@@ -1,4 +1,4 @@
-import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule } from "@tally/contract";
+import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule, type AlertSeverity } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
@@ -33,7 +33,7 @@ export interface EvaluationResult {
   withdrawn: number;
 }
 
-/** Rows per statement: well under PostgreSQL's 65,535 parameters with 9 a row. */
+/** Rows per write statement (handed over as one JSON parameter): a short stringify each. */
 const WRITE_SLICE = 1000;
 
 /** The programme year holding `now` begins on 1 August (YYYY-MM-DD). */
@@ -66,54 +66,177 @@ export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ co
 /** The facts of some of the cohort's students (a slice of its members). */
 export async function loadStudentFacts(db: DbExecutor, cohort: CohortFacts, studentIds: readonly number[]): Promise<StudentFacts[]> {
   const [meetings, weeks] = await Promise.all([facts.findMeetings(db, cohort.cohortId, studentIds), facts.findWeeks(db, cohort.cohortId, studentIds)]);
-  const byId = new Map<number, StudentFacts>();
-  for (const id of studentIds) byId.set(id, { studentId: id, meetings: [], weeks: [], inLatestWeekReports: false, crmEnrolledAfterWeek: false });
-  for (const m of meetings) {
-    const s = byId.get(m.student_id);
-    if (!s) continue;
-    s.meetings.push({ date: String(m.date).slice(0, 10), week: m.week_number, meetingType: m.meeting_type, status: m.status, excused: m.excused });
-    if (m.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
-  }
-  for (const w of weeks) {
-    const s = byId.get(w.student_id);
-    if (!s) continue;
-    s.weeks.push({ week: w.week_number, flags: w.flags, hoursReported: w.hours_reported });
-    if (w.week_number === cohort.latestWeek) s.inLatestWeekReports = true;
-  }
-  return [...byId.values()];
+  const latest = cohort.latestWeek;
+  return studentIds.map((studentId) => {
+    const m = meetings.get(studentId) ?? [];
+    const w = weeks.get(studentId) ?? [];
+    const inLatestWeekReports = m.some((x) => x.week === latest) || w.some((x) => x.week === latest);
+    return { studentId, meetings: m, weeks: w, inLatestWeekReports, crmEnrolledAfterWeek: false };
+  });
 }
 
-/** Every enabled rule's verdict on every member of the cohort, keyed "studentId:rule", read and judged slice by slice. */
-async function judge(
-  db: DbExecutor,
+/** Every enabled rule's verdict on these students, keyed "studentId:rule". */
+async function judgeSlice(
+  students: readonly StudentFacts[],
   cohort: CohortFacts,
-  memberIds: readonly number[],
-  rules: ResolvedRule[],
+  enabled: readonly ResolvedRule[],
   schedule: AlertSchedule,
   evaluators: RuleEvaluators,
 ): Promise<Map<string, Condition>> {
   const verdicts = new Map<string, Condition>();
-  const enabled = rules.filter((r) => r.enabled);
-  if (enabled.length === 0) return verdicts;
   const turn = loopTurns();
-  for (const slice of inChunks(memberIds, STUDENT_SLICE)) {
-    for (const student of await loadStudentFacts(db, cohort, slice)) {
-      for (const r of enabled) {
-        const evaluate = evaluators[r.rule] as RuleEvaluator<AlertRule>;
-        const condition = evaluate(student, cohort, r.params as AlertRuleParams[AlertRule], schedule);
-        if (condition) verdicts.set(`${student.studentId}:${r.rule}`, condition);
-      }
-      if (turn.due()) await turn.yield();
+  for (const student of students) {
+    for (const r of enabled) {
+      const evaluate = evaluators[r.rule] as RuleEvaluator<AlertRule>;
+      const condition = evaluate(student, cohort, r.params as AlertRuleParams[AlertRule], schedule);
+      if (condition) verdicts.set(`${student.studentId}:${r.rule}`, condition);
     }
-    await yieldToLoop();
+    if (turn.due()) await turn.yield();
   }
   return verdicts;
 }
 
-const stable = (value: unknown): string =>
-  JSON.stringify(value, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+/**
+ * The members' facts (and, when asked, their live episodes) a slice at a time, the next slice's
+ * reads already sent while the caller works on the one before: the database reads while this
+ * thread judges. The reads are of other students than the caller's writes, so they need not wait.
+ */
+async function* memberSlices<T>(
+  memberIds: readonly number[],
+  read: (slice: number[]) => Promise<T>,
+): AsyncGenerator<{ studentIds: number[]; read: T }> {
+  const slices = inChunks(memberIds, STUDENT_SLICE);
+  let next = slices[0] ? read(slices[0]) : undefined;
+  for (let i = 0; i < slices.length && next; i++) {
+    const current = await next;
+    const following = slices[i + 1];
+    // A read that fails is awaited in its own turn; until then it must not count as unhandled.
+    next = following ? read(following) : undefined;
+    next?.catch(() => {});
+    yield { studentIds: slices[i] as number[], read: current };
+    await yieldToLoop();
+  }
+}
 
-/** Reconciles one cohort's live episodes with the verdicts, in one transaction. */
+const definedKeys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
+
+/**
+ * The same JSON value: a condition's details against the stored ones (keys in any order, an
+ * undefined property as if absent, as JSON.stringify writes it). No text is built for it.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameJson(x, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const kx = definedKeys(x);
+  return kx.length === definedKeys(y).length && kx.every((k) => Object.hasOwn(y, k) && sameJson(x[k], y[k]));
+}
+
+/** What one slice of students needs written. */
+interface SlicePlan {
+  toInsert: episodes.NewEpisode[];
+  updates: episodes.EpisodeUpdate[];
+  events: episodes.NewEvent[];
+  ended: number[];
+  withdrawnCandidates: episodes.LiveEpisode[];
+}
+
+interface SliceContext {
+  cohortId: number;
+  yearStart: string;
+  severityOf: Map<AlertRule, AlertSeverity>;
+  opts: EvaluateOptions;
+  result: EvaluationResult;
+}
+
+/** Compares the live episodes of some students with the verdicts on them: the writes that reconcile them. */
+async function planSlice(live: readonly episodes.LiveEpisode[], verdicts: Map<string, Condition>, ctx: SliceContext): Promise<SlicePlan> {
+  const { yearStart, severityOf, opts, result } = ctx;
+  const plan: SlicePlan = { toInsert: [], updates: [], events: [], ended: [], withdrawnCandidates: [] };
+  const { updates, events, ended, withdrawnCandidates } = plan;
+  const seen = new Set<string>();
+  const turn = loopTurns();
+  for (const episode of live) {
+    if (turn.due()) await turn.yield();
+    const key = `${episode.student_id}:${episode.rule}`;
+    const condition = verdicts.get(key);
+    if (episode.year_start < yearStart) {
+      // A new programme year: the old episode ends; a condition that still holds starts a new one below.
+      ended.push(episode.id);
+      events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: "new programme year" });
+      continue;
+    }
+    seen.add(key);
+    if (!condition) {
+      if (opts.undoneBatchId !== undefined && episode.raised_by_batch === opts.undoneBatchId) withdrawnCandidates.push(episode);
+      else {
+        ended.push(episode.id);
+        events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: null });
+      }
+      continue;
+    }
+    const severity = severityOf.get(episode.rule) ?? episode.severity;
+    let state = episode.state;
+    let stateChanged = false;
+    if (condition.level > episode.level) {
+      events.push({ alert_id: episode.id, kind: "escalated", level: condition.level, note: condition.evidence });
+      result.escalated++;
+      const closed = state === "resolved" || state === "dismissed";
+      if (closed && condition.level > (episode.resolved_level ?? episode.level)) {
+        state = "open";
+        stateChanged = true;
+        events.push({ alert_id: episode.id, kind: "reopened", level: condition.level, note: null });
+        result.reopened++;
+      }
+    } else if (
+      condition.level === episode.level &&
+      severity === episode.severity &&
+      condition.evidence === episode.evidence &&
+      sameJson(condition.details, episode.details)
+    ) {
+      continue;
+    }
+    updates.push({ id: episode.id, severity, state, level: condition.level, evidence: condition.evidence, details: condition.details, stateChanged });
+  }
+  for (const [key, condition] of verdicts) {
+    if (seen.has(key)) continue;
+    const [student, rule] = key.split(":") as [string, AlertRule];
+    plan.toInsert.push({
+      student_id: Number(student),
+      cohort_id: ctx.cohortId,
+      rule,
+      severity: severityOf.get(rule) ?? "warning",
+      level: condition.level,
+      evidence: condition.evidence,
+      details: condition.details,
+      year_start: yearStart,
+      raised_by_batch: opts.batchId ?? null,
+    });
+  }
+  return plan;
+}
+
+/** Writes one slice's plan: ended first (the live-episode index allows one live episode per student, rule and cohort). */
+async function writeSlice(trx: DbExecutor, plan: SlicePlan, at: Date, result: EvaluationResult): Promise<void> {
+  await episodes.endEpisodes(trx, plan.ended, at);
+  result.ended += plan.ended.length;
+  await withdraw(trx, plan.withdrawnCandidates, plan.events, at, result);
+  for (const slice of inChunks(plan.updates, WRITE_SLICE)) await episodes.updateEpisodes(trx, slice, at);
+  for (const slice of inChunks(plan.toInsert, WRITE_SLICE)) await episodes.insertEpisodes(trx, slice, at);
+  result.opened += plan.toInsert.length;
+  for (const slice of inChunks(plan.events, WRITE_SLICE)) await episodes.insertEvents(trx, slice, at);
+}
+
+/**
+ * Reconciles one cohort's live episodes with the verdicts, in one transaction, a slice of
+ * students at a time: each slice's facts and live episodes are read, judged, compared and
+ * written before the next, so memory and every turn of the event loop stay small.
+ */
 async function reconcileCohort(
   db: Kysely<Database>,
   cohortId: number,
@@ -123,104 +246,23 @@ async function reconcileCohort(
   result: EvaluationResult,
 ): Promise<void> {
   const at = opts.now;
-  const yearStart = programmeYearStart(at);
   await db.transaction().execute(async (trx) => {
     await episodes.lockCohortEvaluation(trx, cohortId);
     const loaded = await loadCohort(trx, cohortId);
     if (!loaded) return;
     const rules = resolveRules(doc, cohortId);
-    const severityOf = new Map(rules.map((r) => [r.rule, r.severity]));
-    const verdicts = await judge(trx, loaded.cohort, loaded.memberIds, rules, doc.schedule, evaluators);
-    const live = await episodes.findLiveEpisodes(trx, cohortId);
-
-    const toInsert: episodes.NewEpisode[] = [];
-    const insertLevels: number[] = [];
-    const updates: episodes.EpisodeUpdate[] = [];
-    const events: episodes.NewEvent[] = [];
-    const ended: number[] = [];
-    const withdrawnCandidates: episodes.LiveEpisode[] = [];
-    const seen = new Set<string>();
-    const turn = loopTurns();
-    for (const episode of live) {
-      const key = `${episode.student_id}:${episode.rule}`;
-      const condition = verdicts.get(key);
-      if (episode.year_start < yearStart) {
-        // A new programme year: the old episode ends; a condition that still holds starts a new one below.
-        ended.push(episode.id);
-        events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: "new programme year" });
-        continue;
-      }
-      seen.add(key);
-      if (!condition) {
-        if (opts.undoneBatchId !== undefined && episode.raised_by_batch === opts.undoneBatchId) withdrawnCandidates.push(episode);
-        else {
-          ended.push(episode.id);
-          events.push({ alert_id: episode.id, kind: "condition_ended", level: episode.level, note: null });
-        }
-        continue;
-      }
-      const severity = severityOf.get(episode.rule) ?? episode.severity;
-      let state = episode.state;
-      let stateChanged = false;
-      if (condition.level > episode.level) {
-        events.push({ alert_id: episode.id, kind: "escalated", level: condition.level, note: condition.evidence });
-        result.escalated++;
-        const closed = state === "resolved" || state === "dismissed";
-        if (closed && condition.level > (episode.resolved_level ?? episode.level)) {
-          state = "open";
-          stateChanged = true;
-          events.push({ alert_id: episode.id, kind: "reopened", level: condition.level, note: null });
-          result.reopened++;
-        }
-      } else if (
-        condition.level === episode.level &&
-        severity === episode.severity &&
-        condition.evidence === episode.evidence &&
-        stable(condition.details) === stable(episode.details)
-      ) {
-        continue;
-      }
-      updates.push({ id: episode.id, severity, state, level: condition.level, evidence: condition.evidence, details: condition.details, stateChanged });
-      if (turn.due()) await turn.yield();
+    const enabled = rules.filter((r) => r.enabled);
+    const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(at), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result };
+    const readSlice = (ids: number[]) =>
+      Promise.all([enabled.length > 0 ? loadStudentFacts(trx, loaded.cohort, ids) : [], episodes.findLiveEpisodes(trx, cohortId, ids)]);
+    for await (const { read } of memberSlices(loaded.memberIds, readSlice)) {
+      const [students, live] = read;
+      const verdicts = await judgeSlice(students, loaded.cohort, enabled, doc.schedule, evaluators);
+      await writeSlice(trx, await planSlice(live, verdicts, ctx), at, result);
     }
-    for (const [key, condition] of verdicts) {
-      if (seen.has(key)) continue;
-      const [student, rule] = key.split(":") as [string, AlertRule];
-      toInsert.push({
-        student_id: Number(student),
-        cohort_id: cohortId,
-        rule,
-        severity: severityOf.get(rule) ?? "warning",
-        level: condition.level,
-        evidence: condition.evidence,
-        details: condition.details,
-        year_start: yearStart,
-        raised_by_batch: opts.batchId ?? null,
-      });
-      insertLevels.push(condition.level);
-    }
-
-    // Ended first: the live-episode index allows one live episode per student, rule and cohort.
-    for (const slice of inChunks(ended, WRITE_SLICE)) {
-      await episodes.endEpisodes(trx, slice, at);
-      await yieldToLoop();
-    }
-    result.ended += ended.length;
-    await withdraw(trx, withdrawnCandidates, events, at, result);
-    for (const slice of inChunks(updates, WRITE_SLICE)) {
-      await episodes.updateEpisodes(trx, slice, at);
-      await yieldToLoop();
-    }
-    for (let i = 0; i < toInsert.length; i += WRITE_SLICE) {
-      const ids = await episodes.insertEpisodes(trx, toInsert.slice(i, i + WRITE_SLICE), at);
-      ids.forEach((id, j) => events.push({ alert_id: id, kind: "opened", level: insertLevels[i + j] ?? null, note: toInsert[i + j]?.evidence ?? null }));
-      await yieldToLoop();
-    }
-    result.opened += toInsert.length;
-    for (const slice of inChunks(events, WRITE_SLICE)) {
-      await episodes.insertEvents(trx, slice, at);
-      await yieldToLoop();
-    }
+    // Students who left the cohort: no verdict, so their live episodes end (or are withdrawn).
+    const others = await episodes.findLiveEpisodesOfOthers(trx, cohortId, loaded.memberIds);
+    await writeSlice(trx, await planSlice(others, new Map(), ctx), at, result);
   });
 }
 
@@ -280,10 +322,13 @@ export async function previewAlertCounts(db: Kysely<Database>, doc: AlertRulesDo
   for (const cohortId of await cohortsToEvaluate(db, now)) {
     const loaded = await loadCohort(db, cohortId);
     if (!loaded) continue;
-    const verdicts = await judge(db, loaded.cohort, loaded.memberIds, resolveRules(doc, cohortId), doc.schedule, evaluators);
-    for (const key of verdicts.keys()) {
-      const [student, rule] = key.split(":") as [string, AlertRule];
-      students[rule].add(Number(student));
+    const enabled = resolveRules(doc, cohortId).filter((r) => r.enabled);
+    if (enabled.length === 0) continue;
+    for await (const { read } of memberSlices(loaded.memberIds, (ids) => loadStudentFacts(db, loaded.cohort, ids))) {
+      for (const key of (await judgeSlice(read, loaded.cohort, enabled, doc.schedule, evaluators)).keys()) {
+        const [student, rule] = key.split(":") as [string, AlertRule];
+        students[rule].add(Number(student));
+      }
     }
     await yieldToLoop();
   }

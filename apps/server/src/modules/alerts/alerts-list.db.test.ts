@@ -289,3 +289,23 @@ describe("GET /api/students/:id/alerts", () => {
     expect(body.data.map((a) => a.cohortId)).toEqual([w.cohorts.open.id]);
   });
 });
+
+describe("an alert's school (migration 027)", () => {
+  it("is its student's school, and follows the student who moves to another school", async () => {
+    const cohort = await buildCohort(t.db, {});
+    const student = await buildStudent(t.db, { schoolId: w.schools.b.id, cohortIds: [cohort.id] });
+    const alert = await buildAlert(t.db, { studentId: student.id, cohortId: cohort.id });
+    const seenBy = async (user: WorldUserKey) => (await get(user, `/api/alerts?studentId=${student.id}`)).json<AlertList>().data.map((a) => a.id);
+    try {
+      expect(await seenBy("schoolB")).toEqual([alert.id]);
+      expect(await seenBy("schoolA")).toEqual([]);
+      await t.db.updateTable("students").set({ school_id: w.schools.a.id }).where("id", "=", student.id).execute();
+      expect(await seenBy("schoolA")).toEqual([alert.id]);
+      expect(await seenBy("schoolB")).toEqual([]);
+      const row = await t.db.selectFrom("alerts").select("school_id").where("id", "=", alert.id).executeTakeFirstOrThrow();
+      expect(row.school_id).toBe(w.schools.a.id);
+    } finally {
+      await t.db.deleteFrom("students").where("id", "=", student.id).execute();
+    }
+  });
+});

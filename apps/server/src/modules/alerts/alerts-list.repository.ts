@@ -1,7 +1,7 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, studentInScope, teamInScope } from "../scope/scope.js";
+import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
 
 // The follow-up list: alerts of the students the caller sees (the dashboards' scope), an
 // alert's school being its student's school. One alert is shown only where its own cohort is
@@ -54,30 +54,17 @@ function stateMatches(states: readonly AlertState[]) {
 }
 
 /**
- * SQL: the alert (as `a`) is one the scope sees, written on the alert's own columns so the
- * list is read from the alerts' indexes: an admin's scope (every school but a few, no cohort
- * visibility) never reads the whole students table, only the excluded schools' and hidden
- * students (both through indexes); a school or district scope starts from its schools'
- * students (students_school_idx). The cohort is checked at the student's school only where
- * visibility rows can hide it there.
+ * SQL: the alert (as `a`) is one the scope sees, written on the alert's own columns (its
+ * school_id is its student's, migration 027) so that the school is filtered before the page
+ * is picked, through the live-episode indexes in the list's order: an admin's scope (every
+ * school but a few) reads no students but the hidden ones; a school user's only its school's
+ * alerts. The cohort is checked at the alert's school only where visibility rows can hide it.
  */
 function alertInScope(scope: DataScope): RawBuilder<SqlBool> {
-  const parts: RawBuilder<SqlBool>[] = [];
-  if (scope.schools === "all") {
-    if (scope.excludedSchoolIds.length > 0) {
-      parts.push(sql<SqlBool>`a.student_id not in (select x_s.id from students x_s where ${schoolInScope({ ...scope, schools: scope.excludedSchoolIds }, "x_s.school_id")})`);
-    }
-    const hidden = hiddenStudentsInScope(scope);
-    if (hidden) parts.push(sql<SqlBool>`a.student_id not in (${hidden})`);
-  } else {
-    parts.push(sql<SqlBool>`a.student_id in (select in_s.id from students in_s where ${studentInScope(scope, "in_s")})`);
-  }
-  if (scope.visibility === null) {
-    // Without visibility rows only excluded cohorts hide one, wherever the student is.
-    parts.push(cohortVisible(scope, "a.cohort_id", "a.cohort_id"));
-  } else {
-    parts.push(sql<SqlBool>`exists (select 1 from students vis_s where vis_s.id = a.student_id and ${cohortVisible(scope, "a.cohort_id", "vis_s.school_id")})`);
-  }
+  const parts: RawBuilder<SqlBool>[] = [schoolInScope(scope, "a.school_id", { nullable: true })];
+  const hidden = hiddenStudentsInScope(scope);
+  if (hidden) parts.push(sql<SqlBool>`a.student_id not in (${hidden})`);
+  parts.push(cohortVisible(scope, "a.cohort_id", "a.school_id"));
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
