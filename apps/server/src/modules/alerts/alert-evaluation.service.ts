@@ -8,6 +8,7 @@ import { inChunks } from "../../lib/in-chunks.js";
 import { loopTurns, yieldToLoop } from "../../lib/yield-to-loop.js";
 import * as facts from "./alert-facts.repository.js";
 import * as episodes from "./alert-episodes.repository.js";
+import { findCrmEnrolledAfterWeek } from "./crm-enrolled.repository.js";
 import { type AlertRulesDocument, readAlertRules, type ResolvedRule, resolveRules } from "./alert-rules.service.js";
 import { RULE_EVALUATORS } from "./rules/index.js";
 import type { CohortFacts, Condition, RuleEvaluator, StudentFacts } from "./rules/rule-facts.js";
@@ -65,13 +66,17 @@ export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ co
 
 /** The facts of some of the cohort's students (a slice of its members). */
 export async function loadStudentFacts(db: DbExecutor, cohort: CohortFacts, studentIds: readonly number[]): Promise<StudentFacts[]> {
-  const [meetings, weeks] = await Promise.all([facts.findMeetings(db, cohort.cohortId, studentIds), facts.findWeeks(db, cohort.cohortId, studentIds)]);
+  const [meetings, weeks, crmEnrolled] = await Promise.all([
+    facts.findMeetings(db, cohort.cohortId, studentIds),
+    facts.findWeeks(db, cohort.cohortId, studentIds),
+    findCrmEnrolledAfterWeek(db, cohort, studentIds),
+  ]);
   const latest = cohort.latestWeek;
   return studentIds.map((studentId) => {
     const m = meetings.get(studentId) ?? [];
     const w = weeks.get(studentId) ?? [];
     const inLatestWeekReports = m.some((x) => x.week === latest) || w.some((x) => x.week === latest);
-    return { studentId, meetings: m, weeks: w, inLatestWeekReports, crmEnrolledAfterWeek: false };
+    return { studentId, meetings: m, weeks: w, inLatestWeekReports, crmEnrolledAfterWeek: crmEnrolled.has(studentId) };
   });
 }
 

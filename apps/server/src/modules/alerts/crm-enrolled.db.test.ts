@@ -84,6 +84,15 @@ describe("CRM sessions still Enrolled after the week ended", () => {
     clock.advance(5 * DAY);
     const late = await flagImport("Enrolled");
     expect(await enrolledAfterWeek()).toEqual([ids.ena]);
+    // The evaluation after that import raised it (the rule's default asks for the CRM part).
+    const raised = await t.db
+      .selectFrom("alerts")
+      .select("evidence")
+      .where("student_id", "=", ids.ena)
+      .where("rule", "=", "missing_from_reports")
+      .where("condition_ended_at", "is", null)
+      .execute();
+    expect(raised.map((r) => r.evidence).join(" | ")).toContain('CRM session still "Enrolled" after week 3');
     const loaded = await loadCohort(t.db, cohortId);
     const verdict = missingFromReports(
       { studentId: ids.ena, meetings: [], weeks: [], inLatestWeekReports: true, crmEnrolledAfterWeek: true },
