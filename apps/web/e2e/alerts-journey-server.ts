@@ -3,20 +3,17 @@ import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { expect } from "vitest";
 import { freePort } from "../../../tools/free-port.mjs";
 import { newContext, type SessionState, signIn, STEP_TIMEOUT_MS, waitForPath } from "./browser";
 import { DEMO_PASSWORD, snapshotBuild, spawnDemoServer, waitUntilServing } from "./global-setup";
+import { type CapturedMail, startSmtpCapture } from "./smtp-capture";
 
 // The early-warning journeys run on a server of their own: saving the alert rules raises the
 // demo data's alerts (the header's ⚑, the dashboards' cards), which the worker's server must not
 // show to the files that run after them; and the digest's one-per-week claims must start clean.
 
-export interface MailMessage {
-  to: string;
-  raw: string;
-}
+export type MailMessage = CapturedMail;
 
 export interface AlertsServer {
   baseUrl: string;
@@ -37,23 +34,7 @@ export async function startAlertsServer(): Promise<AlertsServer> {
   let port = await freePort();
   while (port === smtpPort) port = await freePort();
   const mail: MailMessage[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (c: string) => {
-        raw += c;
-      });
-      stream.on("end", () => {
-        mail.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  const smtp = await startSmtpCapture(smtpPort, (m) => mail.push(m));
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
   const server: ChildProcess = spawnDemoServer(app, port, join(dir, "data"), {
@@ -71,7 +52,7 @@ export async function startAlertsServer(): Promise<AlertsServer> {
       server.kill("SIGTERM");
       await exited;
     }
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     // The link first, by itself: removing the folder must never reach the shared node_modules.
     unlinkSync(join(app, "node_modules"));
     rmSync(dir, { recursive: true, force: true });

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../../tools/free-port.mjs";
+import { startSmtpCapture } from "./smtp-capture";
 
 export const DEMO_PASSWORD = "Demo-Passw0rd!";
 
@@ -92,24 +92,10 @@ async function startServer(app: string, dir: string, smtpPort: number, port: num
   const messages: Array<{ to: string; raw: string }> = [];
   writeFileSync(mailFile, "[]");
 
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (c: string) => {
-        raw += c;
-      });
-      stream.on("end", () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), raw });
-        writeFileSync(mailFile, JSON.stringify(messages));
-        callback();
-      });
-    },
+  const smtp = await startSmtpCapture(smtpPort, (message) => {
+    messages.push(message);
+    writeFileSync(mailFile, JSON.stringify(messages));
   });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawnDemoServer(app, port, join(dir, "data"), {
@@ -136,7 +122,7 @@ async function startServer(app: string, dir: string, smtpPort: number, port: num
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
     }
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   };
 
   try {
