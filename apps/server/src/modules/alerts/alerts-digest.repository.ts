@@ -37,7 +37,10 @@ function newOrEscalatedSince(since: Date) {
 
 /**
  * The live open or acknowledged alerts of the scope opened, escalated or reopened since
- * `since`: by school name, urgent first, then student; at most `limit` rows.
+ * `since`: by school name, urgent first, then student; at most `limit` rows. Scoped through
+ * the scope's students, not the call list's alertInScope (by the alert's own school): measured
+ * twice, that made the 500-user digest run slower on PostgreSQL (33 → 47 s, 32 → 81 s) for
+ * little gain on the embedded engine; the list's scope tests and these hold both to one rule.
  */
 export async function listDigestAlerts(db: DbExecutor, scope: DataScope, since: Date, limit: number): Promise<DigestAlertRow[]> {
   const { rows } = await sql<DigestAlertRow>`
