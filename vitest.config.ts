@@ -60,7 +60,7 @@ export default defineConfig({
           environment: "happy-dom",
           setupFiles: ["./src/testing/setup.ts"],
           // Lazy route chunks and queries on a busy 2-core machine: see setup.ts.
-          testTimeout: 15_000,
+          testTimeout: 30_000,
         },
       },
     ],

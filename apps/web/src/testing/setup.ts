@@ -5,9 +5,10 @@ import { FakeEventSource } from "./fake-event-source";
 import { healthStore } from "../lib/health";
 import { queryClient } from "../lib/query-client";
 
-// A page whose route chunk and first query load under a busy machine can take over a second
-// to appear; findBy* waits up to 5 s (what it waits for is unchanged).
-configure({ asyncUtilTimeout: 5_000 });
+// A page whose route chunk and first query load under a busy machine can take seconds to
+// appear (the Admin Settings page once took over 5 s while CI ran the server suites beside
+// it); findBy* waits up to 10 s (what it waits for is unchanged).
+configure({ asyncUtilTimeout: 10_000 });
 
 // Signed-in renders open the notification stream; happy-dom has no EventSource of its own.
 (globalThis as { EventSource?: unknown }).EventSource = FakeEventSource;
