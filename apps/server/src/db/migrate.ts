@@ -27,6 +27,7 @@ import { migrate025 } from "./migrations/025-excused-attendance.js";
 import { migrate026 } from "./migrations/026-alerts.js";
 import { migrate027 } from "./migrations/027-alerts-school.js";
 import { migrate028 } from "./migrations/028-crm-enrolled-sessions.js";
+import { migrate029 } from "./migrations/029-alerts-live-count.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "026-alerts": { up: migrate026 },
   "027-alerts-school": { up: migrate027 },
   "028-crm-enrolled-sessions": { up: migrate028 },
+  "029-alerts-live-count": { up: migrate029 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

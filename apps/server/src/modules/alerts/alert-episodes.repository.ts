@@ -1,7 +1,8 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState, ALERT_EVENT_KINDS } from "@tally/contract";
-import { type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { idArray, jsonRows } from "../../db/json-rows.js";
 import type { DbExecutor } from "../../db/executor.js";
+import type { Database } from "../../db/schema.js";
 
 // The live episodes of a cohort and the writes that reconcile them with the rules' verdicts,
 // each set-based (one statement per slice of rows, the rows handed over as one JSON parameter).
@@ -148,4 +149,14 @@ export async function insertEvents(db: DbExecutor, rows: readonly NewEvent[], at
   await sql`insert into alert_events (alert_id, kind, level, note, at, user_id)
     select v.alert_id, v.kind, v.level, v.note, ${at}::timestamptz, null
     from json_to_recordset(${jsonRows(rows)}) as v(alert_id int, kind text, level int, note text)`.execute(db);
+}
+
+/**
+ * Marks the alerts' pages all-visible again after a large evaluation, so the call list counts
+ * from its index alone (migration 029) at once: the embedded engine has no autovacuum, and
+ * PostgreSQL's comes later. Another instance's vacuum already running is enough: skip_locked.
+ * Outside any transaction (VACUUM cannot run in one).
+ */
+export async function vacuumAlerts(db: Kysely<Database>): Promise<void> {
+  await sql`vacuum (skip_locked) alerts`.execute(db);
 }

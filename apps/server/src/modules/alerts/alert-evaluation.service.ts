@@ -50,6 +50,12 @@ function weeksBetween(start: string, end: string): number {
   return Math.max(1, Math.ceil(days / 7));
 }
 
+/**
+ * Rows written (alerts inserted, updated, ended or deleted) from which an evaluation vacuums the
+ * alerts table: a week's import of a large cohort writes thousands, a small one a handful.
+ */
+const VACUUM_AFTER_ROWS = 500;
+
 /** Students whose facts are read and judged at a time: bounded memory, short turns of the event loop. */
 const STUDENT_SLICE = 1000;
 
@@ -157,6 +163,8 @@ interface SliceContext {
   severityOf: Map<AlertRule, AlertSeverity>;
   opts: EvaluateOptions;
   result: EvaluationResult;
+  /** Alert rows written so far by this evaluation (for VACUUM_AFTER_ROWS). */
+  written: { rows: number };
 }
 
 /** Compares the live episodes of some students with the verdicts on them: the writes that reconcile them. */
@@ -227,7 +235,8 @@ async function planSlice(live: readonly episodes.LiveEpisode[], verdicts: Map<st
 }
 
 /** Writes one slice's plan: ended first (the live-episode index allows one live episode per student, rule and cohort). */
-async function writeSlice(trx: DbExecutor, plan: SlicePlan, at: Date, result: EvaluationResult): Promise<void> {
+async function writeSlice(trx: DbExecutor, plan: SlicePlan, at: Date, result: EvaluationResult, written: { rows: number }): Promise<void> {
+  written.rows += plan.ended.length + plan.withdrawnCandidates.length + plan.updates.length + plan.toInsert.length;
   await episodes.endEpisodes(trx, plan.ended, at);
   result.ended += plan.ended.length;
   await withdraw(trx, plan.withdrawnCandidates, plan.events, at, result);
@@ -249,6 +258,7 @@ async function reconcileCohort(
   opts: EvaluateOptions,
   evaluators: RuleEvaluators,
   result: EvaluationResult,
+  written: { rows: number },
 ): Promise<void> {
   const at = opts.now;
   await db.transaction().execute(async (trx) => {
@@ -257,17 +267,17 @@ async function reconcileCohort(
     if (!loaded) return;
     const rules = resolveRules(doc, cohortId);
     const enabled = rules.filter((r) => r.enabled);
-    const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(at), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result };
+    const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(at), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result, written };
     const readSlice = (ids: number[]) =>
       Promise.all([enabled.length > 0 ? loadStudentFacts(trx, loaded.cohort, ids) : [], episodes.findLiveEpisodes(trx, cohortId, ids)]);
     for await (const { read } of memberSlices(loaded.memberIds, readSlice)) {
       const [students, live] = read;
       const verdicts = await judgeSlice(students, loaded.cohort, enabled, doc.schedule, evaluators);
-      await writeSlice(trx, await planSlice(live, verdicts, ctx), at, result);
+      await writeSlice(trx, await planSlice(live, verdicts, ctx), at, result, written);
     }
     // Students who left the cohort: no verdict, so their live episodes end (or are withdrawn).
     const others = await episodes.findLiveEpisodesOfOthers(trx, cohortId, loaded.memberIds);
-    await writeSlice(trx, await planSlice(others, new Map(), ctx), at, result);
+    await writeSlice(trx, await planSlice(others, new Map(), ctx), at, result, written);
   });
 }
 
@@ -300,17 +310,20 @@ export async function evaluateAlerts(db: Kysely<Database>, opts: EvaluateOptions
   const result: EvaluationResult = { cohorts: 0, opened: 0, escalated: 0, reopened: 0, ended: 0, withdrawn: 0 };
   const doc = await readAlertRules(db);
   const cohortIds = opts.cohortIds ?? (await cohortsToEvaluate(db, opts.now));
-  if (opts.cohortIds === undefined) await endEarlierYears(db, opts.now, result);
+  const written = { rows: 0 };
+  if (opts.cohortIds === undefined) written.rows += await endEarlierYears(db, opts.now, result);
   for (const cohortId of cohortIds) {
-    await reconcileCohort(db, cohortId, doc, opts, evaluators, result);
+    await reconcileCohort(db, cohortId, doc, opts, evaluators, result, written);
     result.cohorts++;
     await yieldToLoop();
   }
+  // Best effort: only how fast the list counts depends on it, never what it shows.
+  if (written.rows >= VACUUM_AFTER_ROWS) await episodes.vacuumAlerts(db).catch(() => undefined);
   return result;
 }
 
 /** Episodes of cohorts no longer evaluated still end at the programme-year boundary. */
-async function endEarlierYears(db: Kysely<Database>, now: Date, result: EvaluationResult): Promise<void> {
+async function endEarlierYears(db: Kysely<Database>, now: Date, result: EvaluationResult): Promise<number> {
   const ids = await episodes.findLiveBefore(db, programmeYearStart(now));
   for (const slice of inChunks(ids, WRITE_SLICE)) {
     await db.transaction().execute(async (trx) => {
@@ -319,6 +332,7 @@ async function endEarlierYears(db: Kysely<Database>, now: Date, result: Evaluati
     });
     result.ended += slice.length;
   }
+  return ids.length;
 }
 
 /** POST /api/alert-rules/preview: how many students each rule of `doc` would raise now. Writes nothing. */
