@@ -153,11 +153,6 @@ export async function listAlerts(
   return { rows: found.filter((r) => r.id !== null).map(({ total: _t, rank: _r, ...row }) => row as AlertRow), total };
 }
 
-export async function countAlerts(db: DbExecutor, scope: DataScope, filters: AlertFilters): Promise<number> {
-  const row = await alertsInScope(db, scope, filters).select(sql<string>`count(*)`.as("n")).executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
 /** Every alert of the student in scope, newest episode first (the student card). */
 export async function listStudentAlerts(db: DbExecutor, scope: DataScope, studentId: number, states: readonly AlertState[]): Promise<AlertRow[]> {
   const ids = await alertsInScope(db, scope, { states, studentId }).select("a.id").orderBy("a.opened_at", "desc").orderBy("a.id", "desc").execute();
