@@ -56,8 +56,12 @@ function weeksBetween(start: string, end: string): number {
  */
 const VACUUM_AFTER_ROWS = 500;
 
-/** Students whose facts are read and judged at a time: bounded memory, short turns of the event loop. */
-const STUDENT_SLICE = 1000;
+/**
+ * Students whose facts are read and judged at a time: bounded memory, short turns of the event
+ * loop. 500, not 1,000: on the bench set half the facts alive at once made the young-generation
+ * collections during an evaluation 10-20 ms instead of 15-30, and took no longer in all.
+ */
+const STUDENT_SLICE = 500;
 
 /** One cohort's facts and members, or undefined when it no longer exists. */
 export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ cohort: CohortFacts; memberIds: number[] } | undefined> {

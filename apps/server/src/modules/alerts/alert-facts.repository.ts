@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
 import { idArray } from "../../db/json-rows.js";
+import { loopTurns } from "../../lib/yield-to-loop.js";
 import type { WeeklyFlag } from "../../db/schema.js";
 import type { MeetingFact, WeekFact } from "./rules/rule-facts.js";
 
@@ -62,7 +63,10 @@ export async function findMeetings(db: DbExecutor, cohortId: number, studentIds:
     from attendance_records
     where student_id = any(${idArray(studentIds)}) and cohort_id = ${cohortId}
     group by student_id`.execute(db);
+  // Decoded in turns: a slice's 20,000 records at once held the event loop 20-40 ms.
+  const turn = loopTurns();
   for (const row of rows) {
+    if (turn.due()) await turn.yield();
     const meetings = row.packed.split(RECORD).map(
       (r): MeetingFact => ({
         date: r.slice(0, 10),
@@ -87,7 +91,9 @@ export async function findWeeks(db: DbExecutor, cohortId: number, studentIds: re
     from weekly_data
     where student_id = any(${idArray(studentIds)}) and cohort_id = ${cohortId}
     group by student_id`.execute(db);
+  const turn = loopTurns();
   for (const row of rows) {
+    if (turn.due()) await turn.yield();
     const weeks = row.packed.split(RECORD).map((r): WeekFact => {
       const a = r.indexOf(",");
       const b = r.indexOf(",", a + 1);

@@ -7,7 +7,7 @@ import { assertCanExport } from "../reports/reports.policy.js";
 import type { Caller } from "../scope/scope.service.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
 import { alertsCsv } from "./alerts-csv.js";
-import { alertsForCsv } from "./alerts-list.service.js";
+import { alertsForCsv, listAnswerFor } from "./alerts-list.service.js";
 
 type CsvQuery = Omit<AlertsQuery, "page" | "pageSize">;
 
@@ -23,7 +23,7 @@ export async function alertsCsvExport(ctx: ServerContext, user: Caller, query: C
   assertCanExport(user, await readFeatureSettings(db).catch(() => undefined), covered);
   await assertExportsAllowed(ctx, user.id);
   await takeDownload(ctx, user.id);
-  return recorded(ctx, user, alertsForCsv(db, user, query));
+  return recorded(ctx, user, alertsForCsv(db, user, query, listAnswerFor(ctx.database.engine)));
 }
 
 async function* recorded(ctx: ServerContext, user: Caller, alerts: AsyncIterable<Alert>): AsyncGenerator<string> {

@@ -4,6 +4,9 @@ import { buildAlert } from "../../../test/alert-factory.js";
 import { type DashboardWorld, expectedVisible, useDashboardWorld, useDemoToggles, type WorldUserKey } from "../../../test/dashboard-world.js";
 import { buildCohort, buildSchool, buildStudent, buildUser, setSetting } from "../../../test/factories.js";
 import { loginAs } from "../../../test/test-app.js";
+import { resolveScope } from "../scope/scope.js";
+import * as repo from "./alerts-list.repository.js";
+import { LIVE_STATES } from "./alerts-list.service.js";
 
 const { t, w, as } = useDashboardWorld();
 
@@ -127,6 +130,25 @@ describe("GET /api/alerts: filters, order and pages", () => {
     expect(first.total).toBe(all.total);
     const past = (await get("admin", "/api/alerts?pageSize=3&page=999")).json<AlertList>();
     expect(past).toEqual({ data: [], total: all.total });
+  });
+
+  it("answers the same page as rows or as one JSON text (each engine uses one: listAnswerFor)", async () => {
+    const scope = await resolveScope(t.db, { role: "admin", accessibleSchoolIds: "all" });
+    for (const page of [
+      { offset: 0, limit: 200 },
+      { offset: 2, limit: 3 },
+      { offset: 999, limit: 3 },
+    ]) {
+      const filters = { states: LIVE_STATES };
+      const asRows = await repo.listAlerts(t.db, scope, filters, page, "rows");
+      const asJson = await repo.listAlerts(t.db, scope, filters, page, "json");
+      expect(asJson).toEqual(asRows);
+      expect(asRows.total).toBe(expectedAlertIds(w, "admin").length);
+    }
+    const whole = await repo.listAlerts(t.db, scope, { states: LIVE_STATES }, { offset: 0, limit: 200 }, "json");
+    expect(whole.rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(expectedAlertIds(w, "admin"));
+    expect(whole.rows[0]?.opened_at).toBeInstanceOf(Date);
+    expect(typeof whole.rows[0]?.details).toBe("object");
   });
 
   it("filters by severity, rule, cohort and student", async () => {

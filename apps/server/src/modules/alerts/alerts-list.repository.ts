@@ -124,18 +124,27 @@ function selectAlertRows(db: DbExecutor, scope: DataScope) {
     ]);
 }
 
+type PackedAlertRow = Omit<AlertRow, "opened_at" | "updated_at"> & { opened_at: string; updated_at: string };
+
+/**
+ * How a page comes back: as rows (PostgreSQL: its driver decodes rows quickly, and building
+ * JSON in the server made the school user's page 5 -> 8 ms), or as one JSON text (the embedded
+ * engine: decoding rows field by field and handing them between threads cost more than the
+ * query; one text made its page 10 -> 3.4 ms). Same rows either way.
+ */
+export type ListAnswer = "rows" | "json";
+
 /**
  * One page of the list, urgent first and oldest first, with the count of all that match, in
- * one statement (one round trip: the request's own cost, not the database's, was most of a
- * school user's list). The page's ids are picked joining only what the scope needs; names,
- * teams and assignees are then read for those few rows alone, never for every match. A page
- * past the end still brings the count back (one row with no alert).
+ * one statement (one round trip). The page's ids are picked joining only what the scope needs;
+ * names, teams and assignees are then read for those few rows alone, never for every match.
  */
 export async function listAlerts(
   db: DbExecutor,
   scope: DataScope,
   filters: AlertFilters,
   page: { offset: number; limit: number },
+  answer: ListAnswer = "rows",
 ): Promise<{ rows: AlertRow[]; total: number }> {
   const count = alertsInScope(db, scope, filters).select(sql<number>`count(*)::int`.as("total"));
   const ids = alertsInScope(db, scope, filters)
@@ -143,14 +152,26 @@ export async function listAlerts(
     .orderBy(SEVERITY_RANK)
     .orderBy("a.opened_at")
     .orderBy("a.id")
-    .offset(page.offset)
-    .limit(page.limit);
+    // Written in, not sent as parameters: a statement without any is planned once and kept
+    // prepared on the embedded engine, where planning this one cost as much as running it.
+    .offset(sql.lit(page.offset))
+    .limit(sql.lit(page.limit));
   const rows = selectAlertRows(db, scope).innerJoin(ids.as("p"), "p.id", "a.id").select("p.rank");
+  if (answer === "json") {
+    const { rows: packed } = await sql<{ packed: string }>`
+      select json_build_object('total', (${count}),
+        'rows', coalesce((select json_agg(r order by r.rank, r.opened_at, r.id) from (${rows}) as r), '[]'::json))::text as packed`.execute(db);
+    const unpacked = JSON.parse(packed[0]?.packed ?? '{"total":0,"rows":[]}') as { total: number; rows: Array<PackedAlertRow & { rank?: number }> };
+    return {
+      rows: unpacked.rows.map(({ rank: _rank, ...row }) => ({ ...row, opened_at: new Date(row.opened_at), updated_at: new Date(row.updated_at) })),
+      total: unpacked.total,
+    };
+  }
+  // A page past the end still brings the count back: one row with no alert.
   const { rows: found } = await sql<AlertRow & { total: number; rank: number | null }>`
     select t.total, r.* from (${count}) as t left join lateral (${rows}) as r on true
      order by r.rank, r.opened_at, r.id`.execute(db);
-  const total = Number(found[0]?.total ?? 0);
-  return { rows: found.filter((r) => r.id !== null).map(({ total: _t, rank: _r, ...row }) => row as AlertRow), total };
+  return { rows: found.filter((r) => r.id !== null).map(({ total: _t, rank: _r, ...row }) => row as AlertRow), total: found[0]?.total ?? 0 };
 }
 
 /** Every alert of the student in scope, newest episode first (the student card). */

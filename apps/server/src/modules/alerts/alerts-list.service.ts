@@ -10,10 +10,14 @@ import {
   cohortWeekCount,
   type StudentAlerts,
 } from "@tally/contract";
+import type { Engine } from "../../db/connection.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { type DataScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import { requireStudentInScope } from "../students/students.service.js";
 import * as repo from "./alerts-list.repository.js";
+
+/** How the list's pages come back from this engine (see ListAnswer). */
+export const listAnswerFor = (engine: Engine): repo.ListAnswer => (engine === "embedded" ? "json" : "rows");
 
 /** The list's default: what still needs someone. */
 export const LIVE_STATES: readonly AlertState[] = ["open", "acknowledged"];
@@ -62,9 +66,9 @@ export function toAlert(r: repo.AlertRow): Alert {
 }
 
 /** GET /alerts: a page of the call list in the caller's scope. */
-export async function listAlerts(db: DbExecutor, user: Caller, query: AlertsQuery): Promise<AlertList> {
+export async function listAlerts(db: DbExecutor, user: Caller, query: AlertsQuery, answer?: repo.ListAnswer): Promise<AlertList> {
   const { scope, filters } = await scopeAndFilters(db, user, query);
-  const { rows, total } = await repo.listAlerts(db, scope, filters, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+  const { rows, total } = await repo.listAlerts(db, scope, filters, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize }, answer);
   return { data: rows.map(toAlert), total };
 }
 
@@ -93,10 +97,15 @@ export async function summarizeAlerts(db: DbExecutor, user: Caller, query: Omit<
 const CSV_PAGE = 1000;
 
 /** GET /alerts.csv: every alert of the list under the filters, in its order, a page at a time. */
-export async function* alertsForCsv(db: DbExecutor, user: Caller, query: Omit<AlertsQuery, "page" | "pageSize">): AsyncGenerator<Alert> {
+export async function* alertsForCsv(
+  db: DbExecutor,
+  user: Caller,
+  query: Omit<AlertsQuery, "page" | "pageSize">,
+  answer?: repo.ListAnswer,
+): AsyncGenerator<Alert> {
   const { scope, filters } = await scopeAndFilters(db, user, query);
   for (let offset = 0; ; offset += CSV_PAGE) {
-    const { rows } = await repo.listAlerts(db, scope, filters, { offset, limit: CSV_PAGE });
+    const { rows } = await repo.listAlerts(db, scope, filters, { offset, limit: CSV_PAGE }, answer);
     for (const row of rows) yield toAlert(row);
     if (rows.length < CSV_PAGE) return;
   }

@@ -20,7 +20,7 @@ import { recordAccess } from "../access-log/access-log.service.js";
 import { assignAlert, bulkChangeAlerts, changeAlertState } from "./alert-actions.service.js";
 import { alertsCsvFileName } from "./alerts-csv.js";
 import { alertsCsvExport } from "./alerts-csv-export.service.js";
-import { listAlerts, studentAlerts, summarizeAlerts } from "./alerts-list.service.js";
+import { listAlerts, listAnswerFor, studentAlerts, summarizeAlerts } from "./alerts-list.service.js";
 
 const tags = ["alerts"];
 const filterQuerySchema = alertsQuerySchema.omit({ page: true, pageSize: true });
@@ -29,6 +29,7 @@ const filterQuerySchema = alertsQuerySchema.omit({ page: true, pageSize: true })
 // who may act on an alert is whoever sees its student, so no route needs a role of its own.
 export const alertsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const db = ctx.database.db;
+  const answer = listAnswerFor(ctx.database.engine);
   const onRequest = app.authenticate;
 
   app.get(
@@ -43,7 +44,7 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async
         response: { 200: alertListSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => listAlerts(db, request.user, request.query),
+    async (request) => listAlerts(db, request.user, request.query, answer),
   );
   app.get(
     "/alerts/summary",
