@@ -16,11 +16,11 @@ const NOW = new Date("2026-07-20T09:00:00Z");
 const raise = () => ({ level: 1, evidence: "raised", details: { level: 1 } });
 const evaluators = Object.fromEntries(ALERT_RULES.map((r) => [r, raise])) as unknown as RuleEvaluators;
 
-/** What VACUUM leaves in pg_class: the table's pages and how many of them are all-visible. */
-async function alertPages(): Promise<{ pages: number; allVisible: number }> {
-  const { rows } = await sql<{ pages: number; all_visible: number }>`
-    select relpages as pages, relallvisible as all_visible from pg_class where oid = 'alerts'::regclass`.execute(db());
-  return { pages: Number(rows[0]?.pages), allVisible: Number(rows[0]?.all_visible) };
+/** What VACUUM leaves in pg_class: the table's pages and rows, and how many pages are all-visible. */
+async function alertPages(): Promise<{ pages: number; rows: number; allVisible: number }> {
+  const { rows } = await sql<{ pages: number; tuples: number; all_visible: number }>`
+    select relpages as pages, reltuples as tuples, relallvisible as all_visible from pg_class where oid = 'alerts'::regclass`.execute(db());
+  return { pages: Number(rows[0]?.pages), rows: Number(rows[0]?.tuples), allVisible: Number(rows[0]?.all_visible) };
 }
 
 async function cohortOf(students: number): Promise<number> {
@@ -49,12 +49,17 @@ describe("the alerts table after an evaluation", () => {
   it("is left as it is after a small evaluation, and vacuumed after one that wrote 500 rows or more", async () => {
     const few = await evaluateAlerts(db(), { cohortIds: [small], now: NOW }, evaluators);
     expect(few.opened).toBe(3 * ALERT_RULES.length);
-    expect((await alertPages()).allVisible).toBe(0);
+    // Never vacuumed nor analysed: pg_class knows no page of it yet.
+    expect(await alertPages()).toMatchObject({ pages: 0, allVisible: 0 });
 
     const many = await evaluateAlerts(db(), { cohortIds: [large], now: NOW }, evaluators);
     expect(many.opened).toBe(100 * ALERT_RULES.length);
     const after = await alertPages();
     expect(after.pages).toBeGreaterThan(0);
-    expect(after.allVisible).toBe(after.pages);
+    expect(after.rows).toBe(103 * ALERT_RULES.length);
+    // On PostgreSQL a page is marked only once no open transaction anywhere in the database can
+    // still miss its rows (the other suites' are open beside this one); the embedded engine has
+    // one session, so there every page is.
+    if (database.engine === "embedded") expect(after.allVisible).toBe(after.pages);
   });
 });
