@@ -1,6 +1,7 @@
 import { Kysely, sql, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { CurrentSchemaIntrospector } from "./schema-introspector.js";
 import pg from "pg";
+import { keepReadsPrepared } from "./pg-prepared-reads.js";
 import { PgliteWorkerClient, PgliteWorkerDriver } from "./pglite-driver.js";
 import type { Database } from "./schema.js";
 
@@ -77,7 +78,7 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
   const pool = new pg.Pool(poolConfig);
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
-  pool.on("connect", settleQueriesByCallback);
+  pool.on("connect", (client) => keepReadsPrepared(client));
   const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }) });
   await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
   const listeners = new Set<PgListener>();
@@ -100,25 +101,6 @@ async function openPostgres(options: OpenDatabaseOptions): Promise<DatabaseHandl
       await Promise.all([...listeners].map((l) => l.stop()));
       await db.destroy();
     },
-  };
-}
-
-/**
- * Kysely calls `client.query(text, values)` and awaits the promise pg makes for it. Measured on
- * the bench's call list: through that promise about a third of everything a query allocated
- * outlived the next young-generation collection (3.6 MB of 10 MB, against 7 KB through pg's
- * callback), so each collection took 10 ms instead of 1 and landed on a request every dozen
- * (a school user's p95 was twice its p50). The client's query is wrapped so that such a call
- * goes through pg's callback and a promise of our own; every other form is passed on as is.
- */
-function settleQueriesByCallback(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;
-  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
-    const submittable = typeof (config as { submit?: unknown } | null)?.submit === "function";
-    if (callback !== undefined || typeof values === "function" || submittable) return query(config, values, callback);
-    return new Promise((resolve, reject) => {
-      query(config, values, (err: Error | null, result: unknown) => (err ? reject(err) : resolve(result)));
-    });
   };
 }
 

@@ -153,7 +153,8 @@ export async function listAlerts(
     .orderBy("a.opened_at")
     .orderBy("a.id")
     // Written in, not sent as parameters: a statement without any is planned once and kept
-    // prepared on the embedded engine, where planning this one cost as much as running it.
+    // prepared on either engine (pg-prepared-reads.ts, pglite-statements.js); planning this
+    // one cost as much as running it.
     .offset(sql.lit(page.offset))
     .limit(sql.lit(page.limit));
   const rows = selectAlertRows(db, scope).innerJoin(ids.as("p"), "p.id", "a.id").select("p.rank");
