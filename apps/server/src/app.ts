@@ -61,11 +61,12 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   // Audited changes record the client address of the request that made them.
   await app.register(clientAddressPlugin);
 
+  const modulesCtx: ServerContext = { ...ctx, log: ctx.log ?? app.log };
   await app.register(
     async (api) => {
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
-      await api.register(authPlugin, { ctx });
-      for (const mod of apiModules) await api.register(mod, { ctx, heartbeatMs });
+      await api.register(authPlugin, { ctx: modulesCtx });
+      for (const mod of apiModules) await api.register(mod, { ctx: modulesCtx, heartbeatMs });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

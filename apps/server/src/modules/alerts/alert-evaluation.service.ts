@@ -1,5 +1,4 @@
 import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule, type AlertSeverity } from "@tally/contract";
-import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
@@ -358,13 +357,6 @@ export async function previewAlertCounts(db: Kysely<Database>, doc: AlertRulesDo
   return Object.fromEntries(ALERT_RULES.map((r) => [r, students[r].size])) as Record<AlertRule, number>;
 }
 
-let log: Pick<FastifyBaseLogger, "error"> | undefined;
-
-/** Where a failed evaluation after a change is logged (the app's logger, set when the routes register). */
-export function useAlertLog(logger: Pick<FastifyBaseLogger, "error">): void {
-  log = logger;
-}
-
 /**
  * The evaluation after a change (import commit, flag import, undo, rule change). It never fails
  * the change that asked for it: an error is logged and the change stands.
@@ -373,6 +365,6 @@ export async function evaluateAlertsAfterChange(ctx: ServerContext, opts: Omit<E
   try {
     await evaluateAlerts(ctx.database.db, { ...opts, now: ctx.clock.now() });
   } catch (err) {
-    log?.error({ err, ...opts }, "alert evaluation failed; the change stands");
+    ctx.log?.error({ err, ...opts }, "alert evaluation failed; the change stands");
   }
 }

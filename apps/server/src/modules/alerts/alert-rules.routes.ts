@@ -2,16 +2,14 @@ import { ADMIN_ROLES, alertRulesBodySchema, alertRulesPreviewSchema, alertRulesQ
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
-import { previewAlertCounts, useAlertLog } from "./alert-evaluation.service.js";
-import { evaluateAlertsAndAnnounce, useAlertsLiveLog } from "./alerts-live.service.js";
+import { previewAlertCounts } from "./alert-evaluation.service.js";
+import { evaluateAlertsAndAnnounce } from "./alerts-live.service.js";
 import { documentFromBody, getAlertRules, readAlertRules, saveAlertRules } from "./alert-rules.service.js";
 
 // Issue 30: the programme's alert rules (Admin Settings → Alert Rules); every signed-in user may
 // read the rules that apply, admins set them and preview what they would raise.
 export const alertRulesRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   const tags = ["alerts"];
-  useAlertLog(app.log);
-  useAlertsLiveLog(app.log);
   app.get(
     "/alert-rules",
     {

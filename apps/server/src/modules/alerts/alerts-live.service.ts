@@ -1,15 +1,7 @@
-import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { announceAlertsChanged } from "../notifications/notifications.service.js";
 import { type EvaluateOptions, evaluateAlertsAfterChange } from "./alert-evaluation.service.js";
 import { findSchoolsOfCohorts } from "./alert-schools.repository.js";
-
-let log: Pick<FastifyBaseLogger, "error"> | undefined;
-
-/** Where a failed announcement is logged (the app's logger, set when the routes register). */
-export function useAlertsLiveLog(logger: Pick<FastifyBaseLogger, "error">): void {
-  log = logger;
-}
 
 /**
  * The evaluation after a change (import commit, flag import, undo, rule change), then the open
@@ -23,6 +15,6 @@ export async function evaluateAlertsAndAnnounce(ctx: ServerContext, opts: Omit<E
     const db = ctx.database.db;
     await announceAlertsChanged(db, opts.cohortIds === undefined ? "all" : await findSchoolsOfCohorts(db, opts.cohortIds));
   } catch (err) {
-    log?.error({ err, ...opts }, "announcing the alerts' change to the live connections failed");
+    ctx.log?.error({ err, ...opts }, "announcing the alerts' change to the live connections failed");
   }
 }
