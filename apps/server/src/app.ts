@@ -61,12 +61,14 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   // Audited changes record the client address of the request that made them.
   await app.register(clientAddressPlugin);
 
-  const modulesCtx: ServerContext = { ...ctx, log: ctx.log ?? app.log };
+  // Set on the caller's own context, not on a copy: whoever built the app may change its parts
+  // afterwards (the tests swap the mailer and the clock), and the modules must see that.
+  ctx.log ??= app.log;
   await app.register(
     async (api) => {
       // The token guards (app.authenticate, app.requireRoles, ...) serve every module below.
-      await api.register(authPlugin, { ctx: modulesCtx });
-      for (const mod of apiModules) await api.register(mod, { ctx: modulesCtx, heartbeatMs });
+      await api.register(authPlugin, { ctx });
+      for (const mod of apiModules) await api.register(mod, { ctx, heartbeatMs });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: "/api" },

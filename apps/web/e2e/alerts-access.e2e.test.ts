@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type AlertsServer, SERVER_START_MS, sessionOn, startAlertsServer } from "./alerts-journey-server";
+import { statSync } from "node:fs";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { type AlertsServer, sessionOn, useAlertsJourney } from "./alerts-journey-server";
 import { importWeekAsNewCohort, writeWeekFiles } from "./alerts-journey-week";
 import { expectNoSeriousA11yViolations, expectTitle, newContext, type SessionState, settled, visible, waitForPath } from "./browser";
 import { horizontalOverflow } from "./dashboards-page";
@@ -21,13 +19,13 @@ const SHOTS = "/tmp/";
 const SCHOOL_NAME = "Harbour View School";
 
 const browser = useBrowser();
+const journey = useAlertsJourney();
+const { contexts } = journey;
 let server: AlertsServer;
 let session: SessionState;
 let page: Page;
-let filesDir: string;
 /** The imported week's school: the list is filtered to it, so the demo's own alerts stay out of the way. */
 let harbourId = 0;
-const contexts: BrowserContext[] = [];
 
 async function open(width: number, height = 800): Promise<Page> {
   const context = await newContext(browser(), { baseUrl: server.baseUrl, storageState: session, width, height });
@@ -35,13 +33,8 @@ async function open(width: number, height = 800): Promise<Page> {
   return context.newPage();
 }
 
-// A hook of its own with room to spare: with the workers' servers seeding beside it on two
-// cores, a fresh server with the demo data can take a few minutes to answer.
 beforeAll(async () => {
-  server = await startAlertsServer();
-}, SERVER_START_MS);
-
-beforeAll(async () => {
+  server = journey.server();
   session = await sessionOn(browser(), server.baseUrl, ADMIN.username, ADMIN.home);
   page = await open(1280);
   // The sample week brings two students who missed both meetings, in a school of their own (the
@@ -54,14 +47,7 @@ beforeAll(async () => {
   });
   expect(school.status).toBe(201);
   harbourId = ((await school.json()) as { data: { id: number } }).data.id;
-  filesDir = mkdtempSync(join(tmpdir(), "tally-alerts-week-"));
-  expect(await importWeekAsNewCohort(page, writeWeekFiles(filesDir, SCHOOL_NAME), "Harbour Internship")).toContain("imported");
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await server?.close();
-  if (filesDir) rmSync(filesDir, { recursive: true, force: true });
+  expect(await importWeekAsNewCohort(page, writeWeekFiles(journey.filesDir(), SCHOOL_NAME), "Harbour Internship")).toContain("imported");
 });
 
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);

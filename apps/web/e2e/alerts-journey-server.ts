@@ -2,8 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { expect } from "vitest";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import { freePort } from "../../../tools/free-port.mjs";
 import { newContext, type SessionState, signIn, STEP_TIMEOUT_MS, waitForPath } from "./browser";
 import { DEMO_PASSWORD, snapshotBuild, spawnDemoServer, waitUntilServing } from "./global-setup";
@@ -64,6 +64,44 @@ export async function startAlertsServer(): Promise<AlertsServer> {
     throw err;
   }
   return { baseUrl, mail, close };
+}
+
+export interface AlertsJourney {
+  /** The file's server, once its hook has started it. */
+  server(): AlertsServer;
+  /** A folder of the file's own for the week's report files. */
+  filesDir(): string;
+  /** Browser contexts the file opens: closed after it, before its server. */
+  contexts: BrowserContext[];
+}
+
+/**
+ * The hooks both early-warning journeys share: a server of the file's own, started in a hook of
+ * its own with room to spare (with the workers' servers seeding beside it on two cores, a fresh
+ * server with the demo data can take a few minutes to answer), a folder for the week's files,
+ * and, after the file, its contexts, server and folder gone. Call it before the file's hooks.
+ */
+export function useAlertsJourney(): AlertsJourney {
+  let server: AlertsServer | undefined;
+  let filesDir: string | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    server = await startAlertsServer();
+  }, SERVER_START_MS);
+  beforeAll(() => {
+    filesDir = mkdtempSync(join(tmpdir(), "tally-alerts-week-"));
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await server?.close();
+    if (filesDir) rmSync(filesDir, { recursive: true, force: true });
+  });
+  return { server: () => started(server, "server"), filesDir: () => started(filesDir, "folder"), contexts };
+}
+
+function started<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the journey's ${what} is not ready: its hook has not run`);
+  return value;
 }
 
 /** Signs `login` in on `baseUrl` in a throw-away context and returns the session. */

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type AlertsServer, SERVER_START_MS, nextMessageTo, readableText, sessionOn, startAlertsServer } from "./alerts-journey-server";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { type AlertsServer, nextMessageTo, readableText, sessionOn, useAlertsJourney } from "./alerts-journey-server";
 import { ADVISOR_DATE, dayMonth, importWeekAsNewCohort, MENTOR_DATE, MISSED_BOTH, writeWeekFiles } from "./alerts-journey-week";
 import { expectTitle, newContext, settled, visible, waitForPath } from "./browser";
 import { ADMIN, SUPER_ADMIN } from "./demo-accounts";
@@ -23,14 +20,14 @@ const COORDINATOR = { username: "harbour-coordinator", email: "harbour-coordinat
 const SHOTS = "/tmp/";
 
 const browser = useBrowser();
+const journey = useAlertsJourney();
+const { contexts } = journey;
 let server: AlertsServer;
-let filesDir: string;
 let files: Record<string, string>;
 let admin: Page;
 let coordinator: Page;
 let schoolId: number;
 let mailBeforeImport = 0;
-const contexts: BrowserContext[] = [];
 
 async function api<T>(path: string, body: unknown, token?: string): Promise<{ status: number; json: T }> {
   const res = await fetch(`${server.baseUrl}/api${path}`, {
@@ -48,22 +45,10 @@ async function pageAs(login: string, home: string, password = DEMO_PASSWORD): Pr
   return context.newPage();
 }
 
-// A hook of its own with room to spare: with the workers' servers seeding beside it on two
-// cores, a fresh server with the demo data can take a few minutes to answer.
 beforeAll(async () => {
-  server = await startAlertsServer();
-}, SERVER_START_MS);
-
-beforeAll(async () => {
-  filesDir = mkdtempSync(join(tmpdir(), "tally-alerts-week-"));
-  files = writeWeekFiles(filesDir, SCHOOL_NAME);
+  server = journey.server();
+  files = writeWeekFiles(journey.filesDir(), SCHOOL_NAME);
   admin = await pageAs(ADMIN.username, ADMIN.home);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await server?.close();
-  if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 });
 
 const alertRules = (page: Page): Locator => page.getByRole("region", { name: "Alert Rules", exact: true });

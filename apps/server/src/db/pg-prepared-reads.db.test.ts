@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { testDatabaseUrl } from "../config.js";
 import { keepReadsPrepared } from "./pg-prepared-reads.js";
 
 // PostgreSQL only (TEST_DATABASE_URL): the embedded engine keeps its own (pglite-statements.js).
-const url = process.env.TEST_DATABASE_URL;
+const url = testDatabaseUrl();
+const numbered = (n: number) => `select ${n} as one from t limit 1`;
 
 describe.skipIf(!url)("reads kept prepared on a PostgreSQL connection", () => {
   const schema = `prepared_${randomBytes(4).toString("hex")}`;
@@ -23,7 +25,6 @@ describe.skipIf(!url)("reads kept prepared on a PostgreSQL connection", () => {
         err ? reject(err) : resolve(res.rows.map((r) => r.statement)),
       );
     });
-  const read = (n: number) => `select ${n} as one from t limit 1`;
 
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: url });
@@ -62,16 +63,16 @@ describe.skipIf(!url)("reads kept prepared on a PostgreSQL connection", () => {
   });
 
   test("past its capacity the least recently used is deallocated, between transactions only", async () => {
-    for (const n of [1, 2, 3, 4]) await client.query(read(n));
+    for (const n of [1, 2, 3, 4]) await client.query(numbered(n));
     // Capacity 3: the oldest went as each new one came, deallocated before it ran.
-    expect(await held()).toEqual([read(2), read(3), read(4)]);
+    expect(await held()).toEqual([numbered(2), numbered(3), numbered(4)]);
     await client.query("begin");
-    for (const n of [5, 6]) await client.query(read(n));
+    for (const n of [5, 6]) await client.query(numbered(n));
     // Inside a transaction nothing is deallocated (a failure there would abort it).
-    expect(await held()).toEqual([read(2), read(3), read(4), read(5), read(6)]);
+    expect(await held()).toEqual([numbered(2), numbered(3), numbered(4), numbered(5), numbered(6)]);
     await client.query("commit");
-    await client.query(read(7));
-    expect(await held()).toEqual([read(5), read(6), read(7)]);
+    await client.query(numbered(7));
+    expect(await held()).toEqual([numbered(5), numbered(6), numbered(7)]);
   });
 
   test("a read whose result changed shape is prepared again", async () => {

@@ -12,8 +12,11 @@ export interface VisibilityRow {
   is_visible: boolean;
 }
 
+/** The account's columns a request needs (not all 29: on the embedded engine each is decoded on its own). */
+const CALLER_COLUMNS = ["id", "username", "email", "role", "school_id", "session_version", "is_active"] as const;
+
 /** An account with what every authenticated request needs to work out the caller's scope. */
-export interface CallerRow extends User {
+export interface CallerRow extends Pick<User, (typeof CALLER_COLUMNS)[number]> {
   /** user_schools rows (district users' schools), by id. */
   assigned_school_ids: number[];
   /** Every cohort visibility setting. */
@@ -36,7 +39,7 @@ export interface CallerRow extends User {
 export async function findCaller(db: DbExecutor, userId: number, sessionId: string): Promise<CallerRow | undefined> {
   return db
     .selectFrom("users")
-    .selectAll("users")
+    .select(CALLER_COLUMNS.map((c) => `users.${c}` as const))
     .select([
       sql<boolean>`exists(select 1 from refresh_tokens rt where rt.family_id = ${sessionId} and rt.user_id = users.id and rt.revoked_at is null)`.as(
         "session_live",
