@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from "kysely";
+import { type Expression, type RawBuilder, sql } from "kysely";
 import { inChunks } from "../lib/in-chunks.js";
 import type { DbExecutor } from "./executor.js";
 
@@ -56,3 +56,19 @@ export async function deleteRowsById(db: DbExecutor, table: "attendance_records"
  * prepared once.
  */
 export const idArray = (ids: readonly number[]) => sql`${`{${ids.map((id) => Math.trunc(id)).join(",")}}`}::int[]`;
+
+/**
+ * A page of rows with the count of all that match, as one JSON text: the embedded engine hands
+ * one value across instead of decoding and copying every column of every row, and a page past
+ * the end still carries the total. `total` is a parenthesised scalar subquery; `order` orders
+ * the page's rows, named `r`. Dates come back as JSON text (ISO strings), not Date objects.
+ */
+export async function pageAsOneText<R>(db: DbExecutor, total: Expression<unknown>, rows: Expression<unknown>, order: RawBuilder<unknown>): Promise<{ rows: R[]; total: number }> {
+  const { rows: found } = await sql<{ page: string }>`
+    select json_build_object(
+      'total', ${total},
+      'rows', coalesce((select json_agg(r order by ${order}) from (${rows}) r), '[]'::json)
+    )::text as page`.execute(db);
+  const page = JSON.parse(found[0]?.page ?? "{}") as { total?: number | null; rows?: R[] };
+  return { rows: page.rows ?? [], total: Number(page.total ?? 0) };
+}

@@ -12,7 +12,7 @@ import type pg from "pg";
 // Every other form of call (a callback, a submittable such as a cursor) is passed on as is.
 
 /** Statements kept prepared per connection; the least recently used is let go past this. */
-export const PREPARED_READS_PER_CONNECTION = 100;
+const PREPARED_READS_PER_CONNECTION = 100;
 const CACHEABLE = /^\s*(select|with)\b/i;
 /** The prepared statement's result changed shape (a migration, a restore): prepare it again. */
 const CACHED_PLAN_CHANGED = "0A000";

@@ -1,6 +1,7 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
+import { pageAsOneText } from "../../db/json-rows.js";
 import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
 
 // The follow-up list: alerts of the students the caller sees (the dashboards' scope), an
@@ -159,13 +160,10 @@ export async function listAlerts(
     .limit(sql.lit(page.limit));
   const rows = selectAlertRows(db, scope).innerJoin(ids.as("p"), "p.id", "a.id").select("p.rank");
   if (answer === "json") {
-    const { rows: packed } = await sql<{ packed: string }>`
-      select json_build_object('total', (${count}),
-        'rows', coalesce((select json_agg(r order by r.rank, r.opened_at, r.id) from (${rows}) as r), '[]'::json))::text as packed`.execute(db);
-    const unpacked = JSON.parse(packed[0]?.packed ?? '{"total":0,"rows":[]}') as { total: number; rows: Array<PackedAlertRow & { rank?: number }> };
+    const packed = await pageAsOneText<PackedAlertRow & { rank?: number }>(db, sql`(${count})`, rows, sql`r.rank, r.opened_at, r.id`);
     return {
-      rows: unpacked.rows.map(({ rank: _rank, ...row }) => ({ ...row, opened_at: new Date(row.opened_at), updated_at: new Date(row.updated_at) })),
-      total: unpacked.total,
+      rows: packed.rows.map(({ rank: _rank, ...row }) => ({ ...row, opened_at: new Date(row.opened_at), updated_at: new Date(row.updated_at) })),
+      total: packed.total,
     };
   }
   // A page past the end still brings the count back: one row with no alert.

@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
+import { pageAsOneText } from "../../db/json-rows.js";
 import type { Database } from "../../db/schema.js";
 import { cohortVisible, type DataScope, studentInScope, teamInScope } from "../scope/scope.js";
 import { filteredStudents, hasFilters, type StudentFilters } from "./students-filter.repository.js";
@@ -157,16 +158,7 @@ export async function listStudents(
   const totalSql = hasFilters(filters)
     ? sql<number>`(${base.select((eb) => eb.fn.countAll<number>().as("total"))})`
     : sql<number>`(select students from (${shownStudentCounts(scope)}) shown)`;
-  // The page travels as one JSON text with the total beside it: the embedded engine hands
-  // one value across instead of decoding and copying every column of every row, and a page
-  // past the end still carries the total.
-  const { rows } = await sql<{ page: string }>`
-    select json_build_object(
-      'total', ${totalSql},
-      'rows', coalesce((select json_agg(r order by r.last_name, r.first_name, r.id) from (${rowsQuery}) r), '[]'::json)
-    )::text as page`.execute(db);
-  const result = JSON.parse(rows[0]?.page ?? "{}") as { total?: number | null; rows?: StudentListRow[] };
-  return { rows: result.rows ?? [], total: Number(result.total ?? 0) };
+  return pageAsOneText<StudentListRow>(db, totalSql, rowsQuery, sql`r.last_name, r.first_name, r.id`);
 }
 
 /** Ids of the students visible in the scope that match the filters and search. */
