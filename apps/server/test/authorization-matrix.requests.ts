@@ -81,6 +81,7 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "PATCH /api/cohorts/:id": () => ({ payload: { total_expected_hours: 120 } }),
   "GET /api/teams": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
   "GET /api/attendance/cohort-trends": (c) => ({ url: `${c.path}?school_id=${c.id}` }),
+  "PUT /api/attendance/:id": () => ({ payload: { status: "late" } }),
   "PUT /api/users/:id": (c) => ({ payload: { username: `renamed-${c.unique}` } }),
   "POST /api/users/:id/reset-password": () => ({ payload: { password: strongPassword } }),
   "PUT /api/users/:id/school": (c) => ({ payload: { school_id: c.world.ownSchoolId } }),

@@ -149,6 +149,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   "GET /api/weekly-data/:studentId": onResource("student", SCOPED_ID),
   "GET /api/attendance/student/:id": onResource("student", SCOPED_ID),
   "GET /api/attendance/cohort-trends": onResource("school", SCOPED_LIST),
+  "PUT /api/attendance/:id": onResource("attendanceRecord", SCOPED_ID),
 
   "GET /api/users": signedIn({ school: 403, district: 403, admin: 200, superAdmin: 200 }),
   "PUT /api/users/:id": onResource("user", ADMIN_ONLY_ID),

@@ -18,7 +18,7 @@ export type Target = (typeof TARGETS)[number];
  * The kinds of resource a route can take; "user" ones, and the "erasable" student and cohort of
  * the erasure routes, are made afresh per cell (the routes change or remove them).
  */
-export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch" | "erasableStudent" | "erasableCohort" | "alert";
+export type ResourceKind = "school" | "student" | "user" | "districtUser" | "cohort" | "importBatch" | "erasableStudent" | "erasableCohort" | "alert" | "attendanceRecord";
 
 /** A valid id that no row has. */
 export const MISSING_ID = 2_147_483_000;
@@ -114,6 +114,11 @@ export async function resourceId(t: TestApp, world: MatrixWorld, kind: ResourceK
       return world.importBatchId;
     case "erasableStudent":
       return (await buildStudent(t.db, { schoolId })).id;
+    // One of the target's student's meetings.
+    case "attendanceRecord": {
+      const studentId = target === "own" ? world.ownStudentId : world.otherStudentId;
+      return (await t.db.selectFrom("attendance_records").select("id").where("student_id", "=", studentId).orderBy("id").executeTakeFirstOrThrow()).id;
+    }
     // A fresh open alert of the target's student (the actions change it); its older live episode ends.
     case "alert": {
       const studentId = target === "own" ? world.ownStudentId : world.otherStudentId;

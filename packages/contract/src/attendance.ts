@@ -84,3 +84,14 @@ export const trendPointSchema = z.object({
 export type TrendPoint = z.infer<typeof trendPointSchema>;
 export const cohortTrendsResponseSchema = z.object({ data: z.array(trendPointSchema) });
 export type CohortTrendsResponse = z.infer<typeof cohortTrendsResponseSchema>;
+
+// PUT /attendance/:id: a correction of one record (issue 30's "attendance edit"), on the same
+// terms as editing the student (admins always; others where student editing is on).
+export const updateAttendanceRequestSchema = z
+  .strictObject({
+    status: z.enum(ATTENDANCE_STATUSES, { error: "status must be present, late or absent" }),
+    /** Only an absent meeting can be excused; omitted means not excused. */
+    excused: z.boolean({ error: "excused must be true or false" }).default(false),
+  })
+  .refine((b) => !b.excused || b.status === "absent", { message: "Only an absent meeting can be excused", path: ["excused"] });
+export type UpdateAttendanceRequest = z.input<typeof updateAttendanceRequestSchema>;

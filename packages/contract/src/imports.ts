@@ -233,13 +233,14 @@ export const importUndoRequestSchema = z
   .strict();
 export type ImportUndoRequest = z.input<typeof importUndoRequestSchema>;
 
-/** The student fields an edit records (PUT /students/:id), with their labels. */
+/** The student fields an edit records (PUT /students/:id; attendance: PUT /attendance/:id), with their labels. */
 export const STUDENT_EDIT_FIELD_LABELS: Record<string, string> = {
   first_name: "first name",
   last_name: "last name",
   email: "e-mail",
   school_id: "school",
   team_id: "team",
+  attendance: "attendance",
 };
 
 /** At most this many edited students are listed in a 409 STUDENTS_EDITED (editedStudentsCount has them all). */

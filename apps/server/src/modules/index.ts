@@ -16,6 +16,7 @@ import { importsRoutes } from "./imports/imports.routes.js";
 import { mailRoutes } from "./mail/mail.routes.js";
 import { mfaAdminRoutes } from "./mfa/mfa.routes.js";
 import { attendanceRoutes } from "./attendance/attendance.routes.js";
+import { attendanceEditsRoutes } from "./attendance-edits/attendance-edits.routes.js";
 import { cohortsRoutes } from "./cohorts/cohorts.routes.js";
 import { schoolsRoutes } from "./schools/schools.routes.js";
 import { cohortVisibilityRoutes } from "./settings/cohort-visibility.routes.js";
@@ -57,6 +58,7 @@ export const apiModules: Array<FastifyPluginAsyncZod<ApiModuleOptions>> = [
   teamsRoutes,
   weeklyDataRoutes,
   attendanceRoutes,
+  attendanceEditsRoutes,
   usersRoutes,
   mfaAdminRoutes,
   settingsRoutes,

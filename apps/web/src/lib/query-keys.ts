@@ -67,6 +67,8 @@ export const queryKeys = {
   },
   attendance: {
     student: (studentId: number, cohortId: number | null) => ["attendance", "student", studentId, { cohortId }] as const,
+    /** Every cohort's records of the student (a correction rereads them). */
+    studentAll: (studentId: number) => ["attendance", "student", studentId] as const,
     trends: {
       all: ["attendance", "cohort-trends"],
       list: (params: object) => ["attendance", "cohort-trends", params] as const,

@@ -88,6 +88,8 @@ export interface DashboardWorld {
   suggestion?: string;
   /** Override of a PUT /students/:id reply. */
   onUpdate?: (id: number, body: unknown) => Response;
+  /** Reply of PUT /attendance/:id (absent: 200 with the body). */
+  onCorrect?: (id: number, body: unknown) => Response;
 }
 
 /** A fake dashboard API over the fixtures above, filtering as the server does. */
@@ -164,6 +166,11 @@ export function mockDashboardApi(world: DashboardWorld = {}) {
       }
       const found = world.details?.[id];
       return found ? jsonResponse(200, found) : jsonResponse(404, { error: "Not found", code: "NOT_FOUND" });
+    }
+    const correction = /^\/attendance\/(\d+)$/.exec(path);
+    if (correction && init.method === "PUT") {
+      const body = JSON.parse(String(init.body)) as object;
+      return world.onCorrect ? world.onCorrect(Number(correction[1]), body) : jsonResponse(200, { id: Number(correction[1]), ...body });
     }
     const attendance = /^\/attendance\/student\/(\d+)$/.exec(path);
     if (attendance) return jsonResponse(200, world.attendance?.[Number(attendance[1])] ?? { data: [], weeks: [] });

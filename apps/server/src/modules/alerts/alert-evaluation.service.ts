@@ -21,6 +21,8 @@ export interface EvaluateOptions {
   batchId?: number | undefined;
   /** A batch just undone: episodes only its data raised are withdrawn (deleted, or marked when someone acted on them). */
   undoneBatchId?: number | undefined;
+  /** Only these students of the cohorts (one record corrected): the others' facts did not change. */
+  studentIds?: number[] | undefined;
   now: Date;
 }
 
@@ -273,11 +275,15 @@ async function reconcileCohort(
     const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(at), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result, written };
     const readSlice = (ids: number[]) =>
       Promise.all([enabled.length > 0 ? loadStudentFacts(trx, loaded.cohort, ids) : [], episodes.findLiveEpisodes(trx, cohortId, ids)]);
-    for await (const { read } of memberSlices(loaded.memberIds, readSlice)) {
+    const only = opts.studentIds === undefined ? undefined : new Set(opts.studentIds);
+    const members = only ? loaded.memberIds.filter((id) => only.has(id)) : loaded.memberIds;
+    for await (const { read } of memberSlices(members, readSlice)) {
       const [students, live] = read;
       const verdicts = await judgeSlice(students, loaded.cohort, enabled, doc.schedule, evaluators);
       await writeSlice(trx, await planSlice(live, verdicts, ctx), at, result, written);
     }
+    // A correction of some students changed nobody's membership.
+    if (only) return;
     // Students who left the cohort: no verdict, so their live episodes end (or are withdrawn).
     const others = await episodes.findLiveEpisodesOfOthers(trx, cohortId, loaded.memberIds);
     await writeSlice(trx, await planSlice(others, new Map(), ctx), at, result, written);

@@ -77,3 +77,13 @@ export async function setAttendanceStatuses(
 }
 
 export const deleteAttendance = (db: DbExecutor, ids: readonly number[]) => deleteRowsById(db, "attendance_records", ids);
+
+/** Locks the records (an undo, before it reads which of them were corrected since: an edit in flight finishes first). */
+export async function lockAttendance(db: DbExecutor, ids: readonly number[]): Promise<void> {
+  await runChunked(
+    db,
+    [...ids].sort((a, b) => a - b),
+    (chunk) => sql`select a.id from attendance_records a where a.id in (select value::int from json_array_elements_text(${chunk}))
+      order by a.id for update`,
+  );
+}

@@ -4,6 +4,8 @@ export {
   deleteAttendance,
   findAttendanceOn,
   insertAttendance,
+  lockAttendance,
   type NewAttendanceRow,
   setAttendanceStatuses,
 } from "./attendance-import.repository.js";
+export { ATTENDANCE_EDIT_ACTION } from "./attendance-edit.repository.js";

@@ -57,38 +57,62 @@ function studentsTouched(c: ImportChanges): number[] {
 const FIELD_ORDER = Object.keys(STUDENT_EDIT_FIELD_LABELS);
 const fieldRank = (field: string) => (FIELD_ORDER.includes(field) ? FIELD_ORDER.indexOf(field) : FIELD_ORDER.length);
 
+/** A student's edits since a batch, and the batch's attendance records among them (kept with the student). */
+interface EditsSince {
+  students: EditedStudent[];
+  correctedRecords: Set<number>;
+}
+
 /**
  * The students of the batch edited since it, read from the audit rows student edits leave
- * (student.updated: who, when, which fields). Those rows, not updated_at, are the signal: they
- * say who and what, and nothing else writes them (the flag uploader's Benefit Assignment IDs
- * move updated_at too, and undo of that batch does not move it back).
+ * (student.updated: who, when, which fields), and the students whose attendance records of the
+ * batch were corrected since (attendance.updated, naming the record). Those rows, not updated_at,
+ * are the signal: they say who and what, and nothing else writes them (the flag uploader's
+ * Benefit Assignment IDs move updated_at too, and undo of that batch does not move it back).
  */
-async function studentsEditedSince(db: DbExecutor, touched: readonly number[], since: Date): Promise<EditedStudent[]> {
-  const ids = new Set(touched);
+async function editsSince(db: DbExecutor, c: ImportChanges, since: Date): Promise<EditsSince> {
+  const ids = new Set(studentsTouched(c));
   const byStudent = new Map<number, EditedStudent["changes"]>();
+  const note = (id: number, change: EditedStudent["changes"][number]) => byStudent.set(id, [...(byStudent.get(id) ?? []), change]);
   for (const change of await changesSince(db, { entity: "student", action: "student.updated", since })) {
     const id = Number(change.entityId);
     if (!ids.has(id)) continue;
     // In the form's order: the database's JSON keeps its own order of keys.
     const fields = Object.keys((change.after ?? {}) as Record<string, unknown>).sort((a, b) => fieldRank(a) - fieldRank(b));
-    const list = byStudent.get(id) ?? [];
-    list.push({ at: change.at.toISOString(), by: change.actorName, fields });
-    byStudent.set(id, list);
+    note(id, { at: change.at.toISOString(), by: change.actorName, fields });
+  }
+  const records = batchRecords(c);
+  const correctedRecords = new Set<number>();
+  if (records.size > 0) {
+    for (const change of await changesSince(db, { entity: "student", action: attendance.ATTENDANCE_EDIT_ACTION, since })) {
+      const recordId = Number((change.after as { attendanceId?: unknown } | null)?.attendanceId);
+      if (!records.has(recordId)) continue;
+      correctedRecords.add(recordId);
+      note(Number(change.entityId), { at: change.at.toISOString(), by: change.actorName, fields: ["attendance"] });
+    }
   }
   const names = await students.studentNames(db, [...byStudent.keys()]);
-  return [...byStudent]
-    .map(([id, changes]) => ({ id, name: names.get(id) ?? `#${id}`, changes }))
+  const edited = [...byStudent]
+    .map(([id, changes]) => ({ id, name: names.get(id) ?? `#${id}`, changes: changes.sort((a, b) => a.at.localeCompare(b.at)) }))
     .sort((a, b) => a.id - b.id);
+  return { students: edited, correctedRecords };
 }
 
-/** The changes without what would take the kept students away (their record and their places). */
-function withoutStudents(c: ImportChanges, kept: ReadonlySet<number>): ImportChanges {
+/** The attendance records the batch created or updated. */
+function batchRecords(c: ImportChanges): Set<number> {
+  return new Set([...c.attendanceCreated, ...c.attendanceUpdated.map(([id]) => id)]);
+}
+
+/** The changes without what would take the kept students away (their record, their places and their corrected meetings). */
+function withoutStudents(c: ImportChanges, kept: ReadonlySet<number>, correctedRecords: ReadonlySet<number>): ImportChanges {
   if (kept.size === 0) return c;
   return {
     ...c,
     studentsCreated: c.studentsCreated.filter((s) => !kept.has(s)),
     cohortMemberships: c.cohortMemberships.filter(([s]) => !kept.has(s)),
     teamMemberships: c.teamMemberships.filter(([s]) => !kept.has(s)),
+    attendanceCreated: c.attendanceCreated.filter((id) => !correctedRecords.has(id)),
+    attendanceUpdated: c.attendanceUpdated.filter(([id]) => !correctedRecords.has(id)),
   };
 }
 
@@ -97,8 +121,9 @@ function withoutStudents(c: ImportChanges, kept: ReadonlySet<number>): ImportCha
  * rows it updated get their previous values back, and the students, teams and cohort it
  * created go when nothing else refers to them. Only a cohort's newest batch can be undone.
  * A student of the batch edited since it is never silently taken away: the undo answers 409
- * STUDENTS_EDITED with those students, unless asked to keep them (their record and the cohort
- * and team places the batch gave them stay; the rest of the batch is undone).
+ * STUDENTS_EDITED with those students, unless asked to keep them (their record, the cohort and
+ * team places the batch gave them and the meetings corrected since stay; the rest is undone).
+ * A correction of one of the batch's attendance records counts as an edit of its student.
  */
 export async function undoImport(
   ctx: ServerContext,
@@ -114,9 +139,9 @@ export async function undoImport(
     if (batch.undone_at) throw conflict(IMPORT_MESSAGES.alreadyUndone);
     if (batch.has_newer) throw conflict(IMPORT_MESSAGES.onlyNewestUndo);
     // Locked before the edits are read: an edit in flight finishes first (and is seen), a later one waits.
-    const touched = studentsTouched(batch.changes);
-    await students.lockStudents(trx, touched);
-    const edited = await studentsEditedSince(trx, touched, new Date(batch.created_at));
+    await students.lockStudents(trx, studentsTouched(batch.changes));
+    await attendance.lockAttendance(trx, [...batchRecords(batch.changes)]);
+    const { students: edited, correctedRecords } = await editsSince(trx, batch.changes, new Date(batch.created_at));
     if (edited.length > 0 && !options.keepEditedStudents) {
       throw conflictWith("STUDENTS_EDITED", IMPORT_MESSAGES.studentsEditedSince(edited.length), {
         editedStudents: edited.slice(0, EDITED_STUDENTS_LISTED),
@@ -124,7 +149,7 @@ export async function undoImport(
       });
     }
     const kept = new Set(edited.map((s) => s.id));
-    const c = withoutStudents(batch.changes, kept);
+    const c = withoutStudents(batch.changes, kept, correctedRecords);
     await students.deferRollups(trx);
     const weeklyDataRemoved = await weekly.deleteWeeklyRows(trx, c.weeklyCreated);
     await weekly.setWeeklyValues(trx, c.weeklyUpdated);

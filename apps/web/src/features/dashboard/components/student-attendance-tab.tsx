@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { type AttendanceRecordItem, attendanceStatusLabel, type StudentDetail } from "@tally/contract";
 import { useState } from "react";
@@ -9,6 +9,7 @@ import { displayDate } from "./display-date";
 import { latestCohort } from "./latest-cohort";
 import { attendanceShares, validRecords } from "./attendance-shares";
 import { AttendanceWeeks } from "./attendance-weeks";
+import { CorrectAttendanceDialog, meetingText } from "./correct-attendance-dialog";
 
 const STATUS_COLOR = { present: "green", late: "yellow", absent: "red" } as const;
 
@@ -33,7 +34,18 @@ function StatusBadge({ record }: { record: AttendanceRecordItem }) {
 
 const weekOf = (r: AttendanceRecordItem) => r.formatted_week || `Week ${r.week_number}`;
 
-function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
+/** Opens the correction of a record; absent when the caller may not edit the student. */
+type OnCorrect = ((record: AttendanceRecordItem) => void) | undefined;
+
+function CorrectButton({ record, onCorrect }: { record: AttendanceRecordItem; onCorrect: (record: AttendanceRecordItem) => void }) {
+  return (
+    <Button size="compact-xs" variant="subtle" aria-label={`Correct ${meetingText(record)}`} onClick={() => onCorrect(record)}>
+      Correct
+    </Button>
+  );
+}
+
+function RecordTable({ records, onCorrect }: { records: AttendanceRecordItem[]; onCorrect: OnCorrect }) {
   return (
     <Table.ScrollContainer minWidth={420} maxHeight={360} type="native" tabIndex={0} aria-label="Attendance records">
       <Table striped stickyHeader style={{ whiteSpace: "nowrap" }}>
@@ -43,6 +55,11 @@ function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
             <Table.Th scope="col">Date</Table.Th>
             <Table.Th scope="col">Meeting type</Table.Th>
             <Table.Th scope="col">Status</Table.Th>
+            {onCorrect ? (
+              <Table.Th scope="col">
+                <VisuallyHidden>Correction</VisuallyHidden>
+              </Table.Th>
+            ) : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -54,6 +71,11 @@ function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
               <Table.Td>
                 <StatusBadge record={r} />
               </Table.Td>
+              {onCorrect ? (
+                <Table.Td>
+                  <CorrectButton record={r} onCorrect={onCorrect} />
+                </Table.Td>
+              ) : null}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -63,7 +85,7 @@ function RecordTable({ records }: { records: AttendanceRecordItem[] }) {
 }
 
 /** One record a row: week and status on the first line, date and meeting type below, wrapping rather than cut. */
-function RecordList({ records }: { records: AttendanceRecordItem[] }) {
+function RecordList({ records, onCorrect }: { records: AttendanceRecordItem[]; onCorrect: OnCorrect }) {
   return (
     <Stack component="ul" gap={0} aria-label="Attendance records" data-testid="attendance-record-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
       {records.map((r) => (
@@ -74,9 +96,12 @@ function RecordList({ records }: { records: AttendanceRecordItem[] }) {
             </Text>
             <StatusBadge record={r} />
           </Group>
-          <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-            {displayDate(r.date)} · {capitalise(r.meeting_type)}
-          </Text>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+              {displayDate(r.date)} · {capitalise(r.meeting_type)}
+            </Text>
+            {onCorrect ? <CorrectButton record={r} onCorrect={onCorrect} /> : null}
+          </Group>
         </li>
       ))}
     </Stack>
@@ -96,12 +121,14 @@ function Tile({ label, value }: { label: string; value: number }) {
   );
 }
 
-/** Latest cohort's attendance: share tiles and every record. */
-export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
+/** Latest cohort's attendance: share tiles and every record; those who may edit the student correct a record here. */
+export function StudentAttendanceTab({ student, canEdit = false }: { student: StudentDetail; canEdit?: boolean }) {
   const cohort = latestCohort(student);
   const attendance = useStudentAttendance(student.id, cohort?.id ?? null);
   const narrow = useMediaQuery(NARROW);
   const [view, setView] = useState<"records" | "weeks">("records");
+  const [correcting, setCorrecting] = useState<AttendanceRecordItem | null>(null);
+  const onCorrect: OnCorrect = canEdit ? setCorrecting : undefined;
   if (!cohort) return <EmptyState message="No cohort found for student" />;
   if (attendance.isPending) {
     return <SectionLoader label="Loading attendance" />;
@@ -145,10 +172,11 @@ export function StudentAttendanceTab({ student }: { student: StudentDetail }) {
       {view === "weeks" ? (
         <AttendanceWeeks studentId={student.id} cohortId={cohort.id} records={records} />
       ) : narrow ? (
-        <RecordList records={records} />
+        <RecordList records={records} onCorrect={onCorrect} />
       ) : (
-        <RecordTable records={records} />
+        <RecordTable records={records} onCorrect={onCorrect} />
       )}
+      {correcting ? <CorrectAttendanceDialog studentId={student.id} record={correcting} onClose={() => setCorrecting(null)} /> : null}
     </Stack>
   );
 }

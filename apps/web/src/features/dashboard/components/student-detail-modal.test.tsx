@@ -1,83 +1,11 @@
-import { type AttendanceRecordItem, MESSAGES, type StudentDetail, type WeeklyDataItem } from "@tally/contract";
+import { MESSAGES } from "@tally/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { jsonResponse } from "../../../testing/mock-fetch";
-import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { buildStudents, callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
 import { renderApp } from "../../../testing/render-app";
-import { type DashboardWorld, buildStudents, callsTo, mockDashboardApi } from "../../../testing/fake-dashboard-api";
-
-const SLOW = { timeout: 4000 };
-
-const cohortA = { id: 10, name: "Spring 2025", start_date: "2025-01-06", end_date: "2025-05-30" };
-const cohortB = { id: 11, name: "Fall 2025", start_date: "2025-09-01", end_date: "2025-12-19" };
-
-function detail(overrides: Partial<StudentDetail> = {}): StudentDetail {
-  return {
-    id: 1,
-    first_name: "Student1",
-    last_name: "Tester",
-    email: "s1@example.org",
-    school_id: 1,
-    school_name: "North High",
-    benefit_assignment_id: "BA-100001",
-    currentCohort: cohortB,
-    activeTeam: {
-      id: 101,
-      name: "Hawks",
-      cohort_id: 11,
-      organization_description: "Local bakery co-op",
-      project_description: "Online ordering site",
-      start_date: "2025-09-01",
-      joined_at: "2025-09-02T10:00:00.000Z",
-    },
-    previousTeams: [
-      {
-        id: 100,
-        name: "Falcons",
-        cohort_id: 10,
-        organization_description: null,
-        project_description: null,
-        start_date: null,
-        joined_at: "2025-01-07T10:00:00.000Z",
-      },
-    ],
-    // Deliberately oldest first: the modal must pick the latest by start_date itself.
-    cohorts: [cohortA, cohortB],
-    ...overrides,
-  };
-}
-
-function record(id: number, weekNo: number, type: "mentor" | "advisor", status: AttendanceRecordItem["status"], cohortId = 11, excused = false) {
-  return { id, cohort_id: cohortId, week_number: weekNo, date: `2025-09-0${weekNo}`, meeting_type: type, status, excused, formatted_week: `Week ${weekNo}` };
-}
-
-function week(n: number, data: Partial<WeeklyDataItem>): WeeklyDataItem {
-  return {
-    id: n,
-    cohort_id: 11,
-    week_number: n,
-    week_start: `2025-09-0${n}`,
-    flags: [],
-    reflection: null,
-    advisor_notes: null,
-    updated_at: "2025-09-20T12:00:00.000Z",
-    total_hours_reported: null,
-    ...data,
-  };
-}
-
-async function openModal(world: DashboardWorld, role: "admin" | "school_user" = "admin") {
-  signIn(buildUser(role === "admin" ? { role } : { role, school_id: 1, school_name: "North High" }));
-  const fetchMock = mockDashboardApi({ students: buildStudents(3), ...world });
-  renderApp(role === "admin" ? "/dashboard" : "/school/1/dashboard");
-  fireEvent.click(await screen.findByRole("button", { name: "View Details for Student1 Tester" }, SLOW));
-  const dialog = await screen.findByRole("dialog", {}, SLOW);
-  return { dialog, fetchMock };
-}
-
-function openTab(dialog: HTMLElement, name: string) {
-  fireEvent.click(within(dialog).getByRole("tab", { name }));
-}
+import { buildUser, signIn } from "../../../testing/signed-in-user";
+import { detail, openModal, openTab, record, SLOW, week } from "../../../testing/student-detail-fixtures";
 
 /** A phone-width window for Mantine's useMediaQuery (happy-dom matches no width query). */
 const phone = (query: string) =>
@@ -148,9 +76,9 @@ describe("student detail modal", () => {
     expect(within(dialog).queryByRole("table")).toBeNull();
     const rows = within(list).getAllByRole("listitem");
     expect(rows.map((row) => row.textContent)).toEqual([
-      "Week 1LateSep 1, 2025 · Advisor",
-      "Week 1PresentSep 1, 2025 · Mentor",
-      "Week 2AbsentSep 2, 2025 · Mentor",
+      "Week 1LateSep 1, 2025 · AdvisorCorrect",
+      "Week 1PresentSep 1, 2025 · MentorCorrect",
+      "Week 2AbsentSep 2, 2025 · MentorCorrect",
     ]);
     // Nothing in a row is a mark without words.
     expect(list.querySelectorAll("[aria-hidden]")).toHaveLength(0);
@@ -165,7 +93,7 @@ describe("student detail modal", () => {
     const statuses = within(table)
       .getAllByRole("row")
       .slice(1)
-      .map((row) => row.lastElementChild?.textContent);
+      .map((row) => row.children[3]?.textContent);
     expect(statuses).toEqual(["Absent (excused)", "Present", "Absent"]);
     expect(within(dialog).getByTestId("attendance-absent").textContent).toBe("67%");
   });

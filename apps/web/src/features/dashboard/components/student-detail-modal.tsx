@@ -41,7 +41,7 @@ function useCanEdit(user: SessionUser, student: StudentDetail | undefined): bool
   return features.data?.enableStudentEditing ?? false;
 }
 
-function TabBody({ tab, student, user }: { tab: string; student: StudentDetail; user: SessionUser }) {
+function TabBody({ tab, student, user, canEdit }: { tab: string; student: StudentDetail; user: SessionUser; canEdit: boolean }) {
   const cohort = latestCohort(student);
   const weeklyTab = tab === "flags" || tab === "reflections" || tab === "advisor-notes";
   const weekly = useWeeklyData(student.id, cohort?.id ?? null, weeklyTab);
@@ -49,7 +49,7 @@ function TabBody({ tab, student, user }: { tab: string; student: StudentDetail; 
     case "overview":
       return <StudentOverviewTab student={student} />;
     case "attendance":
-      return <StudentAttendanceTab student={student} />;
+      return <StudentAttendanceTab student={student} canEdit={canEdit} />;
     case "follow-up":
       // Only admins can list staff (GET /users), so only they are offered Assign.
       return <StudentFollowUpTab studentId={student.id} canAssign={isAdminRole(user.role)} />;
@@ -115,7 +115,7 @@ function ModalBody({ studentId, user, onClose, initialTab }: Props) {
         </Tabs.List>
         {STUDENT_TABS.filter((t) => t !== "access" || isAdminRole(user.role)).map((t) => (
           <Tabs.Panel key={t} value={t} pt="md">
-            <TabBody tab={t} student={student.data} user={user} />
+            <TabBody tab={t} student={student.data} user={user} canEdit={canEdit} />
           </Tabs.Panel>
         ))}
       </Tabs>
