@@ -9,8 +9,9 @@ import { ADMIN } from "./demo-accounts";
 import { useBrowser } from "./journey-setup";
 
 // Issue 30's screens by keyboard alone, with no serious or critical axe violation, and at 390 px
-// with nothing scrolling sideways: the Needs attention list, a student's Follow-up tab and the
-// Attendance tab's by-week view, Admin Settings → Alert Rules and the account's digest switch.
+// with nothing scrolling sideways: the Needs attention list, a student's Follow-up tab, the
+// Attendance tab's by-week view and a meeting's correction, Admin Settings → Alert Rules and the
+// account's digest switch.
 // On a server of its own: the week imported here raises alerts, which the worker's server must
 // not show to the files after this one. The README's picture of the list is taken here.
 
@@ -150,8 +151,29 @@ describe("by keyboard, with no serious accessibility violation", () => {
     const weeks = await visible(dialog.getByTestId("attendance-weeks"));
     await visible(weeks.getByTestId("note-week-mark"));
     await expectNoSeriousA11yViolations(page, "the Attendance tab's by-week view");
+  });
+
+  test("a meeting corrected from the Attendance tab by keyboard (the last trigger of the rules)", async () => {
+    const dialog = page.getByRole("dialog", { name: /./ }).first();
+    await page.keyboard.press("ArrowLeft");
+    const correct = dialog.getByRole("button", { name: /^Correct / }).first();
+    await tabTo(page, correct);
+    const meeting = ((await correct.getAttribute("aria-label")) ?? "").replace(/^Correct /, "");
+    await page.keyboard.press("Enter");
+    const form = await visible(page.getByRole("form", { name: "Correct attendance" }));
+    await visible(form.getByText(meeting, { exact: true }));
+    await expectNoSeriousA11yViolations(page, "the attendance correction");
+    // The focus starts on the meeting's status (Absent); the arrow keys choose another.
+    expect(await isFocused(form.getByRole("radio", { name: "Absent", exact: true }))).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    expect(await form.getByRole("radio", { name: "Late" }).isChecked()).toBe(true);
+    await tabTo(page, form.getByRole("button", { name: "Save" }));
+    await page.keyboard.press("Enter");
+    await form.waitFor({ state: "detached" });
+    const row = dialog.getByRole("row").filter({ has: page.getByRole("button", { name: `Correct ${meeting}` }) });
+    await expect.poll(() => row.getByText("Late", { exact: true }).count()).toBe(1);
     await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("dialog").first().waitFor({ state: "detached" });
   });
 
   test("Admin Settings → Alert Rules: a per-cohort override edited, previewed and saved by keyboard", async () => {
@@ -230,6 +252,10 @@ describe("on a 390 px phone nothing scrolls sideways", () => {
     await visible(dialog.getByTestId("attendance-weeks"));
     await fits("the by-week view");
     expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await dialog.getByText("Records", { exact: true }).click();
+    await dialog.getByRole("button", { name: /^Correct / }).first().click();
+    await visible(phone.getByRole("form", { name: "Correct attendance" }));
+    await fits("the attendance correction");
   });
 
   test("Admin Settings → Alert Rules with a cohort's overrides, and the account page", async () => {
