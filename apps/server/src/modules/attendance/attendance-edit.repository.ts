@@ -27,8 +27,8 @@ export async function lockStudentOfRecord(db: DbExecutor, id: number): Promise<b
 }
 
 /**
- * The record, locked for the edit, when the scope sees it where the student's attendance list
- * shows it (its school, a cohort visible there, a student in scope); undefined otherwise.
+ * The record, locked for the edit, when the scope sees it (its school, a cohort visible there, a
+ * student in scope); undefined otherwise.
  */
 export async function lockRecordInScope(db: DbExecutor, scope: DataScope, id: number): Promise<EditableAttendanceRow | undefined> {
   return db

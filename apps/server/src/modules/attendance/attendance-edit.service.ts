@@ -11,9 +11,9 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * PUT /attendance/:id: corrects one meeting's status (a report's mistake, an absence excused
- * afterwards). Seen as the student's attendance list shows it, or 404; edited on the terms of a
- * student edit (admins always, others where student editing is on for the meeting's school), or
- * 403. A change writes an audit row on the student; `changed` says whether there was one.
+ * afterwards). In the scope of a student edit (its school, a cohort visible there), or 404; on
+ * the terms of a student edit (admins always, others where student editing is on for the
+ * meeting's school), or 403. A change writes an audit row on the student; `changed` says whether there was one.
  */
 export async function correctAttendance(
   ctx: ServerContext,
