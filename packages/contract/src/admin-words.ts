@@ -105,7 +105,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "cohort.updated": "Changed cohort",
   "student.updated": "Changed student",
   "student.erased": "Erased student",
-  "attendance.updated": "Corrected attendance of student",
+  "attendance.updated": "Corrected attendance",
   "cohort.students_erased": "Erased students of cohort",
   "import.committed": "Imported week",
   "import.undone": "Undid import",
