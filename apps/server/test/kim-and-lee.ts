@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../src/db/schema.js";
-import { buildCohort, buildSchool, buildStudent } from "./factories.js";
+import { buildAttendance, buildCohort, buildSchool, buildStudent } from "./factories.js";
 import { importForm } from "./import-upload.js";
 
 // Two students of Lincoln High in a six-week Spring cohort from 2026-03-02, and a week's three
@@ -40,4 +40,25 @@ export function kimAndLeeWeek(cohortId: number, week: number, date: string, kim:
       reflectionReport: { name: "reflections.csv", bytes: REFLECTIONS },
     },
   );
+}
+
+/** The student's consecutive-misses alerts (one per episode), oldest first. */
+export function missRuns(db: Kysely<Database>, studentId: number) {
+  return db
+    .selectFrom("alerts")
+    .select(["id", "state", "level", "evidence", "raised_by_batch", "data_withdrawn", "condition_ended_at", "updated_at"])
+    .where("student_id", "=", studentId)
+    .where("rule", "=", "consecutive_misses")
+    .orderBy("id")
+    .execute();
+}
+
+/** Kim and Lee, who both missed week 1's mentor meeting (3 March): one more miss is a run of two. */
+export async function buildKimAndLeeWhoMissedWeek1(db: Kysely<Database>): Promise<KimAndLee> {
+  const ids = await buildKimAndLee(db);
+  await buildAttendance(
+    db,
+    [ids.kim, ids.lee].map((studentId) => ({ studentId, cohortId: ids.cohort, schoolId: ids.schoolId, weekNumber: 1, date: "2026-03-03", meetingType: "mentor" as const, status: "absent" as const })),
+  );
+  return ids;
 }

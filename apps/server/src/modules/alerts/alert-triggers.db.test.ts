@@ -1,8 +1,7 @@
 import type { ImportCommit } from "@tally/contract";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildAttendance } from "../../../test/factories.js";
 import { postImport } from "../../../test/import-upload.js";
-import { buildKimAndLee, type KimAndLee, kimAndLeeWeek } from "../../../test/kim-and-lee.js";
+import { buildKimAndLeeWhoMissedWeek1, type KimAndLee, kimAndLeeWeek, missRuns } from "../../../test/kim-and-lee.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 import * as rulesService from "./alert-rules.service.js";
 
@@ -18,24 +17,13 @@ const form = (week: number, date: string, kim: string, lee: string) => kimAndLee
 let ids: KimAndLee;
 
 beforeAll(async () => {
-  ids = await buildKimAndLee(t.db);
-  await buildAttendance(
-    t.db,
-    [ids.kim, ids.lee].map((studentId) => ({ studentId, cohortId: ids.cohort, schoolId: ids.schoolId, weekNumber: 1, date: "2026-03-03", meetingType: "mentor" as const, status: "absent" as const })),
-  );
+  ids = await buildKimAndLeeWhoMissedWeek1(t.db);
 });
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const runs = (studentId: number) =>
-  t.db
-    .selectFrom("alerts")
-    .select(["id", "state", "level", "raised_by_batch", "data_withdrawn", "condition_ended_at"])
-    .where("student_id", "=", studentId)
-    .where("rule", "=", "consecutive_misses")
-    .orderBy("id")
-    .execute();
+const runs = (studentId: number) => missRuns(t.db, studentId);
 
 describe("alerts after imports", () => {
   it("raises alerts after a weekly import commit (raised by its batch), and withdraws them on its undo", async () => {

@@ -1,8 +1,7 @@
 import type { ImportCommit, ImportUndoConflict } from "@tally/contract";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildAttendance } from "../../../test/factories.js";
 import { postImport } from "../../../test/import-upload.js";
-import { buildKimAndLee, type KimAndLee, kimAndLeeWeek } from "../../../test/kim-and-lee.js";
+import { buildKimAndLeeWhoMissedWeek1, type KimAndLee, kimAndLeeWeek, missRuns } from "../../../test/kim-and-lee.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
 // A correction is one of issue 30's triggers: the student's alerts are evaluated again at once.
@@ -14,24 +13,13 @@ let ids: KimAndLee;
 let batchId: number;
 
 beforeAll(async () => {
-  ids = await buildKimAndLee(t.db);
-  await buildAttendance(
-    t.db,
-    [ids.kim, ids.lee].map((studentId) => ({ studentId, cohortId: ids.cohort, schoolId: ids.schoolId, weekNumber: 1, date: "2026-03-03", meetingType: "mentor" as const, status: "absent" as const })),
-  );
+  ids = await buildKimAndLeeWhoMissedWeek1(t.db);
   const res = await postImport(t, "commit", admin.headers, kimAndLeeWeek(ids.cohort, 2, "2026-03-10", "Absent", "Absent"));
   expect(res.statusCode, res.body).toBe(200);
   batchId = res.json<ImportCommit>().batchId;
 });
 
-const runs = (studentId: number) =>
-  t.db
-    .selectFrom("alerts")
-    .select(["id", "state", "level", "evidence", "condition_ended_at", "updated_at"])
-    .where("student_id", "=", studentId)
-    .where("rule", "=", "consecutive_misses")
-    .orderBy("id")
-    .execute();
+const runs = (studentId: number) => missRuns(t.db, studentId);
 const week2 = (studentId: number) =>
   t.db.selectFrom("attendance_records").select(["id", "status", "excused"]).where("student_id", "=", studentId).where("week_number", "=", 2).executeTakeFirst();
 const correct = (id: number, payload: Record<string, unknown>) =>
