@@ -7,7 +7,8 @@ import { evaluateAlerts, type RuleEvaluators } from "./alert-evaluation.service.
 
 // The call list counts its alerts from an index alone (migration 029) only where the table's
 // pages are marked all-visible, which only VACUUM does: the embedded engine never vacuums by
-// itself. An evaluation that wrote many rows vacuums the alerts table; a small one leaves it.
+// itself. An evaluation that wrote many rows vacuums and analyses the alerts table (the planner
+// then knows its rows); a small one leaves it.
 
 const database = useTestDatabase();
 const db = () => database.db;
@@ -15,6 +16,12 @@ const NOW = new Date("2026-07-20T09:00:00Z");
 // Every rule raises every student: six rows per student.
 const raise = () => ({ level: 1, evidence: "raised", details: { level: 1 } });
 const evaluators = Object.fromEntries(ALERT_RULES.map((r) => [r, raise])) as unknown as RuleEvaluators;
+
+/** Columns of the alerts table ANALYZE has gathered statistics on. */
+async function analysedColumns(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = 'alerts'`.execute(db());
+  return Number(rows[0]?.n);
+}
 
 /** What VACUUM leaves in pg_class: the table's pages and rows, and how many pages are all-visible. */
 async function alertPages(): Promise<{ pages: number; rows: number; allVisible: number }> {
@@ -46,17 +53,19 @@ describe("the alerts table after an evaluation", () => {
     large = await cohortOf(100);
   });
 
-  it("is left as it is after a small evaluation, and vacuumed after one that wrote 500 rows or more", async () => {
+  it("is left as it is after a small evaluation, and vacuumed and analysed after one that wrote 500 rows or more", async () => {
     const few = await evaluateAlerts(db(), { cohortIds: [small], now: NOW }, evaluators);
     expect(few.opened).toBe(3 * ALERT_RULES.length);
     // Never vacuumed nor analysed: pg_class knows no page of it yet.
     expect(await alertPages()).toMatchObject({ pages: 0, allVisible: 0 });
+    expect(await analysedColumns()).toBe(0);
 
     const many = await evaluateAlerts(db(), { cohortIds: [large], now: NOW }, evaluators);
     expect(many.opened).toBe(100 * ALERT_RULES.length);
     const after = await alertPages();
     expect(after.pages).toBeGreaterThan(0);
     expect(after.rows).toBe(103 * ALERT_RULES.length);
+    expect(await analysedColumns()).toBeGreaterThan(0);
     // On PostgreSQL a page is marked only once no open transaction anywhere in the database can
     // still miss its rows (the other suites' are open beside this one); the embedded engine has
     // one session, so there every page is.
