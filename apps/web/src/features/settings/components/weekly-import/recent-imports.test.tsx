@@ -79,7 +79,15 @@ describe("Recent imports", () => {
       editedStudentsCount: 2,
       editedStudents: [
         { id: 11, name: "Dimitri Silva", changes: [{ at: "2026-07-20T09:30:00.000Z", by: "ms.jones", fields: ["first_name"] }] },
-        { id: 12, name: "Kwame Patel-Obi", changes: [{ at: "2026-07-21T14:05:00.000Z", by: null, fields: ["last_name", "email"] }] },
+        {
+          id: 12,
+          name: "Kwame Patel-Obi",
+          changes: [
+            { at: "2026-07-21T14:05:00.000Z", by: null, fields: ["last_name", "email"] },
+            // A meeting of the import corrected since (PUT /attendance/:id).
+            { at: "2026-07-22T08:00:00.000Z", by: "ms.jones", fields: ["attendance"] },
+          ],
+        },
       ],
     };
     const bodies: unknown[] = [];
@@ -96,7 +104,8 @@ describe("Recent imports", () => {
     const list = await within(dialog).findByRole("list", { name: "Students edited since the import" });
     const items = within(list).getAllByRole("listitem").map((li) => li.textContent);
     expect(items[0]).toMatch(/^Dimitri Silva: first name, by ms\.jones, .*2026/);
-    expect(items[1]).toMatch(/^Kwame Patel-Obi: last name and e-mail, by a deleted account, .*2026/);
+    expect(items[1]).toMatch(/^Kwame Patel-Obi: last name and e-mail, by a deleted account, [^;]*2026[^;]*; attendance, by ms\.jones, .*2026/);
+    expect(within(dialog).getByText(/and any meeting corrected since; the rest of the import is undone\./)).toBeTruthy();
     expect(within(dialog).getByRole("alert").textContent).toBe(IMPORT_MESSAGES.studentsEditedSince(2));
     // Nothing is undone until the coordinator chooses to keep them.
     expect(within(dialog).queryByRole("button", { name: "Undo import" })).toBeNull();

@@ -58,7 +58,7 @@ export function UndoImportDialog({ batch, onClose, onDone }: Props) {
             {keptCount > listed.length ? <Text size="sm">…and {keptCount - listed.length} more.</Text> : null}
             <Text size="sm">
               Undoing keeps {keptCount === 1 ? "this student" : "these students"} as {keptCount === 1 ? "it is" : "they are"} now,
-              with their place in the cohort and team; the rest of the import is undone.
+              with their place in the cohort and team and any meeting corrected since; the rest of the import is undone.
             </Text>
           </>
         ) : (
