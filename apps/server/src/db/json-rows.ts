@@ -51,19 +51,6 @@ export async function deleteRowsById(db: DbExecutor, table: "attendance_records"
 }
 
 /**
- * Locks rows by id until the transaction ends, in id order (two lockers of overlapping sets
- * never wait on each other in a circle), a chunk per statement.
- */
-export async function lockRowsById(db: DbExecutor, table: "attendance_records" | "students", ids: readonly number[]): Promise<void> {
-  await runChunked(
-    db,
-    [...ids].sort((a, b) => a - b),
-    (chunk) => sql`select t.id from ${sql.table(table)} t where t.id in (select value::int from json_array_elements_text(${chunk}))
-      order by t.id for update`,
-  );
-}
-
-/**
  * Ids as one int[] parameter (a PostgreSQL array literal: the embedded engine sends a JS array
  * as JSON). One parameter whatever the count, so the statement's text stays the same and is
  * prepared once.

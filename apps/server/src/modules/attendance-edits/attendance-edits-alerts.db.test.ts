@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { postImport } from "../../../test/import-upload.js";
 import { buildKimAndLeeWhoMissedWeek1, type KimAndLee, kimAndLeeWeek, missRuns } from "../../../test/kim-and-lee.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
+import { lockImports } from "../../db/import-lock.js";
 
 // A correction is one of issue 30's triggers: the student's alerts are evaluated again at once.
 // Kim and Lee missed week 1's mentor meeting and, by the week-2 import, week 2's: two in a row.
@@ -47,6 +48,33 @@ describe("alerts after an attendance correction", () => {
     // Excused neither breaks nor extends a run: one miss, then an excused meeting, is no run of two.
     expect((await correct(record.id, { status: "absent", excused: true })).statusCode).toBe(200);
     expect((await runs(ids.kim))[1]!.condition_ended_at).not.toBeNull();
+  });
+
+  it("waits while an import or an undo holds the imports' lock, and goes on once it ends", async () => {
+    const record = (await week2(ids.kim))!;
+    const order: string[] = [];
+    let lockTaken!: () => void;
+    let release!: () => void;
+    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const importRunning = t.db.transaction().execute(async (trx) => {
+      await lockImports(trx);
+      lockTaken();
+      await released;
+      order.push("import ended");
+    });
+    await taken;
+    const correction = correct(record.id, { status: "late" }).then((res) => {
+      order.push("corrected");
+      return res;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(order, "the correction waits for the import").toEqual([]);
+    release();
+    await importRunning;
+    expect((await correction).statusCode).toBe(200);
+    expect(order).toEqual(["import ended", "corrected"]);
+    expect(await week2(ids.kim)).toMatchObject({ status: "late", excused: false });
   });
 
   it("makes the week's undo name the student whose meeting was corrected, and keep that meeting when asked", async () => {

@@ -12,21 +12,6 @@ export interface EditableAttendanceRow extends StudentAttendanceRow {
 }
 
 /**
- * Locks the student the record belongs to, as a student edit does: an undo of an import locks its
- * students before it reads which of them were edited since, so it sees this edit or waits for it.
- * False when there is no such record.
- */
-export async function lockStudentOfRecord(db: DbExecutor, id: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("students")
-    .select("id")
-    .where("id", "=", (eb) => eb.selectFrom("attendance_records").select("student_id").where("id", "=", id))
-    .forUpdate()
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
  * The record, locked for the edit, when the scope sees it (its school, a cohort visible there, a
  * student in scope); undefined otherwise.
  */

@@ -1,5 +1,6 @@
 import { type AttendanceRecordItem, MESSAGES, type UpdateAttendanceRequest } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
+import { shareImportsLock } from "../../db/import-lock.js";
 import { forbidden, notFound } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
@@ -25,7 +26,8 @@ export async function correctAttendance(
   const excused = status === "absent" && body.excused === true;
   const now = ctx.clock.now();
   const { record, changed } = await ctx.database.db.transaction().execute(async (trx) => {
-    if (!(await repo.lockStudentOfRecord(trx, id))) throw notFound();
+    // Never while an import or its undo runs: the undo then sees this correction, or it waits.
+    await shareImportsLock(trx);
     // The scope of a student edit: the demo school's records are read-only to admins too.
     const scope = await resolveScope(trx, user);
     const found = await repo.lockRecordInScope(trx, scope, id);

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { deleteRowsById, jsonRows, lockRowsById, runChunked } from "../../db/json-rows.js";
+import { deleteRowsById, jsonRows, runChunked } from "../../db/json-rows.js";
 
 export interface AttendanceKeyRow {
   id: number;
@@ -77,8 +77,3 @@ export async function setAttendanceStatuses(
 }
 
 export const deleteAttendance = (db: DbExecutor, ids: readonly number[]) => deleteRowsById(db, "attendance_records", ids);
-
-/** Locks the records (an undo, before it reads which of them were corrected since: an edit in flight finishes first). */
-export function lockAttendance(db: DbExecutor, ids: readonly number[]): Promise<void> {
-  return lockRowsById(db, "attendance_records", ids);
-}

@@ -4,7 +4,6 @@ export {
   deleteAttendance,
   findAttendanceOn,
   insertAttendance,
-  lockAttendance,
   type NewAttendanceRow,
   setAttendanceStatuses,
 } from "./attendance-import.repository.js";

@@ -139,8 +139,8 @@ export async function undoImport(
     if (batch.undone_at) throw conflict(IMPORT_MESSAGES.alreadyUndone);
     if (batch.has_newer) throw conflict(IMPORT_MESSAGES.onlyNewestUndo);
     // Locked before the edits are read: an edit in flight finishes first (and is seen), a later one waits.
+    // (Corrections of meetings take the imports' lock shared: none is in flight now.)
     await students.lockStudents(trx, studentsTouched(batch.changes));
-    await attendance.lockAttendance(trx, [...batchRecords(batch.changes)]);
     const { students: edited, correctedRecords } = await editsSince(trx, batch.changes, new Date(batch.created_at));
     if (edited.length > 0 && !options.keepEditedStudents) {
       throw conflictWith("STUDENTS_EDITED", IMPORT_MESSAGES.studentsEditedSince(edited.length), {

@@ -4,12 +4,7 @@ import type { ImportChanges } from "../../db/schema.js";
 import { jsonRows } from "../../db/json-rows.js";
 import type { KnownStudent, KnownTeam, NamedRef } from "./roster-matching.js";
 
-/** One key for every import and undo: they take turns, so none plans on a state that moves. */
-const IMPORT_LOCK_KEY = 7_311_011;
-
-export async function lockImports(db: DbExecutor): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`.execute(db);
-}
+export { lockImports } from "../../db/import-lock.js";
 
 /**
  * What a plan depends on besides the files: any batch written or undone since, and any write

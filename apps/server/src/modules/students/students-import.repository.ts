@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { lockRowsById, reserveIds, runChunked } from "../../db/json-rows.js";
+import { reserveIds, runChunked } from "../../db/json-rows.js";
 
 // Bulk writes of the weekly import and its undo; the triggers keep the rollups exact.
 
@@ -86,8 +86,13 @@ export async function deleteTeamMemberships(db: DbExecutor, pairs: ReadonlyArray
  * Locks the students' rows until the transaction ends, in id order: an edit of one of them
  * (which locks its row first) waits for an undo, or the undo for the edit.
  */
-export function lockStudents(db: DbExecutor, ids: readonly number[]): Promise<void> {
-  return lockRowsById(db, "students", ids);
+export async function lockStudents(db: DbExecutor, ids: readonly number[]): Promise<void> {
+  await runChunked(
+    db,
+    [...ids].sort((a, b) => a - b),
+    (chunk) => sql`select s.id from students s where s.id in (select value::int from json_array_elements_text(${chunk}))
+      order by s.id for update`,
+  );
 }
 
 /** "First Last" of each of the students that exist. */
