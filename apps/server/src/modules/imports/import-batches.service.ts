@@ -73,7 +73,11 @@ interface EditsSince {
 async function editsSince(db: DbExecutor, c: ImportChanges, since: Date): Promise<EditsSince> {
   const ids = new Set(studentsTouched(c));
   const byStudent = new Map<number, EditedStudent["changes"]>();
-  const note = (id: number, change: EditedStudent["changes"][number]) => byStudent.set(id, [...(byStudent.get(id) ?? []), change]);
+  const note = (id: number, change: EditedStudent["changes"][number]) => {
+    const list = byStudent.get(id) ?? [];
+    list.push(change);
+    byStudent.set(id, list);
+  };
   for (const change of await changesSince(db, { entity: "student", action: "student.updated", since })) {
     const id = Number(change.entityId);
     if (!ids.has(id)) continue;
