@@ -35,7 +35,17 @@ describe("PUT /api/attendance/:id", () => {
     const record = await recordOf(student, w.cohorts.open.id);
     const res = await put("schoolA", record.id, { status: "absent", excused: true });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<AttendanceRecordItem>()).toMatchObject({ id: record.id, status: "absent", excused: true, week_number: record.week_number, meeting_type: record.meeting_type });
+    expect(res.json<AttendanceRecordItem>()).toEqual({
+      id: record.id,
+      cohort_id: w.cohorts.open.id,
+      week_number: record.week_number,
+      date: String(record.date).slice(0, 10),
+      meeting_type: record.meeting_type,
+      status: "absent",
+      excused: true,
+      formatted_week: `Week ${record.week_number}`,
+    });
+    expect(res.json<AttendanceRecordItem>().date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(await row(record.id)).toMatchObject({ status: "absent", excused: true });
 
     const list = await t.app.inject({ method: "GET", url: `/api/attendance/student/${student}?cohortId=${w.cohorts.open.id}`, headers: as.schoolA });
@@ -45,7 +55,8 @@ describe("PUT /api/attendance/:id", () => {
     expect(audit).toMatchObject({ entity: "student", actor_id: w.users.schoolA.id });
     expect(audit!.before).toEqual({ status: record.status, excused: record.excused });
     expect(audit!.after).toMatchObject({ status: "absent", excused: true, attendanceId: record.id });
-    expect(String((audit!.after as { meeting: string }).meeting)).toContain(`(Week ${record.week_number})`);
+    const type = record.meeting_type === "mentor" ? "Mentor" : "Advisor";
+    expect((audit!.after as { meeting: string }).meeting).toBe(`${type}, ${res.json<AttendanceRecordItem>().date} (Week ${record.week_number})`);
 
     // Back to present: excused goes with it (omitted means not excused).
     const back = await put("schoolA", record.id, { status: "present" });
