@@ -46,6 +46,11 @@ export const attendanceRecordSchema = z.object({
 });
 export type AttendanceRecordItem = z.infer<typeof attendanceRecordSchema>;
 
+/** A meeting type in words: "Mentor", "Advisor". */
+export function meetingTypeLabel(type: (typeof MEETING_TYPES)[number]): string {
+  return type === "mentor" ? "Mentor" : "Advisor";
+}
+
 /** A record's status in words, for the attendance list and the student's export: "Absent (excused)". */
 export function attendanceStatusLabel(record: { status: AttendanceRecordItem["status"]; excused: boolean }): string {
   const word = record.status.charAt(0).toUpperCase() + record.status.slice(1);

@@ -1,4 +1,4 @@
-import { type AttendanceRecordItem, MESSAGES, type UpdateAttendanceRequest } from "@tally/contract";
+import { type AttendanceRecordItem, MESSAGES, meetingTypeLabel, type UpdateAttendanceRequest } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import { shareImportsLock } from "../../db/import-lock.js";
 import { forbidden, notFound } from "../../lib/errors.js";
@@ -7,8 +7,7 @@ import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
 import { canEditStudent } from "../students/students.policy.js";
 import * as repo from "./attendance-edit.repository.js";
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+import { attendanceItem } from "./attendance.service.js";
 
 /**
  * PUT /attendance/:id: corrects one meeting's status (a report's mistake, an absence excused
@@ -42,7 +41,7 @@ export async function correctAttendance(
       entityId: found.student_id,
       before: { status: found.status, excused: found.excused },
       after: {
-        meeting: `${capitalise(found.meeting_type)}, ${String(found.date).slice(0, 10)} (Week ${found.week_number})`,
+        meeting: `${meetingTypeLabel(found.meeting_type)}, ${found.date} (Week ${found.week_number})`,
         status,
         excused,
         attendanceId: id,
@@ -51,15 +50,5 @@ export async function correctAttendance(
     });
     return { record: { ...found, status, excused }, changed: true };
   });
-  const item: AttendanceRecordItem = {
-    id: record.id,
-    cohort_id: record.cohort_id,
-    week_number: record.week_number,
-    date: String(record.date).slice(0, 10),
-    meeting_type: record.meeting_type,
-    status: record.status,
-    excused: record.excused,
-    formatted_week: `Week ${record.week_number}`,
-  };
-  return { record: item, studentId: record.student_id, changed };
+  return { record: attendanceItem(record), studentId: record.student_id, changed };
 }

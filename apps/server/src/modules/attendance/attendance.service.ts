@@ -1,4 +1,4 @@
-import type { AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
+import type { AttendanceRecordItem, AttendanceWeek, DashboardFilter, MeetingTypeFilter, StudentAttendanceResponse, TrendPoint } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
 import { resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
@@ -25,8 +25,22 @@ export async function getStudentAttendance(
     if (r.status !== "absent") week[r.meeting_type][r.status] += 1;
   }
   return {
-    data: rows.map((r) => ({ ...r, formatted_week: `Week ${r.week_number}` })),
+    data: rows.map(attendanceItem),
     weeks: [...weeks.values()].sort((a, b) => a.week - b.week),
+  };
+}
+
+/** A record as the API answers it (GET /attendance/student/:id, PUT /attendance/:id). */
+export function attendanceItem(r: repo.StudentAttendanceRow): AttendanceRecordItem {
+  return {
+    id: r.id,
+    cohort_id: r.cohort_id,
+    week_number: r.week_number,
+    date: r.date,
+    meeting_type: r.meeting_type,
+    status: r.status,
+    excused: r.excused,
+    formatted_week: `Week ${r.week_number}`,
   };
 }
 

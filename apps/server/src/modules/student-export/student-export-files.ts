@@ -1,4 +1,4 @@
-import { attendanceStatusLabel, type CsvCell, csvRecord, type StudentExport, UTF8_BOM } from "@tally/contract";
+import { attendanceStatusLabel, type CsvCell, meetingTypeLabel, csvRecord, type StudentExport, UTF8_BOM } from "@tally/contract";
 import type { StudentSummaryModel } from "../reports/pdf-report.js";
 
 /**
@@ -130,7 +130,7 @@ export function summaryModel(doc: StudentExport): StudentSummaryModel {
       date: a.date,
       week: a.formatted_week,
       cohort: cohortName.get(a.cohort_id) ?? `Cohort ${a.cohort_id}`,
-      meeting: capital(a.meeting_type),
+      meeting: meetingTypeLabel(a.meeting_type),
       status: attendanceStatusLabel(a),
     })),
     weeks: doc.weeklyData.map((w) => ({

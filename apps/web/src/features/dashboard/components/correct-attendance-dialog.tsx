@@ -1,5 +1,5 @@
 import { Alert, Radio, Stack, Text } from "@mantine/core";
-import type { AttendanceRecordItem } from "@tally/contract";
+import { type AttendanceRecordItem, meetingTypeLabel } from "@tally/contract";
 import { type FormEvent, useState } from "react";
 import { FormActions } from "../../../components/form-actions";
 import { ModalForm } from "../../../components/modal-form";
@@ -21,8 +21,7 @@ const choiceOf = (r: Pick<AttendanceRecordItem, "status" | "excused">): Choice =
 
 /** "Mentor meeting, 10 Mar 2026 (Week 2)". */
 export function meetingText(r: AttendanceRecordItem): string {
-  const type = r.meeting_type.charAt(0).toUpperCase() + r.meeting_type.slice(1);
-  return `${type} meeting, ${displayDate(r.date)} (${r.formatted_week || `Week ${r.week_number}`})`;
+  return `${meetingTypeLabel(r.meeting_type)} meeting, ${displayDate(r.date)} (${r.formatted_week || `Week ${r.week_number}`})`;
 }
 
 /**

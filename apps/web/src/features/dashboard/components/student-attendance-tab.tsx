@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
-import { type AttendanceRecordItem, attendanceStatusLabel, type StudentDetail } from "@tally/contract";
+import { type AttendanceRecordItem, attendanceStatusLabel, meetingTypeLabel, type StudentDetail } from "@tally/contract";
 import { useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { SectionLoader } from "../../../components/section-loader";
@@ -15,10 +15,6 @@ const STATUS_COLOR = { present: "green", late: "yellow", absent: "red" } as cons
 
 /** Phones: the records as stacked rows instead of a table that scrolls sideways. */
 const NARROW = "(max-width: 36em)";
-
-function capitalise(value: string): string {
-  return value.charAt(0).toUpperCase() + value.slice(1);
-}
 
 /**
  * The status in words; the colour only repeats it. The words are dark on the tint: a light
@@ -67,7 +63,7 @@ function RecordTable({ records, onCorrect }: { records: AttendanceRecordItem[]; 
             <Table.Tr key={r.id}>
               <Table.Td>{weekOf(r)}</Table.Td>
               <Table.Td>{displayDate(r.date)}</Table.Td>
-              <Table.Td>{capitalise(r.meeting_type)}</Table.Td>
+              <Table.Td>{meetingTypeLabel(r.meeting_type)}</Table.Td>
               <Table.Td>
                 <StatusBadge record={r} />
               </Table.Td>
@@ -98,7 +94,7 @@ function RecordList({ records, onCorrect }: { records: AttendanceRecordItem[]; o
           </Group>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-              {displayDate(r.date)} · {capitalise(r.meeting_type)}
+              {displayDate(r.date)} · {meetingTypeLabel(r.meeting_type)}
             </Text>
             {onCorrect ? <CorrectButton record={r} onCorrect={onCorrect} /> : null}
           </Group>
