@@ -1,4 +1,4 @@
-import type { ConfirmFlagImportResponse, ProcessFlagsResponse } from "@tally/contract";
+import { type ConfirmFlagImportResponse, type ProcessFlagsResponse, weekFirstDay } from "@tally/contract";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { DatabaseHandle } from "@tally/server/db/connection";
 import { hashPassword } from "@tally/server/lib/password-hash";
@@ -8,7 +8,6 @@ import { type BenchTarget, signInTo, stepOf, stepOn, withTarget } from "./bench-
 import type { HttpReply } from "./server-process.js";
 import { BENCH_PASSWORD, pickWorld } from "./dataset.js";
 import { type FlagFiles, generateFlagFiles, pickFlagStudents } from "./flag-files.js";
-import { addDays } from "@tally/server/lib/iso-date";
 
 /** The issue's week: 5,000 students, three CRM sessions each (15,000 rows). */
 export const FLAG_STUDENTS = 5_000;
@@ -79,7 +78,7 @@ export async function runFlagsBench(
   const before = await snapshot(engine.database, cohortId);
 
   const cohort = await engine.database.db.selectFrom("cohorts").select("start_date").where("id", "=", cohortId).executeTakeFirstOrThrow();
-  const weekStart = addDays(isoDate(cohort.start_date), 7 * (WEEK - 1));
+  const weekStart = weekFirstDay(isoDate(cohort.start_date), WEEK);
   const students = await pickFlagStudents(engine.database, cohortId, FLAG_STUDENTS);
   const files = generateFlagFiles(students, weekStart);
   // The bench set's students already hold IDs of their own ("BA-…"): the run takes them away

@@ -28,17 +28,6 @@ export const COHORT_NAME_MAX = 100;
 /** Far above any real programme (a year of full days is ~3,000 h); stops typos like 40000. */
 export const COHORT_HOURS_MAX = 10_000;
 
-/**
- * Weeks of a cohort as the flag rules define it (spec section 9): ceil(days / 7), at least 1,
- * where days = end_date − start_date (the days between them, the same count the seed and the
- * flag uploader use), so a Monday-to-Friday 4-week cohort has 4 weeks, not 5.
- */
-export function cohortWeekCount(startDate: string, endDate: string): number {
-  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000;
-  if (!Number.isFinite(days)) return 1;
-  return Math.max(1, Math.ceil(days / 7));
-}
-
 const isRealDate = (v: string) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
@@ -104,18 +93,6 @@ export type AdminCohortsResponse = z.infer<typeof adminCohortsResponseSchema>;
 /** Reply of POST /cohorts and PATCH /cohorts/:id. */
 export const cohortMutationResponseSchema = z.object({ data: adminCohortSchema });
 export type CohortMutationResponse = z.infer<typeof cohortMutationResponseSchema>;
-
-/**
- * The week a cohort is in on `today` (YYYY-MM-DD): days elapsed since the start over 7,
- * rounded up, at least 1 and at most the cohort's week count (the import and flag uploader's
- * default week).
- */
-export function currentCohortWeek(startDate: string, endDate: string, today: string): number {
-  const days = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000;
-  const weeks = cohortWeekCount(startDate, endDate);
-  if (!Number.isFinite(days)) return 1;
-  return Math.min(weeks, Math.max(1, Math.ceil(days / 7)));
-}
 
 /** GET /cohorts/active: cohorts that started at most this many days ahead… */
 export const ACTIVE_COHORT_LEAD_DAYS = 14;

@@ -12,6 +12,7 @@ export * from "./roles.js";
 export * from "./user.js";
 export * from "./attendance.js";
 export * from "./cohorts.js";
+export * from "./programme-calendar.js";
 export * from "./dashboard-filter.js";
 export * from "./schools.js";
 export * from "./students.js";

@@ -1,4 +1,4 @@
-import { cohortWeekCount, DEMO_COHORT_ID, DEMO_SCHOOL_ID, flag } from "@tally/contract";
+import { cohortWeekCount, dayAfterWeek, DEMO_COHORT_ID, DEMO_SCHOOL_ID, flag, weekFirstDay } from "@tally/contract";
 import type { Insertable } from "kysely";
 import type {
   AttendanceRecordsTable,
@@ -200,7 +200,7 @@ export function buildDemoData(seed = DEMO_SEED): DemoData {
     if (student && (student.created_at === undefined || String(student.created_at) > joined)) student.created_at = joined;
     if (e.previousTeamId !== undefined && e.switchWeek !== undefined) {
       data.studentTeams.push({ student_id: e.studentId, team_id: e.previousTeamId, joined_at: `${e.cohort.start_date}T09:00:00Z` });
-      const moved = addDays(e.cohort.start_date, (e.switchWeek - 1) * 7);
+      const moved = weekFirstDay(e.cohort.start_date, e.switchWeek);
       data.studentTeams.push({ student_id: e.studentId, team_id: e.teamId, joined_at: `${moved}T09:00:00Z` });
     } else {
       data.studentTeams.push({ student_id: e.studentId, team_id: e.teamId, joined_at: `${e.cohort.start_date}T09:00:00Z` });
@@ -218,7 +218,7 @@ const DEMO_WEEKS = 8;
  * cohort, when every week the demo describes has been reported.
  */
 export function demoSeededUntil(cohorts: ReadonlyArray<{ start_date: string; end_date: string }>): string {
-  const ends = cohorts.map((c) => addDays(c.start_date, Math.min(DEMO_WEEKS, cohortWeekCount(c.start_date, c.end_date)) * 7));
+  const ends = cohorts.map((c) => dayAfterWeek(c.start_date, Math.min(DEMO_WEEKS, cohortWeekCount(c.start_date, c.end_date))));
   return ends.sort().at(-1) ?? "";
 }
 
@@ -227,7 +227,7 @@ function addWeeks(rng: Random, data: DemoData, e: Enrolment, profile: StudentPro
   const weeks = Math.min(DEMO_WEEKS, n);
   const expectedHours = e.cohort.total_expected_hours / n;
   for (let week = 1; week <= weeks; week++) {
-    const weekStart = addDays(e.cohort.start_date, (week - 1) * 7);
+    const weekStart = weekFirstDay(e.cohort.start_date, week);
     const teamId = e.switchWeek !== undefined && week < e.switchWeek && e.previousTeamId !== undefined ? e.previousTeamId : e.teamId;
     const missed: MeetingType[] = [];
     for (const meetingType of ["mentor", "advisor"] as const) {

@@ -1,4 +1,4 @@
-import { type FlagCode, flag, flagText } from "@tally/contract";
+import { type FlagCode, flag, flagText, weekLastDay } from "@tally/contract";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
 import * as words from "./demo-words.js";
@@ -85,7 +85,7 @@ export async function seedLarge(db: Kysely<Database>, opts: LargeSeedOptions): P
             name: `Benchmark Cohort ${i + 1} (2026)`,
             program_type: "Projects",
             start_date: start,
-            end_date: addDays(start, weeks * 7 - 1),
+            end_date: weekLastDay(start, weeks),
             total_expected_hours: weeks * 15,
           };
         }),

@@ -1,7 +1,8 @@
+import { programmeYearStart } from "@tally/contract";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildCohort, buildSchool, buildStudent, buildUser } from "../../../test/factories.js";
 import { useTestDatabase } from "../../../test/test-app.js";
-import { evaluateAlerts, programmeYearStart, type RuleEvaluators } from "./alert-evaluation.service.js";
+import { evaluateAlerts, type RuleEvaluators } from "./alert-evaluation.service.js";
 import type { RuleEvaluator } from "./rules/rule-facts.js";
 
 // Episodes, with a stand-in rule whose level each test sets per student: what matters here is
@@ -150,8 +151,8 @@ describe("evaluateAlerts: episodes", () => {
   });
 
   it("starts new episodes at the programme-year boundary (1 August): last year's end, even a resolved one", async () => {
-    expect(programmeYearStart(new Date("2026-07-31T23:59:59Z"))).toBe("2025-08-01");
-    expect(programmeYearStart(new Date("2026-08-01T00:00:00Z"))).toBe("2026-08-01");
+    expect(programmeYearStart("2026-07-31")).toBe("2025-08-01");
+    expect(programmeYearStart("2026-08-01")).toBe("2026-08-01");
     levels.set(ann, 2);
     levels.set(bob, 2);
     await run({ now: new Date("2026-07-31T12:00:00Z") });

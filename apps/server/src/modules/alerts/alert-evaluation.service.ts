@@ -1,4 +1,4 @@
-import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule, type AlertSeverity } from "@tally/contract";
+import { ALERT_RULES, type AlertRule, type AlertRuleParams, type AlertSchedule, type AlertSeverity, cohortWeekCount, programmeYearStart } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import type { Database } from "../../db/schema.js";
@@ -38,18 +38,7 @@ export interface EvaluationResult {
 /** Rows per write statement (handed over as one JSON parameter): a short stringify each. */
 const WRITE_SLICE = 1000;
 
-/** The programme year holding `now` begins on 1 August (YYYY-MM-DD). */
-export function programmeYearStart(now: Date): string {
-  const year = now.getUTCMonth() >= 7 ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
-  return `${year}-08-01`;
-}
-
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-
-function weeksBetween(start: string, end: string): number {
-  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1;
-  return Math.max(1, Math.ceil(days / 7));
-}
 
 /**
  * Rows written (alerts inserted, updated, ended or deleted) from which an evaluation vacuums the
@@ -72,7 +61,7 @@ export async function loadCohort(db: DbExecutor, cohortId: number): Promise<{ co
   const startDate = String(row.start_date).slice(0, 10);
   const endDate = String(row.end_date).slice(0, 10);
   const totalExpectedHours = row.total_expected_hours === null ? null : Number(row.total_expected_hours);
-  return { cohort: { cohortId, startDate, endDate, totalExpectedHours, latestWeek, totalWeeks: weeksBetween(startDate, endDate) }, memberIds };
+  return { cohort: { cohortId, startDate, endDate, totalExpectedHours, latestWeek, totalWeeks: cohortWeekCount(startDate, endDate) }, memberIds };
 }
 
 /** The facts of some of the cohort's students (a slice of its members). */
@@ -272,7 +261,7 @@ async function reconcileCohort(
     if (!loaded) return;
     const rules = resolveRules(doc, cohortId);
     const enabled = rules.filter((r) => r.enabled);
-    const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(at), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result, written };
+    const ctx: SliceContext = { cohortId, yearStart: programmeYearStart(dayOf(at)), severityOf: new Map(rules.map((r) => [r.rule, r.severity])), opts, result, written };
     const readSlice = (ids: number[]) =>
       Promise.all([enabled.length > 0 ? loadStudentFacts(trx, loaded.cohort, ids) : [], episodes.findLiveEpisodes(trx, cohortId, ids)]);
     const only = opts.studentIds === undefined ? undefined : new Set(opts.studentIds);
@@ -307,7 +296,7 @@ async function withdraw(trx: DbExecutor, candidates: episodes.LiveEpisode[], eve
 
 /** The cohorts evaluated by default: running now, or ended within the current programme year. */
 export function cohortsToEvaluate(db: DbExecutor, now: Date): Promise<number[]> {
-  return facts.findCohortsToEvaluate(db, dayOf(now), programmeYearStart(now));
+  return facts.findCohortsToEvaluate(db, dayOf(now), programmeYearStart(dayOf(now)));
 }
 
 /**
@@ -333,7 +322,7 @@ export async function evaluateAlerts(db: Kysely<Database>, opts: EvaluateOptions
 
 /** Episodes of cohorts no longer evaluated still end at the programme-year boundary. */
 async function endEarlierYears(db: Kysely<Database>, now: Date, result: EvaluationResult): Promise<number> {
-  const ids = await episodes.findLiveBefore(db, programmeYearStart(now));
+  const ids = await episodes.findLiveBefore(db, programmeYearStart(dayOf(now)));
   for (const slice of inChunks(ids, WRITE_SLICE)) {
     await db.transaction().execute(async (trx) => {
       await episodes.endEpisodes(trx, slice, now);

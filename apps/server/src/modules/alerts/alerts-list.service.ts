@@ -7,7 +7,7 @@ import {
   type AlertSummary,
   ALERT_SEVERITIES,
   ALERT_STATES,
-  cohortWeekCount,
+  currentCohortWeek,
   type StudentAlerts,
 } from "@tally/contract";
 import type { Engine } from "../../db/connection.js";
@@ -111,11 +111,8 @@ export async function* alertsForCsv(
   }
 }
 
-/** The cohort week a moment falls in: week 1 from the start date, at most the cohort's last week. */
-function weekOf(start: string, end: string, at: Date): number {
-  const days = Math.floor((at.getTime() - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
-  return Math.min(cohortWeekCount(start, end), Math.max(1, Math.floor(days / 7) + 1));
-}
+/** The cohort week a moment falls in (its UTC day): week 1 from the start date, at most the cohort's last week. */
+const weekOf = (start: string, end: string, at: Date): number => currentCohortWeek(start, end, at.toISOString().slice(0, 10));
 
 /**
  * GET /students/:id/alerts: the student's alerts (every state, ended episodes included) with

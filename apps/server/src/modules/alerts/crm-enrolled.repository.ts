@@ -1,12 +1,11 @@
+import { dayAfterWeek } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { inChunks } from "../../lib/in-chunks.js";
 import type { CohortFacts } from "./rules/rule-facts.js";
 
-const DAY_MS = 86_400_000;
-
 /** The start of the day after the week's last day (UTC): "after the week ended" is from then on. */
 export function weekEndedAt(cohortStart: string, week: number): Date {
-  return new Date(Date.parse(`${cohortStart}T00:00:00Z`) + week * 7 * DAY_MS);
+  return new Date(`${dayAfterWeek(cohortStart, week)}T00:00:00Z`);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type FlagFileField,
   type ProcessFlagsFields,
   type ProcessFlagsResponse,
+  weekFirstDay,
 } from "@tally/contract";
 import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
 import { recordCrmEnrolled } from "../alerts/crm-enrolled.service.js";
@@ -21,7 +22,6 @@ import * as cohorts from "../cohorts/cohorts-import.service.js";
 import { FLAG_UPLOADER_CODES, mergeFlags } from "../report-formats/flag-rules.js";
 import { emptyBatchChanges } from "../imports/batch-changes.js";
 import { lockImports, recordBatch } from "../imports/import-batches.service.js";
-import { addDays } from "../../lib/iso-date.js";
 import { readCrmReport } from "../report-formats/crm-report.js";
 import { readProgressReport } from "../report-formats/progress-report.js";
 import { readReflectionReport } from "../report-formats/reflection-report.js";
@@ -156,7 +156,7 @@ export async function confirmFlagImport(ctx: ServerContext, actorId: number, req
   }
   const rows = keptRows(run, request);
   const { cohort } = await findCohortWeek(ctx, run.cohort_id, run.week_number);
-  const weekStart = addDays(cohort.start_date, 7 * (run.week_number - 1));
+  const weekStart = weekFirstDay(cohort.start_date, run.week_number);
   const atText = at.toISOString();
 
   const reply = await db.transaction().execute(async (trx) => {

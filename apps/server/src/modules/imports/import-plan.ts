@@ -1,10 +1,9 @@
-import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type ImportSummary } from "@tally/contract";
+import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type ImportSummary, weekFirstDay, weekLastDay } from "@tally/contract";
 import type { WeeklyFlag } from "../../db/schema.js";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
 import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "../report-formats/flag-rules.js";
 import type { RosterStudent } from "./roster-matching.js";
-import { addDays } from "../../lib/iso-date.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 
 export interface PlanCohort {
@@ -43,6 +42,8 @@ export interface NewTeam {
 export interface ImportPlan {
   week: number;
   weekStart: string;
+  /** The week's last day (the programme calendar's). */
+  weekEnd: string;
   students: StudentPlan[];
   summary: ImportSummary;
 }
@@ -82,7 +83,8 @@ export async function planImport(
   const weeklyByStudent = new Map<number, StoredWeeklyRow>();
   await eachInTurns(existingWeekly, (w) => weeklyByStudent.set(w.student_id, w));
   const weekCount = cohortWeekCount(cohort.startDate, cohort.endDate);
-  const weekStart = addDays(cohort.startDate, 7 * (week - 1));
+  const weekStart = weekFirstDay(cohort.startDate, week);
+  const weekEnd = weekLastDay(cohort.startDate, week);
   const summary: ImportSummary = {
     totalStudentsInFiles: roster.length,
     newStudentsCreatedCount: 0,
@@ -133,7 +135,7 @@ export async function planImport(
     if (action === "updated") summary.weeklyDataUpdated++;
     students.push({ student, attendance, weekly: { action, existing: existing ?? null, values } });
   }
-  return { week, weekStart, students, summary };
+  return { week, weekStart, weekEnd, students, summary };
 }
 
 /** A student's school and team names, for the preview. */

@@ -1,7 +1,6 @@
-import { cohortWeekCount, type ImportPreview, type ImportRowError, type ImportSummary, type ImportWarning, type ImportWeekMismatch } from "@tally/contract";
+import { type ImportPreview, type ImportRowError, type ImportSummary, type ImportWarning, type ImportWeekMismatch, weekDates, weekMostDatesFallIn } from "@tally/contract";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
-import { addDays } from "../../lib/iso-date.js";
 import { joinBlocks } from "../../lib/report-upload.js";
 import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { normaliseName } from "../report-formats/student-names.js";
@@ -237,7 +236,7 @@ export class ImportWorkerSteps {
       processedStudentDetails: await studentDetails(plan, (s) => this.placeNames(s)),
       errorsEncountered: this.rowErrors(),
       warnings: this.warnings(),
-      week: { number: plan.week, start: plan.weekStart, end: addDays(plan.weekStart, 6) },
+      week: { number: plan.week, start: plan.weekStart, end: plan.weekEnd },
       weekMismatch: this.weekMismatch(),
     };
     return new TextEncoder().encode(JSON.stringify(reply));
@@ -283,23 +282,13 @@ export class ImportWorkerSteps {
     const { meeting } = ready(this.reports, "readMeeting");
     const plan = ready(this.plan, "plan");
     const cohort = ready(this.cohort, "plan");
-    const weekEnd = addDays(plan.weekStart, 6);
-    const byWeek = new Map<number, number>();
-    let outsideCount = 0;
-    for (const r of meeting.rows) {
-      if (r.date >= plan.weekStart && r.date <= weekEnd) continue;
-      outsideCount++;
-      const week = Math.floor((Date.parse(`${r.date}T00:00:00Z`) - Date.parse(`${cohort.startDate}T00:00:00Z`)) / (7 * 86_400_000)) + 1;
-      byWeek.set(week, (byWeek.get(week) ?? 0) + 1);
-    }
-    if (outsideCount * 2 <= meeting.rows.length) return null;
-    const [week, dateCount] = [...byWeek].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0];
-    const inCohort = week >= 1 && week <= cohortWeekCount(cohort.startDate, cohort.endDate);
-    const start = addDays(cohort.startDate, 7 * (week - 1));
+    const outside = meeting.rows.filter((r) => r.date < plan.weekStart || r.date > plan.weekEnd).map((r) => r.date);
+    if (outside.length * 2 <= meeting.rows.length) return null;
+    const most = weekMostDatesFallIn(cohort.startDate, cohort.endDate, outside);
     return {
       dateCount: meeting.rows.length,
-      outsideCount,
-      suggested: inCohort ? { number: week, start, end: addDays(start, 6), dateCount } : null,
+      outsideCount: outside.length,
+      suggested: most ? { ...weekDates(cohort.startDate, most.week), dateCount: most.dateCount } : null,
     };
   }
 
@@ -311,7 +300,7 @@ export class ImportWorkerSteps {
     const { meeting } = ready(this.reports, "readMeeting");
     const roster = ready(this.roster, "match");
     const plan = ready(this.plan, "plan");
-    const weekEnd = addDays(plan.weekStart, 6);
+    const weekEnd = plan.weekEnd;
     const outside = meeting.rows.filter((r) => r.date < plan.weekStart || r.date > weekEnd);
     const warnings: ImportWarning[] = [];
     const first = outside[0];

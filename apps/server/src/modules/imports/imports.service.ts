@@ -1,5 +1,5 @@
 import type { ImportCommit, ImportFileField, ImportFormFields, ImportPreview, ImportStage, ImportUnchanged } from "@tally/contract";
-import { cohortWeekCount, IMPORT_MESSAGES } from "@tally/contract";
+import { cohortWeekCount, IMPORT_MESSAGES, programmeYearOf } from "@tally/contract";
 import { evaluateAlertsAndAnnounce } from "../alerts/alerts-live.service.js";
 import type { ServerContext } from "../../context.js";
 import type { Transaction } from "kysely";
@@ -99,18 +99,13 @@ function checkWeek(cohort: ImportCohort, week: number): void {
   }
 }
 
-/** Programme years run from 1 August to 31 July, like the school year. */
-function programmeYear(isoDate: string): number {
-  const year = Number(isoDate.slice(0, 4));
-  return Number(isoDate.slice(5, 7)) >= 8 ? year : year - 1;
-}
 const yearLabel = (y: number) => `${y}–${String((y + 1) % 100).padStart(2, "0")}`;
 
 /** A meeting report wholly from another programme year than the cohort is the wrong file or cohort. */
 function checkProgrammeYear(cohort: ImportCohort, read: ReadSummary): void {
   if (read.dates.length === 0) return;
-  const cohortYear = programmeYear(cohort.startDate);
-  const years = new Set(read.dates.map(programmeYear));
+  const cohortYear = programmeYearOf(cohort.startDate);
+  const years = new Set(read.dates.map(programmeYearOf));
   if (!years.has(cohortYear)) {
     const fileYears = [...years].sort().map(yearLabel).join(", ");
     throw badRequest(

@@ -1,5 +1,4 @@
-import type { AlertDetails, AlertSchedule } from "@tally/contract";
-import { addDays } from "../../../lib/iso-date.js";
+import { type AlertDetails, type AlertSchedule, weekFirstDay } from "@tally/contract";
 import type { MeetingFact } from "./rule-facts.js";
 
 // What every rule means by "missed" and "held", and how evidence names meetings, dates and
@@ -52,7 +51,7 @@ export function percentWords(value: number): string {
 
 /** "2 Nov": the first day of a cohort's week (week 1 starts on the cohort's start date). */
 export function weekStartWords(week: number, startDate: string): string {
-  return dayMonth(addDays(startDate, (week - 1) * 7));
+  return dayMonth(weekFirstDay(startDate, week));
 }
 
 /** "week 5 (from 2 Nov)". */

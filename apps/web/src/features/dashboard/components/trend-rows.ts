@@ -1,4 +1,4 @@
-import type { TrendPoint } from "@tally/contract";
+import { type TrendPoint, weekFirstDay, weekLastDay } from "@tally/contract";
 
 export interface TrendRow extends Record<string, string | number | null> {
   week: string;
@@ -9,7 +9,7 @@ export interface TrendRow extends Record<string, string | number | null> {
 export const CHOOSE_COHORT =
   "Weeks are numbered per cohort and cohorts start on different dates, so their weeks are not added together. Choose a cohort to see its weekly trend.";
 
-/** The cohort whose weeks are plotted: its start date dates each week (week N starts 7·(N−1) days later). */
+/** The cohort whose weeks are plotted: its start date dates each week (the programme calendar's weeks). */
 export interface WeekCalendar {
   start_date: string;
 }
@@ -22,16 +22,11 @@ export function attendedShare(present: number | null, late: number | null): numb
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-function addDays(day: string, days: number): Date {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date;
-}
+const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
 
-/** The first and last day of the cohort's week (report formats: start_date + 7·(week−1) … +6 days). */
+/** The first and last day of the cohort's week, as UTC midnights. */
 export function weekDays(calendar: WeekCalendar, week: number): { from: Date; to: Date } {
-  const from = addDays(calendar.start_date, 7 * (week - 1));
-  return { from, to: addDays(calendar.start_date, 7 * (week - 1) + 6) };
+  return { from: utcDay(weekFirstDay(calendar.start_date, week)), to: utcDay(weekLastDay(calendar.start_date, week)) };
 }
 
 /** "16–22 Nov", or "30 Nov–6 Dec" across a month's end. */

@@ -113,6 +113,20 @@ describe("Flag Uploader page", () => {
     expect(screen.queryByText(FLAG_UPLOAD_MESSAGES.selectCohort)).toBeNull();
   });
 
+  it("proposes the programme calendar's week: week 1 on the cohort's 7th day, week 2 on its 8th, as the weekly import reads that day", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    signIn(buildUser({ role: "super_admin" }));
+    serve();
+    renderApp("/admin/flag-uploader");
+    vi.setSystemTime(new Date(2026, 10, 8, 12)); // day 6 of a cohort starting 2026-11-02
+    await chooseCohort();
+    expect((screen.getByLabelText("Week Number") as HTMLSelectElement).value).toBe("1");
+    vi.setSystemTime(new Date(2026, 10, 9, 12)); // day 7, the 8th day: week 2 begins (week N is days 7(N−1) … 7N−1)
+    fireEvent.change(screen.getByLabelText("Cohort"), { target: { value: "" } });
+    await chooseCohort();
+    expect((screen.getByLabelText("Week Number") as HTMLSelectElement).value).toBe("2");
+  });
+
   it("shows an error panel when the cohorts fail to load, and Retry loads them", async () => {
     let calls = 0;
     await openAsSuperAdmin({

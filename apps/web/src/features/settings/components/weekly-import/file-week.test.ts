@@ -17,5 +17,9 @@ describe("the week of a meeting report's dates", () => {
   it("is the cohort week most dates fall in, or null outside the cohort", () => {
     expect(weekOfDates(["2026-07-14", "2026-07-16", "2026-07-08"], "2026-06-29", "2026-08-10")).toBe(3);
     expect(weekOfDates(["2025-07-14"], "2026-06-29", "2026-08-10")).toBeNull();
+    // The cohort's 8th day (day 7) begins week 2, as the flag uploader proposes on that day.
+    expect(weekOfDates(["2026-07-06"], "2026-06-29", "2026-08-10")).toBe(2);
+    // Most dates before the cohort: no week of it, though one date falls in week 1 (the server's week mismatch says the same).
+    expect(weekOfDates(["2026-06-20", "2026-06-21", "2026-07-01"], "2026-06-29", "2026-08-10")).toBeNull();
   });
 });

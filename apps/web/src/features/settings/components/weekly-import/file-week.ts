@@ -1,10 +1,8 @@
-import { cohortWeekCount } from "@tally/contract";
+import { weekMostDatesFallIn } from "@tally/contract";
 
 // The week a meeting report is of, read in the browser from its dates (issue 29): the form
 // proposes it before anything is uploaded. The server reads the file fully; this is a guess
 // for the week box only, so a line it cannot read is passed over.
-
-const DAY_MS = 86_400_000;
 
 /** One CSV line's cells (quotes understood; a quoted line break is not, that line is passed over). */
 function cellsOf(line: string, separator: string): string[] {
@@ -54,16 +52,7 @@ export function meetingDates(text: string): string[] {
   return dates;
 }
 
-/** The cohort week most of the dates fall in; null when none falls in the cohort. */
+/** The cohort week most of the dates fall in (the server's week mismatch reads them alike); null when that is none of the cohort's. */
 export function weekOfDates(dates: readonly string[], startDate: string, endDate: string): number | null {
-  const start = Date.parse(`${startDate}T00:00:00Z`);
-  if (!Number.isFinite(start)) return null;
-  const weeks = cohortWeekCount(startDate, endDate);
-  const counts = new Map<number, number>();
-  for (const day of dates) {
-    const week = Math.floor((Date.parse(`${day}T00:00:00Z`) - start) / (7 * DAY_MS)) + 1;
-    if (week >= 1 && week <= weeks) counts.set(week, (counts.get(week) ?? 0) + 1);
-  }
-  const best = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
-  return best ? best[0] : null;
+  return weekMostDatesFallIn(startDate, endDate, dates)?.week ?? null;
 }

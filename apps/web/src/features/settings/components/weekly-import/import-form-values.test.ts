@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { summerCohort } from "../../../../testing/weekly-import-data";
-import { currentWeek, EMPTY_IMPORT_FORM, fileProblem, fileSizeText, lastCompletedWeek, runningCohort, weekOf, withProgramDefaults } from "./import-form-values";
+import { EMPTY_IMPORT_FORM, fileProblem, fileSizeText, lastCompletedWeek, runningCohort, weekOf, withProgramDefaults } from "./import-form-values";
 
 const on = (iso: string) => new Date(`${iso}T12:00:00`);
-
-describe("currentWeek", () => {
-  it("is the week the day falls in, from 1 to the cohort's week count", () => {
-    // 2026-06-29 to 2026-08-10: 6 weeks.
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-06-01"))).toBe(1); // before the start
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-06-29"))).toBe(1);
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-05"))).toBe(1);
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-06"))).toBe(2);
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-07-15"))).toBe(3);
-    expect(currentWeek("2026-06-29", "2026-08-10", on("2026-11-25"))).toBe(6); // after the end
-    expect(currentWeek("", "2026-08-10", on("2026-07-15"))).toBeNull();
-  });
-});
 
 describe("lastCompletedWeek and weekOf", () => {
   it("is the last week that is over (1 before any is), with its dates", () => {

@@ -1,12 +1,14 @@
 import {
   type AdminCohortItem,
-  cohortWeekCount,
+  dayAfterWeek,
   type ImportWeek,
   IMPORT_FILE_FIELDS,
   IMPORT_FILE_LABELS,
   IMPORT_LIMITS,
   type ImportFileField,
   isCsvFile,
+  lastCompletedWeek as lastCompletedCohortWeek,
+  weekDates,
 } from "@tally/contract";
 import { checkCohortDraft, draftWeekCount } from "../../lib/cohort-draft";
 
@@ -40,39 +42,25 @@ export const EMPTY_IMPORT_FORM: ImportFormValues = {
 };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 86_400_000;
-
-/**
- * The cohort's current week on `today`: the week the day falls in (day 0–6 is week 1), at
- * least 1 and at most the cohort's week count (spec section 4, the flag uploader's default).
- */
-export function currentWeek(startDate: string, endDate: string, today: Date = new Date()): number | null {
-  if (!ISO_DATE.test(startDate) || !ISO_DATE.test(endDate)) return null;
-  const todayUtc = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
-  const days = Math.floor((todayUtc - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
-  if (!Number.isFinite(days)) return null;
-  return Math.min(Math.max(1, Math.floor(days / 7) + 1), cohortWeekCount(startDate, endDate));
-}
 
 const dayNumber = (today: Date) => Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
 const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** A date typed or stored as YYYY-MM-DD that is a real day. */
+const isDay = (value: string) => ISO_DATE.test(value) && Number.isFinite(Date.parse(`${value}T00:00:00Z`));
 
 /**
- * The week a coordinator imports on `today`: the last completed week (its reports are in once
- * the week is over), 1 before a week has ended, the last week once the cohort has.
+ * The week a coordinator imports on `today` (where the person is): the programme calendar's
+ * last completed week, null while the cohort's dates are not both days.
  */
 export function lastCompletedWeek(startDate: string, endDate: string, today: Date = new Date()): number | null {
-  if (!ISO_DATE.test(startDate) || !ISO_DATE.test(endDate)) return null;
-  const days = Math.floor((dayNumber(today) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
-  if (!Number.isFinite(days)) return null;
-  return Math.min(Math.max(1, Math.floor(days / 7)), cohortWeekCount(startDate, endDate));
+  if (!isDay(startDate) || !isDay(endDate)) return null;
+  return lastCompletedCohortWeek(startDate, endDate, isoOf(dayNumber(today)));
 }
 
-/** A week of the cohort with its first and last day. */
+/** A week of the cohort with its first and last day (the programme calendar's). */
 export function weekOf(startDate: string, week: number): ImportWeek | null {
-  const start = Date.parse(`${startDate}T00:00:00Z`);
-  if (!ISO_DATE.test(startDate) || !Number.isFinite(start) || !Number.isInteger(week) || week < 1) return null;
-  return { number: week, start: isoOf(start + (week - 1) * 7 * DAY_MS), end: isoOf(start + ((week - 1) * 7 + 6) * DAY_MS) };
+  if (!isDay(startDate) || !Number.isInteger(week) || week < 1) return null;
+  return weekDates(startDate, week);
 }
 
 /**
@@ -104,9 +92,9 @@ export function withProgramDefaults(old: ImportFormValues, patch: Partial<Import
   if (!("programType" in patch) && !("startDate" in patch)) return next;
   const implied = (v: ImportFormValues) => {
     const weeks = PROGRAM_WEEKS[v.programType];
-    const start = Date.parse(`${v.startDate}T00:00:00Z`);
     return {
-      endDate: weeks && ISO_DATE.test(v.startDate) && Number.isFinite(start) ? isoOf(start + weeks * 7 * DAY_MS) : "",
+      // The day after its last week: the days between start and end are then exactly its weeks.
+      endDate: weeks && isDay(v.startDate) ? dayAfterWeek(v.startDate, weeks) : "",
       hours: weeks ? String(weeks * HOURS_PER_WEEK) : "",
     };
   };
