@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  calendarWeekMonday,
   cohortWeekCount,
   cohortWeekOfDay,
   currentCohortWeek,
@@ -128,6 +129,16 @@ describe("the programme calendar", () => {
   ] as const)("puts %s in the programme year %i, which starts on %s (1 August)", (day, year, start) => {
     expect(programmeYearOf(day)).toBe(year);
     expect(programmeYearStart(day)).toBe(start);
+  });
+
+  it.each([
+    ["2026-12-07", "2026-12-07"], // a Monday
+    ["2026-12-13", "2026-12-07"], // a Sunday
+    ["2026-12-14", "2026-12-14"],
+    ["2026-01-01", "2025-12-29"], // across the year's end
+    ["2026-03-29", "2026-03-23"], // the spring clock change in Europe
+  ] as const)("puts %s in the calendar week (Monday to Sunday) from %s", (day, monday) => {
+    expect(calendarWeekMonday(day)).toBe(monday);
   });
 
   it("agrees with itself on every day of a cohort: the flag uploader's week, a file's week and a week's dates", () => {

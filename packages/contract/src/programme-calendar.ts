@@ -106,6 +106,16 @@ export function weekMostDatesFallIn(
   return { week: best[0], dateCount: best[1] };
 }
 
+/**
+ * The Monday that begins the calendar week (Monday to Sunday) holding `day`: the weeks that are
+ * not a cohort's (the weekly digest's, the dashboard's week-over-week change).
+ */
+export function calendarWeekMonday(day: string): string {
+  const n = dayNumber(day);
+  const sinceMonday = (new Date(n * DAY_MS).getUTCDay() + 6) % DAYS_PER_WEEK; // Monday 0 … Sunday 6
+  return dayOfNumber(n - sinceMonday);
+}
+
 /** The programme year `day` is in, named by the calendar year it starts in (2025 for 2025–26). */
 export function programmeYearOf(day: string): number {
   const year = Number(day.slice(0, 4));

@@ -1,3 +1,5 @@
+import { calendarWeekMonday } from "@tally/contract";
+
 /** Calendar arithmetic on YYYY-MM-DD strings, in UTC so the host's time zone never matters. */
 export function addDays(isoDate: string, days: number): string {
   const d = new Date(`${isoDate}T00:00:00Z`);
@@ -7,7 +9,5 @@ export function addDays(isoDate: string, days: number): string {
 
 /** The Monday 00:00 UTC that began the week holding `moment`. */
 export function startOfIsoWeek(moment: Date): Date {
-  const d = new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth(), moment.getUTCDate()));
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return d;
+  return new Date(`${calendarWeekMonday(moment.toISOString().slice(0, 10))}T00:00:00Z`);
 }

@@ -192,7 +192,7 @@ export function buildDemoData(seed = DEMO_SEED): DemoData {
   const studentById = new Map(data.students.map((s) => [s.id, s]));
   for (const e of enrolments) {
     const profile = profiles.get(e.studentId) as StudentProfile;
-    const joined = `${addDays(e.cohort.start_date, -7)}T09:00:00Z`;
+    const joined = `${weekFirstDay(e.cohort.start_date, 0)}T09:00:00Z`; // in the week before its week 1
     data.studentCohorts.push({ student_id: e.studentId, cohort_id: e.cohort.id, joined_at: joined });
     // A student exists from its first enrolment, not from the day the demo was loaded: the
     // dashboard's week-over-week change then compares with the weeks the demo describes.

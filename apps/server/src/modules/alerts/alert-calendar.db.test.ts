@@ -1,4 +1,4 @@
-import { cohortWeekCount } from "@tally/contract";
+import { type AlertRule, cohortWeekCount } from "@tally/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAttendance, buildCohort, buildSchool, buildStudent, buildWeeklyData } from "../../../test/factories.js";
 import { useTestDatabase } from "../../../test/test-app.js";
@@ -17,7 +17,7 @@ let cohortId: number;
 let short: number;
 let misses: number;
 
-const alertOf = (studentId: number, rule: string) =>
+const alertOf = (studentId: number, rule: AlertRule) =>
   db().selectFrom("alerts").select(["level", "evidence", "details"]).where("student_id", "=", studentId).where("rule", "=", rule).executeTakeFirst();
 
 beforeAll(async () => {

@@ -3,11 +3,12 @@
 // in London is 06:00 UTC in summer and 07:00 UTC in winter. Pure functions: the scheduler
 // and its tests call them with any `now`.
 
+import { calendarWeekMonday, dayAfterWeek } from "@tally/contract";
+
 /** When on Monday the digest goes out, programme time. */
 export const DIGEST_HOUR = 7;
 
 const FALLBACK_ZONE = "Europe/London";
-const DAY_MS = 86_400_000;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -60,9 +61,7 @@ const isoDay = (utcMs: number) => new Date(utcMs).toISOString().slice(0, 10);
 /** The Monday (YYYY-MM-DD) of the programme week `now` falls in: the key a digest is claimed by. */
 export function weekStartOf(now: Date, timeZone: string): string {
   const w = wallClock(now, timeZone);
-  const day = Date.UTC(w.year, w.month - 1, w.day);
-  const weekday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
-  return isoDay(day - weekday * DAY_MS);
+  return calendarWeekMonday(isoDay(Date.UTC(w.year, w.month - 1, w.day)));
 }
 
 /** The instant of `hour`:00 on `day` (YYYY-MM-DD) in the zone. */
@@ -85,8 +84,7 @@ export function nextDigestRun(now: Date, timeZone: string): Date {
   const week = weekStartOf(now, timeZone);
   const due = digestDueAt(week, timeZone);
   if (due.getTime() > now.getTime()) return due;
-  const [y, m, d] = week.split("-").map(Number) as [number, number, number];
-  return digestDueAt(isoDay(Date.UTC(y, m - 1, d) + 7 * DAY_MS), timeZone);
+  return digestDueAt(dayAfterWeek(week, 1), timeZone);
 }
 
 /** The week whose digest is due at `now` (its Monday 07:00 has passed), or null early on Monday. */
