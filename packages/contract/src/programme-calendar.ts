@@ -22,7 +22,7 @@ const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
 const dayOfNumber = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
 /** Whole days from `from` to `to` (negative when `to` is earlier; NaN when either is no date). */
-export function daysFrom(from: string, to: string): number {
+function daysFrom(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);
 }
 
