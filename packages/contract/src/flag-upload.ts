@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dbIdSchema } from "./common.js";
+import { reportRowChoiceSchema } from "./imports.js";
 import { weeklyFlagSchema } from "./weekly-data.js";
 
 // The flag uploader (issue 12, super_admin): POST /flag-upload/process-flags (multipart) and
@@ -44,6 +45,8 @@ export const flagVerificationRowSchema = z.object({
   calculated_flags: z.array(z.string()),
   flags: z.array(weeklyFlagSchema),
   matchedBy: z.enum(FLAG_MATCHES),
+  /** Only for a student with more than one row in the progress or reflection report: the row used. */
+  rowsUsed: z.array(reportRowChoiceSchema).optional(),
 });
 export type FlagVerificationRow = z.infer<typeof flagVerificationRowSchema>;
 

@@ -15,6 +15,7 @@ export * from "./cohorts.js";
 export * from "./dashboard-filter.js";
 export * from "./schools.js";
 export * from "./students.js";
+export * from "./student-name.js";
 export * from "./student-erasure.js";
 export * from "./teams.js";
 export * from "./weekly-data.js";
