@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dbIdSchema } from "./common.js";
+import { reportRowChoiceSchema } from "./imports.js";
 import { weeklyFlagSchema } from "./weekly-data.js";
 
 // The flag uploader (issue 12, super_admin): POST /flag-upload/process-flags (multipart) and
@@ -44,6 +45,8 @@ export const flagVerificationRowSchema = z.object({
   calculated_flags: z.array(z.string()),
   flags: z.array(weeklyFlagSchema),
   matchedBy: z.enum(FLAG_MATCHES),
+  /** Only for a student with more than one row in the progress or reflection report: the row used. */
+  rowsUsed: z.array(reportRowChoiceSchema).optional(),
 });
 export type FlagVerificationRow = z.infer<typeof flagVerificationRowSchema>;
 
@@ -62,8 +65,8 @@ export type FlagUnmatchedRow = z.infer<typeof flagUnmatchedRowSchema>;
 export const FLAG_ROW_ERRORS_LISTED = 1_000;
 
 /**
- * A bad value in one row of a report: that row's error, the other rows still count. The rest of
- * the row is used where it can be (report-formats.md, "Parsing rules"); `outcome` says how.
+ * A bad value in one row of a report: that row's error, the other rows still count. The row is
+ * skipped whole (issue 41.12); `outcome` says what follows for its student.
  */
 export const flagRowErrorSchema = z.object({
   report: z.enum(FLAG_FILE_FIELDS),
@@ -80,7 +83,7 @@ export const flagRowErrorSchema = z.object({
   studentId: z.number().int().nullable(),
   /** That student's name, else the name the row gives; null when the row names nobody. */
   student: z.string().nullable(),
-  /** What became of the row: "Low hours is not decided for Maria Lopez", "this session of Sam Okafor is not counted". */
+  /** What became of the row: "this row is skipped; row 5 of Maria Lopez is used", "this session of Sam Okafor is not counted". */
   outcome: z.string(),
 });
 export type FlagRowError = z.infer<typeof flagRowErrorSchema>;

@@ -64,6 +64,20 @@ export const importSummarySchema = z.object({
 });
 export type ImportSummary = z.infer<typeof importSummarySchema>;
 
+/**
+ * A report with more than one row for one student and week (issue 41.12): which row's values
+ * were used. A row with a bad value is never used; of two whole rows, the later is.
+ */
+export const reportRowChoiceSchema = z.object({
+  /** The uploaded file's name. */
+  file: z.string(),
+  /** The row used, as a spreadsheet numbers the file (the header is row 1); null when every row had a bad value. */
+  row: z.number().int().nullable(),
+  /** Every row of the file for the student, in file order. */
+  rows: z.array(z.number().int()),
+});
+export type ReportRowChoice = z.infer<typeof reportRowChoiceSchema>;
+
 export const importStudentDetailSchema = z.object({
   studentFullName: z.string(),
   /** null for a student the commit would create. */
@@ -89,6 +103,8 @@ export const importStudentDetailSchema = z.object({
       action: importActionSchema,
     }),
   ),
+  /** Only for a student with more than one row in the progress or reflection report. */
+  rowsUsed: z.array(reportRowChoiceSchema).optional(),
 });
 export type ImportStudentDetail = z.infer<typeof importStudentDetailSchema>;
 

@@ -16,6 +16,7 @@ export * from "./programme-calendar.js";
 export * from "./dashboard-filter.js";
 export * from "./schools.js";
 export * from "./students.js";
+export * from "./student-name.js";
 export * from "./student-erasure.js";
 export * from "./teams.js";
 export * from "./weekly-data.js";

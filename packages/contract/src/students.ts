@@ -4,6 +4,7 @@ import { MAX_DB_ID } from "./common.js";
 import { dashboardFilterQuerySchema, queryBooleanSchema } from "./dashboard-filter.js";
 import { LIMITS } from "./limits.js";
 import { MESSAGES } from "./messages.js";
+import { hasNameControlCharacter, nameControlCharacterMessage } from "./student-name.js";
 
 // GET /students, GET /students/summary, GET and PUT /students/:id. Timestamps travel as ISO strings.
 
@@ -109,7 +110,9 @@ const nameField = (label: string) =>
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`);
+    .max(100, `${label} must be at most 100 characters`)
+    // After the trim: a line break around the name is dropped, one inside it refused.
+    .refine((name) => !hasNameControlCharacter(name), nameControlCharacterMessage(label));
 
 /** PUT /students/:id: fields left out are kept. */
 export const updateStudentRequestSchema = z

@@ -1,9 +1,10 @@
-import type { FlagRowError, FlagUnmatchedRow } from "@tally/contract";
+import type { FlagRowError, FlagUnmatchedRow, ReportRowChoice } from "@tally/contract";
 import type { FlagRunRow } from "../../db/schema.js";
 import { loopTurns } from "../../lib/yield-to-loop.js";
 import { calculateFlags } from "../report-formats/flag-rules.js";
 import { rowsInFileOrder } from "../report-formats/report-reader.js";
 import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, StudentKey } from "../report-formats/report-types.js";
+import { chooseRow, progressFacts, reflectionFacts, type RowChoice, rowChoiceOf } from "../report-formats/row-choice.js";
 import { normaliseEmail, normaliseName } from "../report-formats/student-names.js";
 import { describeRowErrors, type FlagReports, type RowOwner } from "./flag-row-errors.js";
 
@@ -28,6 +29,8 @@ export interface FlagRunResult {
   /** The first FLAG_ROW_ERRORS_LISTED row errors of the three reports, with their students. */
   rowErrors: FlagRowError[];
   rowErrorCount: number;
+  /** By student: the row used of a report with several rows for them (none when each had one). */
+  rowsUsed: Map<number, ReportRowChoice[]>;
 }
 
 interface Enrollee {
@@ -36,6 +39,7 @@ interface Enrollee {
   /** The first name and e-mail any of its rows gives: a row may leave the name out ("" then). */
   fullName: string;
   email: string | null;
+  /** Its whole rows that are Absent, and still Enrolled: a row with a bad value counts for neither. */
   absent: number;
   enrolled: number;
   /** Its rows with a bad value, to name the student in their errors. */
@@ -62,9 +66,11 @@ const ownerOf = (s: CohortStudent): RowOwner => ({ id: s.id, name: `${s.first_na
  * Matches each CRM enrollee to a student of the cohort (report-formats.md, rule 4: Benefit
  * Assignment ID, then e-mail, then name; a shared name is never a guess), gives each the
  * progress and reflection rows that are theirs, and calculates the flags. Every row that
- * finds no student is listed with the reason. A row with a bad value counts for what it does
- * say: a value that could not be read decides no flag, a CRM row without a Benefit Assignment
- * ID counts for nobody, one without a name is matched by its ID (then e-mail).
+ * finds no student is listed with the reason. A row with a bad value is skipped whole (issue
+ * 41.12): none of its values counts, and a progress or reflection row of the same student
+ * without one is used instead (report-formats/row-choice.ts); it still places its student in
+ * that report. A CRM row without a Benefit Assignment ID belongs to nobody; one without a
+ * name is matched by its ID (then e-mail).
  */
 export async function calculateFlagRun(students: readonly CohortStudent[], week: FlagWeek, reports: FlagReports): Promise<FlagRunResult> {
   const unmatched: FlagUnmatchedRow[] = [];
@@ -84,9 +90,9 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
     }
     if (e.fullName === "") e.fullName = row.fullName;
     e.email ??= row.email;
-    if (row.status === "absent") e.absent++;
-    if (row.status === "enrolled") e.enrolled++;
     if (flawedCrm.has(row)) e.flawed.push(row);
+    else if (row.status === "absent") e.absent++;
+    else if (row.status === "enrolled") e.enrolled++;
   }
 
   const turn = loopTurns();
@@ -105,11 +111,10 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
     student: CohortStudent;
     enrollee: Enrollee;
     matchedBy: FlagRunRow["matchedBy"];
-    progress: FlawedRow<ProgressRow> | null;
-    reflection: FlawedRow<ReflectionRow> | null;
+    progress: RowChoice<ProgressRow> | null;
+    reflection: RowChoice<ReflectionRow> | null;
   }
   const owners = new Map<object, RowOwner>();
-  const flawedPlatform = new Set<object>([...reports.progress.flawed, ...reports.reflection.flawed]);
   const matched = new Map<number, Matched>();
   for (const enrollee of enrollees.values()) {
     if (turn.due()) await turn.yield();
@@ -160,7 +165,14 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
     for (const e of [normaliseEmail(m.student.email), normaliseEmail(m.enrollee.email)]) if (e) rosterByEmail.set(e, m);
     pushTo(rosterByName, normaliseName(`${m.student.first_name} ${m.student.last_name}`), m);
   }
-  const attach = async <T extends StudentKey>(report: ParsedReport<T>, label: string, assign: (m: Matched, row: T | FlawedRow<T>) => void) => {
+  const attach = async <T extends StudentKey>(
+    report: ParsedReport<T>,
+    label: string,
+    current: (m: Matched) => RowChoice<T> | null,
+    assign: (m: Matched, choice: RowChoice<T>) => void,
+  ) => {
+    const flawed = new Set<FlawedRow<T>>(report.flawed);
+    const flawedOf: Array<[FlawedRow<T>, Matched]> = [];
     for (const row of rowsInFileOrder(report)) {
       if (turn.due()) await turn.yield();
       const email = normaliseEmail(row.email);
@@ -174,22 +186,26 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
         m = named[0];
       }
       if (m) {
-        assign(m, row);
-        if (flawedPlatform.has(row)) owners.set(row, ownerOf(m.student));
+        const whole = !flawed.has(row);
+        assign(m, chooseRow(current(m), row, whole));
+        if (!whole) flawedOf.push([row, m]);
       } else unmatched.push(unmatchedRow(report.file, row, `in the ${label} but not in the CRM report`));
     }
+    // Once every row is in: a whole row after the bad one is used instead of it too.
+    for (const [row, m] of flawedOf) owners.set(row, { ...ownerOf(m.student), usedRow: current(m)?.used?.row ?? null });
   };
-  await attach(reports.progress, "progress report", (m, row) => (m.progress = row));
-  await attach(reports.reflection, "reflection report", (m, row) => (m.reflection = row));
+  await attach(reports.progress, "progress report", (m) => m.progress, (m, choice) => (m.progress = choice));
+  await attach(reports.reflection, "reflection report", (m) => m.reflection, (m, choice) => (m.reflection = choice));
 
   const rows: FlagRunRow[] = [];
+  const rowsUsed = new Map<number, ReportRowChoice[]>();
   for (const m of roster) {
     if (turn.due()) await turn.yield();
     const flags = calculateFlags({
       ...week,
       inPlatformSource: true,
-      progress: m.progress ? { progress: m.progress.progress, pastDue: m.progress.pastDue } : null,
-      reflection: m.reflection ? { hours: m.reflection.hours, rating: m.reflection.rating } : null,
+      progress: progressFacts(m.progress),
+      reflection: reflectionFacts(m.reflection),
       crm: { absent: m.enrollee.absent, enrolled: m.enrollee.enrolled },
     });
     rows.push({
@@ -200,7 +216,9 @@ export async function calculateFlagRun(students: readonly CohortStudent[], week:
       matchedBy: m.matchedBy,
       crmEnrolled: m.enrollee.enrolled,
     });
+    const used = [rowChoiceOf(reports.progress.file, m.progress), rowChoiceOf(reports.reflection.file, m.reflection)].filter((c) => c !== undefined);
+    if (used.length > 0) rowsUsed.set(m.student.id, used);
   }
   const { listed, count } = describeRowErrors(reports, owners);
-  return { rows, unmatched, rowErrors: listed, rowErrorCount: count };
+  return { rows, unmatched, rowErrors: listed, rowErrorCount: count, rowsUsed };
 }

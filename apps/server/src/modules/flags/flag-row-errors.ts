@@ -2,12 +2,14 @@ import { FLAG_FILE_FIELDS, FLAG_ROW_ERRORS_LISTED, type FlagFileField, type Flag
 import type { CrmRow, FlawedRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "../report-formats/report-types.js";
 
 // What became of each bad row of the flag uploader's reports, in words the coordinator can act
-// on: the row's own error, and what the rest of the row still counts for.
+// on: the row's own error, and that the row is skipped whole (issue 41.12), with what follows.
 
 /** The student of the cohort a flawed row went to. */
 export interface RowOwner {
   id: number;
   name: string;
+  /** A progress or reflection row: the student's whole row of that report used instead; null for none. */
+  usedRow?: number | null;
 }
 
 export interface FlagReports {
@@ -19,23 +21,23 @@ export interface FlagReports {
 /** A cell can hold 256 KB: a thousand of them must not make a reply of 256 MB. */
 const MAX_VALUE_CHARS = 200;
 
-const undecided = (flags: Array<string | false>, who: string) => {
-  const named = flags.filter((f) => f !== false);
-  if (named.length === 0) return `the rest of ${who}'s row is used`;
-  return `${named.join(" and ")} ${named.length === 1 ? "is" : "are"} not decided for ${who}`;
+/** A platform row with a bad value: another row of the student's used instead, or the flags its values decide left undecided. */
+const skippedRow = (owner: RowOwner | undefined, who: string, undecided: string) => {
+  if (!owner) return "this row is skipped";
+  if (owner.usedRow) return `this row is skipped; row ${owner.usedRow} of ${who} is used`;
+  return `this row is skipped: ${undecided} are not decided for ${who}`;
 };
 
-/** `owned`: the row went to a student of the cohort. */
-const OUTCOMES: { [F in FlagFileField]: (row: FlawedRow<RowOf<F>>, who: string, owned: boolean) => string } = {
-  progressReport: (row, who) => undecided([row.progress === null && "Behind on progress", row.pastDue === null && "Past due"], who),
-  reflectionReport: (row, who) => undecided([row.hours === null && "Low hours", row.rating === null && "Low wellbeing"], who),
-  attendanceReport: (row, who, owned) => {
+/** `owner`: the student of the cohort the row went to. */
+const OUTCOMES: { [F in FlagFileField]: (row: FlawedRow<RowOf<F>>, who: string, owner: RowOwner | undefined) => string } = {
+  progressReport: (_row, who, owner) => skippedRow(owner, who, "Behind on progress and Past due"),
+  reflectionReport: (_row, who, owner) => skippedRow(owner, who, "Low hours and Low wellbeing"),
+  attendanceReport: (row, who, owner) => {
     // Enrollees are told apart by the ID: a row without one belongs to no enrollee.
     if (row.benefitAssignmentId === null) return `this session of ${who} is not counted`;
     // Its enrollee is one of the unmatched rows (a row without a name has only its ID to go by).
-    if (!owned) return `the enrollee of Benefit Assignment ID ${row.benefitAssignmentId} is matched to no student of this cohort (see the unmatched rows); this session is not counted`;
-    if (row.status === null) return `this session of ${who} counts as neither absent nor unrecorded`;
-    return `this session of ${who} still counts`;
+    if (!owner) return `the enrollee of Benefit Assignment ID ${row.benefitAssignmentId} is matched to no student of this cohort (see the unmatched rows); this session is not counted`;
+    return `this session of ${who} is not counted`;
   },
 };
 
@@ -68,10 +70,12 @@ function rowErrorOf(report: FlagFileField, error: RowError, row: FlawedRow<Stude
   // A CRM row may leave the name out (it has its Benefit Assignment ID).
   const student = owner?.name ?? (row?.fullName || null);
   const value = error.value.length > MAX_VALUE_CHARS ? `${error.value.slice(0, MAX_VALUE_CHARS)}…` : error.value;
-  // Only a row that names nobody is not kept as a flawed row.
+  // Only a row that names nobody (or by a name with a control character) is not kept as a flawed row.
   const outcome = row
-    ? (OUTCOMES[report] as (r: FlawedRow<StudentKey>, who: string, owned: boolean) => string)(row, student ?? row.fullName, owner !== undefined)
-    : "the row names no student and is not used";
+    ? (OUTCOMES[report] as (r: FlawedRow<StudentKey>, who: string, owner: RowOwner | undefined) => string)(row, student ?? row.fullName, owner)
+    : error.value.trim() === ""
+      ? "the row names no student and is not used"
+      : "this row is not used";
   return { report, file: error.file, row: error.row, column: error.column, value, problem: error.problem, studentId: owner?.id ?? null, student, outcome };
 }
 

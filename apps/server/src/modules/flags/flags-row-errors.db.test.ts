@@ -6,8 +6,8 @@ import { flagFiles, keepRows, postConfirmFlags, postProcessFlags, processedRun }
 import { importForm } from "../../../test/import-upload.js";
 import { useSignedIn, useTestApp } from "../../../test/test-app.js";
 
-// A bad row is an error for that row; the other rows go through (report-formats.md, "Parsing
-// rules"). Week 3 of 6 with 120 hours: progress is expected at 50 % (behind below 30 %), 20
+// A bad row is an error for that row and skipped whole (issue 41.12); the other rows go through
+// (report-formats.md, "Parsing rules"). Week 3 of 6 with 120 hours: progress is expected at 50 % (behind below 30 %), 20
 // hours a week (low below 10).
 
 const t = useTestApp();
@@ -29,8 +29,8 @@ beforeAll(async () => {
 });
 
 // Maria: one good Absent session and one Absent session without a Benefit Assignment ID (not
-// counted). Sam: an unknown status (counted as neither) and an Enrolled session with a bad
-// date (still counted). Only Bad: a single row without a Benefit Assignment ID.
+// counted). Sam: an unknown status and an Enrolled session with a bad date (neither counted:
+// a row with a bad value is skipped whole). Only Bad: a single row without a Benefit Assignment ID.
 const CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
 Maria Lopez,BA-10,Absent,maria@example.org,Workshop,2026-07-14
 Maria Lopez,,Absent,maria@example.org,Site Visit,2026-07-16
@@ -39,16 +39,15 @@ Sam Okafor,BA-11,Enrolled,sam@example.org,Site Visit,31/31/2026
 Only Bad,,Completed,only@example.org,Workshop,2026-07-14
 Good Student,BA-13,Completed,good@example.org,Workshop,2026-07-14
 `;
-// Sam's progress is unreadable (Behind on progress cannot be decided) but his past-due count
-// is not. Row 5 names nobody.
+// Sam's progress is unreadable: the row is skipped, his past-due count with it. Row 5 names nobody.
 const PROGRESS = `Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates
 Maria Lopez,maria@example.org,,60,0,0
 Sam Okafor,sam@example.org,,lots,2,0
 Good Student,good@example.org,,10,0,0
 ,nobody@example.org,,50,0,0
 `;
-// Maria's hours are unreadable (Low hours cannot be decided), her rating is 1. Sam's rating is
-// unreadable, his 5 hours are low. Good Student's reflection spans two lines in the file: a
+// Maria's hours are unreadable (her rating 1 is skipped with them). Sam's rating is unreadable
+// (his low 5 hours are skipped with it). Good Student's reflection spans two lines in the file: a
 // spreadsheet shows it as one row, so Maria is row 3 and Sam row 4.
 const REFLECTIONS = `User Name,Email,Hours worked this week,How are you feeling (1-5)?,Reflect on your week
 Good Student,good@example.org,20,4,"A long week.
@@ -81,24 +80,24 @@ describe("a week with bad rows", () => {
     expect(run.data.map((r) => r.name)).not.toContain("Only Bad");
   });
 
-  it("counts a session with an unknown status as neither absent nor unrecorded, and one with a bad date as it is", () => {
-    expect(flagsOf("Sam Okafor")).toContain("Attendance not recorded for 1 session(s)");
-    expect(flagsOf("Sam Okafor")?.join()).not.toMatch(/Absent/);
+  it("counts no session of a CRM row with a bad value: neither an unknown status nor an Enrolled one with a bad date", () => {
+    expect(flagsOf("Sam Okafor")?.join()).not.toMatch(/Absent|Attendance not recorded/);
   });
 
-  it("decides no flag from an unreadable value, and every other flag as usual", () => {
-    // Maria: hours unknown → no Low hours and no "No reflection"; her rating still flags.
-    expect(flagsOf("Maria Lopez")).toEqual(["Low wellbeing (1/5)", "Absent from 1 session(s)"]);
-    // Sam: progress unknown → no Behind on progress and no "No learning-platform record";
-    // past-due and hours still flag, the unreadable rating does not.
-    expect(flagsOf("Sam Okafor")).toEqual(["2 past-due assessment(s)", "Low hours (5 of 20 expected)", "Attendance not recorded for 1 session(s)"]);
+  it("skips a platform row with a bad value whole: none of its values decides a flag, and the student is still in that report", () => {
+    // Maria: her reflection row is skipped (no Low hours, and her rating 1 no Low wellbeing) but
+    // she is in the report (no "No reflection").
+    expect(flagsOf("Maria Lopez")).toEqual(["Absent from 1 session(s)"]);
+    // Sam: his progress row is skipped (no past-due from it, no "No learning-platform record"),
+    // his reflection row too (his 5 hours decide nothing), and his CRM rows count for nothing.
+    expect(flagsOf("Sam Okafor")).toEqual([]);
   });
 
   it("names report, file, spreadsheet row, column, value and student of each error, in the page's file order", () => {
     expect(run.rowErrors).toEqual([
       {
         report: "progressReport", file: "progress.csv", row: 3, column: "Progress", value: "lots", problem: "is not a percentage from 0 to 100",
-        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "Behind on progress is not decided for Sam Okafor",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this row is skipped: Behind on progress and Past due are not decided for Sam Okafor",
       },
       {
         report: "progressReport", file: "progress.csv", row: 5, column: "Name", value: "", problem: "has no student name",
@@ -106,11 +105,11 @@ describe("a week with bad rows", () => {
       },
       {
         report: "reflectionReport", file: "reflections.csv", row: 3, column: "Hours worked this week", value: "about ten",
-        problem: "is not a number of hours from 0 to 168", studentId: ids["Maria Lopez"], student: "Maria Lopez", outcome: "Low hours is not decided for Maria Lopez",
+        problem: "is not a number of hours from 0 to 168", studentId: ids["Maria Lopez"], student: "Maria Lopez", outcome: "this row is skipped: Low hours and Low wellbeing are not decided for Maria Lopez",
       },
       {
         report: "reflectionReport", file: "reflections.csv", row: 4, column: "How are you feeling (1-5)?", value: "great",
-        problem: "is not a whole number from 1 to 5", studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "Low wellbeing is not decided for Sam Okafor",
+        problem: "is not a whole number from 1 to 5", studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this row is skipped: Low hours and Low wellbeing are not decided for Sam Okafor",
       },
       {
         report: "attendanceReport", file: "crm.csv", row: 3, column: "Benefit Assignment ID", value: "", problem: "is empty (every row needs a Benefit Assignment ID)",
@@ -118,11 +117,11 @@ describe("a week with bad rows", () => {
       },
       {
         report: "attendanceReport", file: "crm.csv", row: 4, column: "Disbursement Status", value: "Cancelled", problem: "is not Completed, Absent, Excused or Enrolled",
-        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor counts as neither absent nor unrecorded",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor is not counted",
       },
       {
         report: "attendanceReport", file: "crm.csv", row: 5, column: "Session Date", value: "31/31/2026", problem: "is not a date",
-        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor still counts",
+        studentId: ids["Sam Okafor"], student: "Sam Okafor", outcome: "this session of Sam Okafor is not counted",
       },
       // Only Bad matched nobody through the CRM report, but the row's e-mail names her.
       {
@@ -133,7 +132,9 @@ describe("a week with bad rows", () => {
   });
 
   it("keeps validationErrors the list of sentences old pages join after 'File Validation Errors: '", () => {
-    expect(run.validationErrors[0]).toBe('progress.csv row 3, Progress "lots": is not a percentage from 0 to 100 — Behind on progress is not decided for Sam Okafor');
+    expect(run.validationErrors[0]).toBe(
+      'progress.csv row 3, Progress "lots": is not a percentage from 0 to 100 — this row is skipped: Behind on progress and Past due are not decided for Sam Okafor',
+    );
     expect(run.validationErrors[4]).toBe(
       'crm.csv row 3, Benefit Assignment ID "": is empty (every row needs a Benefit Assignment ID) — this session of Maria Lopez is not counted',
     );
@@ -264,5 +265,90 @@ Nora Later,nora@example.org,20,4,Fine
     expect(run.validationErrors).toEqual([
       'crm.csv row 7, Disbursement Status "Cancelled": is not Completed, Absent, Excused or Enrolled — the enrollee of Benefit Assignment ID BA-98 is matched to no student of this cohort (see the unmatched rows); this session is not counted',
     ]);
+  });
+});
+
+// Issue 41.12: of two progress or reflection rows for one student, a valid one is never replaced
+// by an invalid one, before or after it; the verification step says which row was used.
+describe("two platform rows for one student", () => {
+  const TWICE_CRM = `Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date
+Maria Lopez,BA-10,Completed,maria@example.org,Workshop,2026-07-14
+Sam Okafor,BA-11,Completed,sam@example.org,Workshop,2026-07-14
+Good Student,BA-13,Completed,good@example.org,Workshop,2026-07-14
+`;
+  // Maria: a whole row, then one with bad progress (and 3 past-due). Sam: the bad one first.
+  const TWICE_PROGRESS = `Name,Email,Team,Progress,Past Due Assessments,Assessments Without Due Dates
+Maria Lopez,maria@example.org,,60,0,0
+Sam Okafor,sam@example.org,,n/a,3,0
+Maria Lopez,maria@example.org,,n/a,3,0
+Sam Okafor,sam@example.org,,60,0,0
+Good Student,good@example.org,,60,0,0
+`;
+  // Maria: 8 hours and a rating of 4, then "lots" with a rating of 1. Sam: the bad row first.
+  const TWICE_REFLECTIONS = `User Name,Email,Hours worked this week,How are you feeling (1-5)?,Reflect on your week
+Maria Lopez,maria@example.org,8,4,Good week
+Maria Lopez,maria@example.org,lots,1,Bad row
+Sam Okafor,sam@example.org,lots,1,Bad row
+Sam Okafor,sam@example.org,9,4,Good week
+Good Student,good@example.org,20,4,Fine
+`;
+  const run = processedRun(() => processFlags(files({
+    progressReport: { name: "progress.csv", bytes: TWICE_PROGRESS },
+    reflectionReport: { name: "reflections.csv", bytes: TWICE_REFLECTIONS },
+    attendanceReport: { name: "crm.csv", bytes: TWICE_CRM },
+  })));
+  const rowOf = (name: string) => run.data.find((r) => r.name === name);
+
+  it("calculates the flags from the valid rows only", () => {
+    expect(rowOf("Maria Lopez")?.calculated_flags).toEqual(["Low hours (8 of 20 expected)"]);
+    expect(rowOf("Sam Okafor")?.calculated_flags).toEqual(["Low hours (9 of 20 expected)"]);
+  });
+
+  it("says which row of each file was used, and only for a student with several", () => {
+    expect(rowOf("Maria Lopez")?.rowsUsed).toEqual([
+      { file: "progress.csv", row: 2, rows: [2, 4] },
+      { file: "reflections.csv", row: 2, rows: [2, 3] },
+    ]);
+    expect(rowOf("Sam Okafor")?.rowsUsed).toEqual([
+      { file: "progress.csv", row: 5, rows: [3, 5] },
+      { file: "reflections.csv", row: 5, rows: [4, 5] },
+    ]);
+    expect(rowOf("Good Student")).not.toHaveProperty("rowsUsed");
+  });
+
+  it("names the row used instead of each skipped one", () => {
+    expect(run.rowErrors.map((e) => [e.file, e.row, e.outcome])).toEqual([
+      ["progress.csv", 3, "this row is skipped; row 5 of Sam Okafor is used"],
+      ["progress.csv", 4, "this row is skipped; row 2 of Maria Lopez is used"],
+      ["reflections.csv", 3, "this row is skipped; row 2 of Maria Lopez is used"],
+      ["reflections.csv", 4, "this row is skipped; row 5 of Sam Okafor is used"],
+    ]);
+  });
+
+  it("imports the run as processed", async () => {
+    const res = await postConfirmFlags(t, superAdmin.headers, keepRows(run, cohortId, 3));
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});
+
+// Issue 41.9: a name with a line break or another control character is a row error; the row is not used.
+describe("enrollee names with control characters", () => {
+  const CONTROL_CRM = [
+    "Enrollee Name,Benefit Assignment ID,Disbursement Status,Enrollee Email,Benefit Session,Session Date",
+    '"Maria\r\nLopez",BA-10,Absent,maria@example.org,Workshop,2026-07-14',
+    "Good Student,BA-13,Completed,good@example.org,Workshop,2026-07-14",
+    "",
+  ].join("\n");
+  const run = processedRun(() => processFlags(files({ attendanceReport: { name: "crm.csv", bytes: CONTROL_CRM } })));
+
+  it("reports the row and counts nothing from it", () => {
+    expect(run.rowErrors.filter((e) => e.report === "attendanceReport")).toEqual([
+      {
+        report: "attendanceReport", file: "crm.csv", row: 2, column: "Enrollee Name", value: "Maria\r\nLopez",
+        problem: "contains a line break or another control character", studentId: null, student: null, outcome: "this row is not used",
+      },
+    ]);
+    // Maria's only CRM row is not used: she is not in the run.
+    expect(run.data.map((r) => r.name)).toEqual(["Good Student"]);
   });
 });

@@ -83,7 +83,7 @@ export async function processFlags(
   const { cohort, weekCount } = await findCohortWeek(ctx, cohortId, currentWeek);
   const reports = await readFlagReports(upload.files);
   const cohortStudents = await repo.listCohortStudents(ctx.database.db, cohortId);
-  const { rows, unmatched, rowErrors, rowErrorCount } = await calculateFlagRun(
+  const { rows, unmatched, rowErrors, rowErrorCount, rowsUsed } = await calculateFlagRun(
     cohortStudents,
     { week: currentWeek, weekCount, totalExpectedHours: cohort.total_expected_hours },
     reports,
@@ -107,8 +107,11 @@ export async function processFlags(
     rowErrors,
     rowErrorCount,
     runId,
-    // The CRM count stays with the run, for the alert rules; the page shows the flags.
-    data: rows.map(({ crmEnrolled: _crm, ...r }) => ({ ...r, calculated_flags: r.flags.map((f) => f.text) })),
+    // The CRM count stays with the run, for the alert rules; the page shows the flags (and the row used, when a report had several).
+    data: rows.map(({ crmEnrolled: _crm, ...r }) => {
+      const used = rowsUsed.get(r.studentId);
+      return { ...r, calculated_flags: r.flags.map((f) => f.text), ...(used ? { rowsUsed: used } : {}) };
+    }),
     unmatched,
     benefitIdConflicts: await findBenefitIdConflicts(ctx.database.db, rows),
   };

@@ -1,8 +1,9 @@
-import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type ImportSummary, weekFirstDay, weekLastDay } from "@tally/contract";
+import { cohortWeekCount, type ImportAction, type ImportStudentDetail, type ImportSummary, type ReportRowChoice, weekFirstDay, weekLastDay } from "@tally/contract";
 import type { WeeklyFlag } from "../../db/schema.js";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow, WeeklyValues } from "../weekly-data/weekly-data-import.service.js";
 import { calculateFlags, mergeFlags, WEEKLY_IMPORT_CODES } from "../report-formats/flag-rules.js";
+import { progressFacts, reflectionFacts } from "../report-formats/row-choice.js";
 import type { RosterStudent } from "./roster-matching.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 
@@ -116,8 +117,8 @@ export async function planImport(
       weekCount,
       totalExpectedHours: cohort.totalExpectedHours,
       inPlatformSource: true,
-      progress: student.progress ? { progress: student.progress.progress, pastDue: student.progress.pastDue } : null,
-      reflection: student.reflection ? { hours: student.reflection.hours, rating: student.reflection.rating } : null,
+      progress: progressFacts(student.progress),
+      reflection: reflectionFacts(student.reflection),
       meetings: {
         mentorAbsent: student.meetings.some((m) => m.meetingType === "mentor" && m.status === "absent"),
         advisorAbsent: student.meetings.some((m) => m.meetingType === "advisor" && m.status === "absent"),
@@ -126,9 +127,9 @@ export async function planImport(
     const values: WeeklyValues = {
       week_start: weekStart,
       flags: mergeFlags(existing?.flags ?? [], computed, WEEKLY_IMPORT_CODES),
-      reflection: student.reflection?.reflection ?? null,
+      reflection: student.reflection?.used?.reflection ?? null,
       advisor_notes: advisorNotes(student),
-      hours_reported: student.reflection?.hours ?? null,
+      hours_reported: student.reflection?.used?.hours ?? null,
     };
     const action: ImportAction = !existing ? "created" : sameWeekly(existing, values) ? "none" : "updated";
     if (action === "created") summary.weeklyDataCreated++;
@@ -141,12 +142,16 @@ export async function planImport(
 /** A student's school and team names, for the preview. */
 export type PlaceNames = (student: PlannedStudent) => { schoolName: string | null; teamName: string | null };
 
+/** The rows used of a student with several rows in a platform report; undefined for none such. */
+export type RowsUsed = (student: PlannedStudent) => ReportRowChoice[] | undefined;
+
 /** The preview's per-student list (the spec's shape, with each student's school and team). */
-export async function studentDetails(plan: ImportPlan, names: PlaceNames): Promise<ImportStudentDetail[]> {
+export async function studentDetails(plan: ImportPlan, names: PlaceNames, rowsUsed: RowsUsed): Promise<ImportStudentDetail[]> {
   const details: ImportStudentDetail[] = [];
   const turn = loopTurns();
   for (const { student, attendance, weekly } of plan.students) {
     if (turn.due()) await turn.yield();
+    const used = rowsUsed(student);
     details.push({
       studentFullName: student.fullName,
       studentId: student.existingId,
@@ -159,6 +164,7 @@ export async function studentDetails(plan: ImportPlan, names: PlaceNames): Promi
         reflection: weekly.values.reflection,
       },
       attendance: attendance.map((a) => ({ date: a.date, status: a.status, excused: a.excused, meetingType: a.meetingType, action: a.action })),
+      ...(used ? { rowsUsed: used } : {}),
     });
   }
   return details;

@@ -1,14 +1,16 @@
 import { type ImportPreview, type ImportRowError, type ImportSummary, type ImportWarning, type ImportWeekMismatch, weekDates, weekMostDatesFallIn } from "@tally/contract";
+import type { ReportRowChoice } from "@tally/contract";
 import type { AttendanceKeyRow } from "../attendance/attendance-import.service.js";
 import type { StoredWeeklyRow } from "../weekly-data/weekly-data-import.service.js";
 import { joinBlocks } from "../../lib/report-upload.js";
-import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
+import { type ImportPlan, type NewTeam, type PlanCohort, type PlannedStudent, type RowsUsed, type StudentPlan, planImport, studentDetails } from "./import-plan.js";
 import { normaliseName } from "../report-formats/student-names.js";
-import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster } from "./roster-matching.js";
+import { type KnownStudent, type KnownTeam, matchRoster, type NamedRef, type Roster, type RosterStudent } from "./roster-matching.js";
 import { readMeetingReport } from "../report-formats/meeting-report.js";
 import { readProgressReport } from "../report-formats/progress-report.js";
 import { readReflectionReport } from "../report-formats/reflection-report.js";
-import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile, RowError } from "../report-formats/report-types.js";
+import type { MeetingRow, ParsedReport, ProgressRow, ReflectionRow, ReportFile, RowError, StudentKey } from "../report-formats/report-types.js";
+import { type RowChoice, rowChoiceOf } from "../report-formats/row-choice.js";
 import { InternedText } from "../../lib/interned-text.js";
 import { normaliseEmail } from "../report-formats/student-names.js";
 
@@ -233,13 +235,28 @@ export class ImportWorkerSteps {
     const plan = ready(this.plan, "plan");
     const reply: Omit<ImportPreview, "unchanged"> = {
       summary: plan.summary,
-      processedStudentDetails: await studentDetails(plan, (s) => this.placeNames(s)),
+      processedStudentDetails: await studentDetails(plan, (s) => this.placeNames(s), this.rowsUsed()),
       errorsEncountered: this.rowErrors(),
       warnings: this.warnings(),
       week: { number: plan.week, start: plan.weekStart, end: plan.weekEnd },
       weekMismatch: this.weekMismatch(),
     };
     return new TextEncoder().encode(JSON.stringify(reply));
+  }
+
+  /** Each student's rows used, for those with several rows in the progress or reflection report. */
+  private rowsUsed(): RowsUsed {
+    const { progress, reflection } = ready(this.reports, "readMeeting");
+    const roster = ready(this.roster, "match");
+    const used = new Map<PlannedStudent, ReportRowChoice[]>();
+    for (const s of roster.students) {
+      const choices = [rowChoiceOf(ready(progress, "readPlatform").file, s.progress), rowChoiceOf(ready(reflection, "readPlatform").file, s.reflection)].filter(
+        (c) => c !== undefined,
+      );
+      if (choices.length > 0) used.set(s, choices);
+    }
+    // The plan's students are the roster's own objects.
+    return (s) => used.get(s);
   }
 
   /**
@@ -252,6 +269,24 @@ export class ImportWorkerSteps {
     const roster = ready(this.roster, "match");
     const idsByName = new Map<string, number | null>();
     for (const s of roster.students) idsByName.set(normaliseName(s.fullName), s.existingId);
+    // A bad platform row is skipped whole; when the student has a whole row too, that one is used.
+    const choiceAt = new Map<ParsedReport<StudentKey>, Map<number, RowChoice<StudentKey>>>();
+    for (const [report, choiceOf] of [
+      [reports.progress, (s: RosterStudent) => s.progress],
+      [reports.reflection, (s: RosterStudent) => s.reflection],
+    ] as const) {
+      if (!report) continue;
+      const at = new Map<number, RowChoice<StudentKey>>();
+      for (const s of roster.students) for (const row of choiceOf(s)?.rows ?? []) at.set(row, choiceOf(s)!);
+      choiceAt.set(report, at);
+    }
+    const skipped = (report: ParsedReport<StudentKey>, row: number) => {
+      const choice = choiceAt.get(report)?.get(row);
+      if (choice?.used) return `this row is skipped; row ${choice.used.row} is used`;
+      return report === reports.progress
+        ? "this row is skipped: its progress and past-due count are not used"
+        : "this row is skipped: its hours, rating and reflection are not used";
+    };
     const errors: ImportRowError[] = [];
     const add = (e: RowError, type: string, name: string | null, studentId: number | null, outcome: string) =>
       errors.push({
@@ -269,7 +304,7 @@ export class ImportWorkerSteps {
       const names = new Map<number, string>(report.flawed.map((r) => [r.row, r.fullName]));
       for (const e of report.errors) {
         const name = names.get(e.row) || null;
-        const outcome = name === null ? "this row is skipped" : meeting ? "this meeting is skipped" : "this value is left out; the rest of the row counts";
+        const outcome = name === null ? "this row is skipped" : meeting ? "this meeting is skipped" : skipped(report, e.row);
         add(e, "parse", name, name === null ? null : (idsByName.get(normaliseName(name)) ?? null), outcome);
       }
     }

@@ -1,5 +1,6 @@
 import { rowsInFileOrder } from "../report-formats/report-reader.js";
 import type { FlawedRow, MeetingRow, ParsedReport, ProgressRow, ReflectionRow, RowError, StudentKey } from "../report-formats/report-types.js";
+import { chooseRow, type RowChoice, usedRowText } from "../report-formats/row-choice.js";
 import { eachInTurns, loopTurns } from "../../lib/yield-to-loop.js";
 import { normaliseEmail, normaliseName } from "../report-formats/student-names.js";
 
@@ -39,9 +40,9 @@ export interface RosterStudent {
   /** The student's team in the cohort before the import (kept unless they had none). */
   keptTeamId: number | null;
   meetings: MeetingRow[];
-  /** A row with a bad value counts too: that value is null (it decides no flag). */
-  progress: FlawedRow<ProgressRow> | null;
-  reflection: FlawedRow<ReflectionRow> | null;
+  /** The student's rows of each platform report and the one used (none of a row with a bad value); null when not in it. */
+  progress: RowChoice<ProgressRow> | null;
+  reflection: RowChoice<ReflectionRow> | null;
 }
 
 export interface MatchProblem {
@@ -173,8 +174,8 @@ export async function matchRoster(input: MatchInput): Promise<Roster> {
   }
 
   const students = [...roster.values()];
-  await attachPlatformRows(students, input.progress, (s, row) => (s.progress = row), problems, warnings);
-  await attachPlatformRows(students, input.reflection, (s, row) => (s.reflection = row), problems, warnings);
+  await attachPlatformRows(students, input.progress, (s) => s.progress, (s, choice) => (s.progress = choice), problems, warnings);
+  await attachPlatformRows(students, input.reflection, (s) => s.reflection, (s, choice) => (s.reflection = choice), problems, warnings);
   return { students, problems, warnings };
 }
 
@@ -224,15 +225,18 @@ function startStudent(
 
 /**
  * Gives each progress or reflection row to its roster student, a row with a bad value too (the
- * student is in that report; the value's error is the row's); the rest are listed, not dropped.
+ * student is in that report, but none of that row's values is used: report-formats/row-choice.ts);
+ * the rest are listed, not dropped. A student with several rows gets one warning saying which is used.
  */
 async function attachPlatformRows<T extends StudentKey>(
   students: RosterStudent[],
   report: ParsedReport<T>,
-  assign: (student: RosterStudent, row: T | FlawedRow<T>) => void,
+  current: (student: RosterStudent) => RowChoice<T> | null,
+  assign: (student: RosterStudent, choice: RowChoice<T>) => void,
   problems: MatchProblem[],
   warnings: MatchWarning[],
 ): Promise<void> {
+  const flawed = new Set<FlawedRow<T>>(report.flawed);
   const byEmail = new Map<string, RosterStudent>();
   const byName = new Map<string, RosterStudent[]>();
   const turn = loopTurns();
@@ -242,7 +246,7 @@ async function attachPlatformRows<T extends StudentKey>(
     if (email) byEmail.set(email, s);
     pushTo(byName, fold(s.fullName), s);
   }
-  const seenRow = new Map<RosterStudent, number>();
+  const repeated = new Map<RosterStudent, string>();
   for (const row of rowsInFileOrder(report)) {
     if (turn.due()) await turn.yield();
     const email = normaliseEmail(row.email);
@@ -270,17 +274,19 @@ async function attachPlatformRows<T extends StudentKey>(
       });
       continue;
     }
-    const earlier = seenRow.get(student);
-    if (earlier !== undefined) {
-      warnings.push({
-        type: "duplicate_row",
-        message: `${report.file} row ${row.row}: ${row.fullName} appears again (row ${earlier}); the later row is used`,
-        file: report.file,
-        row: row.row,
-        studentId: student.existingId,
-      });
-    }
-    seenRow.set(student, row.row);
-    assign(student, row);
+    const choice = chooseRow(current(student), row, !flawed.has(row));
+    assign(student, choice);
+    if (choice.rows.length === 2) repeated.set(student, row.fullName);
+  }
+  // Said once the last row is in: a later whole row still takes over from an earlier one.
+  for (const [student, name] of repeated) {
+    const choice = current(student)!;
+    warnings.push({
+      type: "duplicate_row",
+      message: `${report.file} rows ${choice.rows.join(", ")}: ${name} appears ${choice.rows.length} times; ${usedRowText(choice)}`,
+      file: report.file,
+      row: choice.rows[1]!,
+      studentId: student.existingId,
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { IMPORT_LIMITS } from "@tally/contract";
+import { hasNameControlCharacter, IMPORT_LIMITS, NAME_CONTROL_CHARACTER_PROBLEM } from "@tally/contract";
 import { type DateOrder, dateOrderOf } from "../../lib/csv/cell-values.js";
 import { decodeText } from "../../lib/csv/decode-text.js";
 import { ColumnFinder } from "../../lib/csv/header-names.js";
@@ -98,9 +98,18 @@ export class RowReading {
 
   /**
    * Name and e-mail of the row's student; null (with a problem) when the row names nobody, unless
-   * `identifiedOtherwise` (a CRM row's Benefit Assignment ID): then an empty name is "".
+   * `identifiedOtherwise` (a CRM row's Benefit Assignment ID): then an empty name is "". Null
+   * (with a problem) too when the name holds a control character: such a row is not used.
    */
   studentKey(names: NameColumns, email: number | null, identifiedOtherwise = false): StudentKey | null {
+    // A line break or another control character in a name is refused, not folded into a space:
+    // the row is an error and skipped (issue 41.9).
+    for (const index of "full" in names ? [names.full] : [names.first, names.last]) {
+      if (hasNameControlCharacter(this.cell(index))) {
+        this.fail(index, NAME_CONTROL_CHARACTER_PROBLEM);
+        return null;
+      }
+    }
     let firstName: string;
     let lastName: string;
     if ("full" in names) {

@@ -146,6 +146,26 @@ describe("PUT /api/students/:id", () => {
     }
   });
 
+  // Issue 41.9: a name travels into CSV exports, PDFs, e-mails and the log; a line break would start a line of its own.
+  it.each([
+    ["first_name", "First name", "Ann\nLee"],
+    ["last_name", "Last name", "Lee\r\nX-Injected: yes"],
+    ["first_name", "First name", "Ann\tLee"],
+    ["last_name", "Last name", "Lee\u0085"],
+    ["first_name", "First name", "Ann\u007f"],
+    ["last_name", "Last name", "Lee\u2028Ann"],
+    ["first_name", "First name", "Ann\u2029Lee"],
+    ["last_name", "Last name", "\u202eeeL"],
+  ])("refuses %s with a control character (400 naming the field), changing nothing", async (field, label, value) => {
+    const id = w.students.cOpen.id;
+    const before = await row(id);
+    const res = await put("admin", id, { [field]: value });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: "VALIDATION_ERROR", error: `${label} must not contain line breaks or other control characters` });
+    expect(res.json().details[0].path).toBe(`body.${field}`);
+    expect(await row(id)).toEqual(before);
+  });
+
   it.each([
     [{ first_name: "" }],
     [{ first_name: 42 }],

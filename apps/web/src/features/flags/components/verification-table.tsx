@@ -2,6 +2,7 @@ import { FLAG_MATCH_LABELS, type FlagVerificationRow } from "@tally/contract";
 import { Badge, Checkbox, Group, Switch, Table, Text, UnstyledButton } from "@mantine/core";
 import { useState } from "react";
 import { PageButtons } from "../../../components/page-buttons";
+import { ReportRowsUsed } from "../../../components/report-rows-used";
 import { pageOf } from "../../../lib/paging";
 import { type FlagSort, nextSort, visibleRows } from "../lib/verification-rows";
 
@@ -111,7 +112,10 @@ export function VerificationTable({ rows, selected, onSelect, disabled }: Props)
                       disabled={disabled}
                     />
                   </Table.Td>
-                  <Table.Td style={NO_WRAP}>{row.name}</Table.Td>
+                  <Table.Td style={NO_WRAP}>
+                    {row.name}
+                    <ReportRowsUsed choices={row.rowsUsed} />
+                  </Table.Td>
                   <Table.Td style={NO_WRAP}>{row.benefit_assignment_id}</Table.Td>
                   <Table.Td>
                     <FlagChips flags={row.calculated_flags} />

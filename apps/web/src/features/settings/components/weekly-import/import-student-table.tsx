@@ -1,5 +1,6 @@
 import { Badge, Stack, Table, Text } from "@mantine/core";
 import type { ImportAction, ImportStudentDetail } from "@tally/contract";
+import { ReportRowsUsed } from "../../../../components/report-rows-used";
 
 /** Background colour and a text shade dark enough for 4.5:1 on it (small bold text). */
 const ACTION_COLORS: Record<ImportAction, { color: string; text: string }> = {
@@ -59,6 +60,7 @@ export function ImportStudentTable({ students }: { students: ImportStudentDetail
                   <Badge size="xs" mt={2} variant="outline" color={student.isNewStudent ? "blue.8" : "gray.7"} tt="none">
                     {student.isNewStudent ? "New" : "Existing"}
                   </Badge>
+                  <ReportRowsUsed choices={student.rowsUsed} />
                 </Table.Td>
                 <Table.Td>
                   <ActionBadge action={weeklyData.action} />
