@@ -1,11 +1,15 @@
+import type { AlertList, AlertSummary, CohortItem } from "@tally/contract";
 import { describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
 import { expectTitle, settled, visible } from "./browser";
 import { useSignedInPage } from "./journey-setup";
 import { type StudentsReply, type Summary, apiAs, cardNames, chooseOption, eventually, filterInput, statValue, studentsHeadingCount } from "./dashboards-page";
 import { ADMIN } from "./demo-accounts";
 
 // Issue 29: the search reads names as the import does, and the dashboard's view (filters and
-// search) lives in its URL: it survives a reload, Back and a trip to Settings.
+// search) lives in its URL: it survives a reload, Back and a trip to Settings. Issue 41: the
+// Needs attention card counts the search too, and a search that finds nobody in the chosen
+// cohort says how many it finds in others.
 
 const admin = useSignedInPage(ADMIN);
 const api = () => apiAs(admin.context, admin.token);
@@ -56,6 +60,55 @@ describe("the dashboard search", () => {
     expect(await page.getByTestId("trend-chart").count()).toBe(0);
     await page.getByRole("button", { name, exact: true }).click();
     await expect.poll(() => cardNames(page), { timeout: 15_000 }).toContain(name);
+  });
+});
+
+/** The number on the Needs attention card; null while it is not there. */
+async function attentionValue(page: Page): Promise<number | null> {
+  const card = page.getByTestId("stat-needs-attention");
+  if ((await card.count()) === 0) return null;
+  const match = /Needs attention([\d,]+)Open the list/.exec((await card.textContent()) ?? "");
+  return match ? Number(match[1]!.replace(/,/g, "")) : null;
+}
+
+describe("a search beyond the chosen cohort", () => {
+  test("the Needs attention card counts the search; nobody in the cohort offers the others in one click", async () => {
+    const { page } = admin;
+    // A student with an alert, and a cohort where searching their name finds nobody.
+    const alert = (await api()<AlertList>("/alerts", { pageSize: 1 })).body.data[0];
+    if (!alert) throw new Error("The demo data has no alert");
+    const name = alert.studentName;
+    const cohorts = (await api()<{ data: CohortItem[] }>("/cohorts")).body.data;
+    let other: CohortItem | undefined;
+    for (const cohort of cohorts) {
+      if ((await api()<Summary>("/students/summary", { cohortId: cohort.id, q: name })).body.studentCount === 0) {
+        other = cohort;
+        break;
+      }
+    }
+    if (!other) throw new Error(`Every demo cohort has a student named ${name}`);
+    const everywhere = (await api()<Summary>("/students/summary", { q: name })).body.studentCount;
+    const flagged = (await api()<AlertSummary>("/alerts/summary", { q: name })).body.total;
+    expect(everywhere).toBeGreaterThan(0);
+    expect(flagged).toBeGreaterThan(0);
+
+    await page.goto(`${ADMIN.home}?cohort=${other.id}&q=${encodeURIComponent(name)}`);
+    const hint = await visible(page.getByTestId("search-elsewhere"));
+    const students = everywhere === 1 ? "1 student matches" : `${everywhere} students match`;
+    expect(await hint.textContent()).toContain(`No students match “${name}” in ${other.name}. ${students} in other cohorts.`);
+    await eventually(() => attentionValue(page), 0, "the card counts the cohort's search: nobody");
+    await hint.getByRole("button", { name: "Search all cohorts" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("cohort")).toBe("all");
+    await expect.poll(() => cardNames(page)).toContain(name);
+    await eventually(() => attentionValue(page), flagged, "the card counts the alerts of the search");
+    expect(await page.getByTestId("search-elsewhere").count()).toBe(0);
+
+    // The card opens the list with the search, and the list shows what the card counted.
+    await page.getByTestId("stat-needs-attention").click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/alerts");
+    expect(new URL(page.url()).searchParams.get("q")).toBe(name);
+    await visible(page.getByTestId("search-scope"));
+    await eventually(() => page.getByTestId("alert-row").count(), Math.min(flagged, 50), "the list's rows of the search");
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dbIdSchema } from "./common.js";
+import { dashboardFilterQuerySchema } from "./dashboard-filter.js";
 
 // Issue 30 "Early warning": rules → alerts with evidence → follow-up with notes → a weekly
 // digest. The route, field and rule names here are a public interface (fixed by the issue).
@@ -263,6 +264,8 @@ export const alertsQuerySchema = z.object({
   severity: alertSeveritySchema.optional(),
   assignedToMe: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   studentId: z.coerce.number().int().positive().optional(),
+  /** The dashboard's search (its `q`, read the same way): the Needs attention card counts what the other figures count. */
+  q: dashboardFilterQuerySchema.shape.q.describe("only the students the dashboard's search text finds"),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });

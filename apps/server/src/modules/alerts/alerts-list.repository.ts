@@ -1,7 +1,7 @@
 import type { AlertDetails, AlertRule, AlertSeverity, AlertState } from "@tally/contract";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { pageAsOneText } from "../../db/json-rows.js";
+import { idArray, pageAsOneText } from "../../db/json-rows.js";
 import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
 
 // The follow-up list: alerts of the students the caller sees (the dashboards' scope), an
@@ -14,6 +14,8 @@ export interface AlertFilters {
   rule?: AlertRule | undefined;
   severity?: AlertSeverity | undefined;
   studentId?: number | undefined;
+  /** Only these students' alerts (a search's students); an empty list keeps none. */
+  studentIds?: readonly number[] | undefined;
   /** Only alerts assigned to this user (assignedToMe). */
   assigneeId?: number | undefined;
 }
@@ -76,6 +78,7 @@ export function alertsInScope(db: DbExecutor, scope: DataScope, filters: AlertFi
   if (filters.rule !== undefined) query = query.where("a.rule", "=", filters.rule);
   if (filters.severity !== undefined) query = query.where("a.severity", "=", filters.severity);
   if (filters.studentId !== undefined) query = query.where("a.student_id", "=", filters.studentId);
+  if (filters.studentIds !== undefined) query = query.where(sql<SqlBool>`a.student_id = any(${idArray(filters.studentIds)})`);
   if (filters.assigneeId !== undefined) query = query.where("a.assignee_id", "=", filters.assigneeId);
   return query;
 }

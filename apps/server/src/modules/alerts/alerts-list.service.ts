@@ -13,7 +13,7 @@ import {
 import type { Engine } from "../../db/connection.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { type DataScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
-import { requireStudentInScope } from "../students/students.service.js";
+import { matchingStudentIds, requireStudentInScope } from "../students/students.service.js";
 import * as repo from "./alerts-list.repository.js";
 
 /** How the list's pages come back from this engine (see ListAnswer). */
@@ -26,10 +26,15 @@ export const SUMMARY_STUDENT_LIMIT = 5000;
 
 type Caller = ScopeSubject & { id: number };
 
-/** The caller's scope (the dashboards': a schoolId narrows it, or opens the demo school alone) and the filters. */
+/**
+ * The caller's scope (the dashboards': a schoolId narrows it, or opens the demo school alone) and
+ * the filters. A search keeps the alerts of the students the dashboard's own search finds in that
+ * scope, so the Needs attention card counts the students every other figure counts.
+ */
 async function scopeAndFilters(db: DbExecutor, user: Caller, query: Omit<AlertsQuery, "page" | "pageSize">) {
   const scope = await resolveScope(db, user, { schoolIds: query.schoolId === undefined ? undefined : [query.schoolId] });
   const filters: repo.AlertFilters = {
+    studentIds: query.q ? await matchingStudentIds(db, scope, { q: query.q }) : undefined,
     states: query.state ?? LIVE_STATES,
     cohortId: query.cohortId,
     rule: query.rule,

@@ -20,7 +20,7 @@ export function useDashboardSearch(): string {
 /**
  * The header search lives in the URL (`?q=`) beside the dashboard's filters, so a search
  * survives a reload and can be bookmarked or sent. Typing replaces the history entry rather
- * than adding one per letter.
+ * than adding one per letter. The Needs attention list below this layout reads it too.
  */
 export function DashboardLayout() {
   const user = useCurrentUser();
@@ -32,6 +32,8 @@ export function DashboardLayout() {
         const next = new URLSearchParams(previous);
         if (value) next.set("q", value);
         else next.delete("q");
+        // A new search starts at its first page (the Needs attention list keeps its page here).
+        next.delete("page");
         return next;
       },
       { replace: true },

@@ -10,10 +10,12 @@ import { queryKeys } from "../query-keys";
 export interface AlertScope {
   schoolId: number | null;
   cohortId: number | null;
+  /** The dashboard's search: the card counts the students every other figure counts. Empty: none. */
+  q: string;
 }
 
-function scopeQuery(scope: AlertScope): Record<string, number | undefined> {
-  return { schoolId: scope.schoolId ?? undefined, cohortId: scope.cohortId ?? undefined };
+function scopeQuery(scope: AlertScope): Record<string, number | string | undefined> {
+  return { schoolId: scope.schoolId ?? undefined, cohortId: scope.cohortId ?? undefined, q: scope.q.trim() || undefined };
 }
 
 export function getAlertSummary(scope: AlertScope, signal?: AbortSignal): Promise<AlertSummary> {
@@ -31,11 +33,12 @@ export function useAlertSummary(scope: AlertScope, enabled = true) {
   return useQuery({ ...alertSummaryQuery(scope), enabled });
 }
 
-/** "/alerts?schoolId=1&cohortId=10": the call list under the dashboard's filters. */
+/** "/alerts?schoolId=1&cohortId=10&q=ada": the call list under the dashboard's filters and search. */
 export function alertsLink(scope: AlertScope): string {
   const params = new URLSearchParams();
   if (scope.schoolId !== null) params.set("schoolId", String(scope.schoolId));
   if (scope.cohortId !== null) params.set("cohortId", String(scope.cohortId));
+  if (scope.q.trim()) params.set("q", scope.q.trim());
   const search = params.toString();
   return search ? `/alerts?${search}` : "/alerts";
 }

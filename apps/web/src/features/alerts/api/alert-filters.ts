@@ -16,6 +16,8 @@ export interface AlertFilters {
   states: AlertState[];
   severity: AlertSeverity | null;
   assignedToMe: boolean;
+  /** The header's search (the dashboard's `q`): only the students it finds. Empty: none. */
+  q: string;
   page: number;
 }
 
@@ -34,6 +36,7 @@ export function readAlertFilters(params: URLSearchParams): AlertFilters {
       .filter((s): s is AlertState => s !== null),
     severity: oneOf(ALERT_SEVERITIES, params.get("severity")),
     assignedToMe: params.get("assignedToMe") === "true",
+    q: params.get("q") ?? "",
     page: id(params.get("page")) ?? 1,
   };
 }
@@ -46,6 +49,7 @@ export function writeAlertFilters(filters: AlertFilters): URLSearchParams {
   if (filters.states.length > 0) params.set("state", filters.states.join(","));
   if (filters.severity) params.set("severity", filters.severity);
   if (filters.assignedToMe) params.set("assignedToMe", "true");
+  if (filters.q) params.set("q", filters.q);
   if (filters.page > 1) params.set("page", String(filters.page));
   return params;
 }
@@ -59,6 +63,7 @@ export function alertsApiQuery(filters: AlertFilters, pageSize?: number): Record
     state: filters.states.length > 0 ? filters.states.join(",") : undefined,
     severity: filters.severity ?? undefined,
     assignedToMe: filters.assignedToMe ? "true" : undefined,
+    q: filters.q.trim() || undefined,
     page: pageSize ? filters.page : undefined,
     pageSize,
   };

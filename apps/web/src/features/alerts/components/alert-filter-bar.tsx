@@ -69,7 +69,8 @@ export function AlertFilterBar({ filters, onChange, showSchoolFilter }: Props) {
       <Button
         variant="subtle"
         onClick={() =>
-          onChange({ schoolId: null, cohortId: null, rule: null, states: [], severity: null, assignedToMe: false, page: 1 })
+          // The search is the header's, as on the dashboard: clearing the filters keeps it.
+          onChange({ schoolId: null, cohortId: null, rule: null, states: [], severity: null, assignedToMe: false, q: filters.q, page: 1 })
         }
       >
         Clear filters

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildAlert } from "../../../testing/fake-alerts-api";
 import { jsonResponse, mockFetch } from "../../../testing/mock-fetch";
@@ -7,7 +7,7 @@ import { buildUser, signIn } from "../../../testing/signed-in-user";
 
 const ALERTS = Array.from({ length: 60 }, (_, i) => buildAlert(i + 1));
 
-/** A fake alerts API filtering by rule and paging as the server does; records bulk bodies. */
+/** A fake alerts API filtering by rule and search and paging as the server does; records bulk bodies. */
 function mockAlertsApi(exportAtSchool = true) {
   const bulkBodies: unknown[] = [];
   const fetchMock = mockFetch((url, init) => {
@@ -26,7 +26,8 @@ function mockAlertsApi(exportAtSchool = true) {
       return jsonResponse(200, { updated: body.ids.length, skipped: [] });
     }
     if (parsed.pathname === "/api/alerts") {
-      const rows = ALERTS.filter((a) => !p.get("rule") || a.rule === p.get("rule"));
+      const q = (p.get("q") ?? "").toLowerCase();
+      const rows = ALERTS.filter((a) => (!p.get("rule") || a.rule === p.get("rule")) && a.studentName.toLowerCase().includes(q));
       const page = Number(p.get("page") ?? 1);
       const size = Number(p.get("pageSize") ?? 50);
       return jsonResponse(200, { data: rows.slice((page - 1) * size, page * size), total: rows.length });
@@ -64,6 +65,32 @@ describe("Needs attention (/alerts)", () => {
     await waitFor(() => expect(router.state.location.search).toBe("?page=2"));
     await waitFor(() => expect(screen.getAllByTestId("alert-row")).toHaveLength(10));
     expect(alertCalls(fetchMock).at(-1)!.searchParams.get("page")).toBe("2");
+  });
+
+  it("keeps to the students the search finds, from the dashboard card's link or the header, as the dashboard does (issue 41)", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const { fetchMock } = mockAlertsApi();
+    const { router } = renderApp("/alerts?cohortId=10&q=Student1");
+    // Student1 and Student10 to Student19.
+    await waitFor(() => expect(screen.getAllByTestId("alert-row")).toHaveLength(11));
+    expect(alertCalls(fetchMock).at(-1)!.searchParams.get("q")).toBe("Student1");
+    expect(screen.getByTestId("search-scope").textContent).toBe("Only the students matching “Student1”.");
+    const search = screen.getByRole("searchbox", { name: "Search" }) as HTMLInputElement;
+    expect(search.value).toBe("Student1");
+    // A filter chosen here keeps the search.
+    fireEvent.change(screen.getByLabelText("Rule"), { target: { value: "flags" } });
+    await waitFor(() => expect(router.state.location.search).toBe("?cohortId=10&rule=flags&q=Student1"));
+    fireEvent.click(screen.getByRole("button", { name: "Clear filters" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?q=Student1"));
+
+    // Typed in the header: the list asks once, and starts again at its first page.
+    await act(() => router.navigate("/alerts?page=2"));
+    await waitFor(() => expect(screen.getAllByTestId("alert-row")).toHaveLength(10));
+    fireEvent.change(search, { target: { value: "Student3" } });
+    await waitFor(() => expect(router.state.location.search).toBe("?q=Student3"));
+    await waitFor(() => expect(screen.getAllByTestId("alert-row")).toHaveLength(11));
+    const asked = alertCalls(fetchMock).at(-1)!.searchParams;
+    expect([asked.get("q"), asked.get("page")]).toEqual(["Student3", "1"]);
   });
 
   it("acknowledges the selected alerts in one bulk call; a row's student opens on the Follow-up tab", async () => {

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
 import { canExport, isAdminRole } from "@tally/contract";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
@@ -13,11 +14,16 @@ import { ALERTS_PER_PAGE, useAlerts } from "../api/get-alerts";
 import { AlertFilterBar } from "./alert-filter-bar";
 import { AlertsTable } from "./alerts-table";
 
+const SEARCH_DEBOUNCE_MS = 300;
+
 /** "Needs attention" (/alerts): the call list, urgent first, for every role in its own scope. */
 export function AlertsPage() {
   const user = useCurrentUser();
   const [params, setParams] = useSearchParams();
-  const filters = readAlertFilters(params);
+  const typed = readAlertFilters(params);
+  // The header's search is typed into the address letter by letter: the list asks once it settles.
+  const [q] = useDebouncedValue(typed.q.trim(), SEARCH_DEBOUNCE_MS);
+  const filters: AlertFilters = { ...typed, q };
   const alerts = useAlerts(filters);
   const bulk = useBulkAlerts();
   const csv = useDownloadAlertsCsv();
@@ -31,7 +37,8 @@ export function AlertsPage() {
 
   const setFilters = (next: AlertFilters) => {
     setSelected(new Set());
-    setParams(writeAlertFilters(next));
+    // The search is the header's: a choice here keeps what is typed there, settled or not.
+    setParams(writeAlertFilters({ ...next, q: typed.q }));
   };
   const toggle = (id: number, on: boolean) =>
     setSelected((prev) => {
@@ -61,6 +68,11 @@ export function AlertsPage() {
         Students the alert rules raised, urgent first. Open a student to follow up.
       </Text>
       <AlertFilterBar filters={filters} onChange={setFilters} showSchoolFilter={!schoolUser} />
+      {q ? (
+        <Text size="sm" c="dimmed" data-testid="search-scope">
+          Only the students matching “{q}”.
+        </Text>
+      ) : null}
       <Group gap="sm" wrap="wrap">
         <Button disabled={selected.size === 0} loading={bulk.isPending} onClick={acknowledge}>
           Acknowledge selected{selected.size > 0 ? ` (${selected.size})` : ""}

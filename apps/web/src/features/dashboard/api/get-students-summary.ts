@@ -4,9 +4,12 @@ import { apiRequest } from "../../../lib/api-client";
 import { type DashboardFilters, filterQuery } from "./dashboard-filters";
 import { queryKeys } from "../../../lib/query-keys";
 
-export function getStudentsSummary(filters: DashboardFilters, q: string, signal?: AbortSignal) {
-  // previousWeek: the cards show each total's change since this week began.
-  return apiRequest<StudentsSummary>("/students/summary", { signal, query: { ...filterQuery(filters, q), previousWeek: true } });
+/** previousWeek: the cards show each total's change since this week began (a count alone needs none). */
+export function getStudentsSummary(filters: DashboardFilters, q: string, signal?: AbortSignal, previousWeek = true) {
+  return apiRequest<StudentsSummary>("/students/summary", {
+    signal,
+    query: { ...filterQuery(filters, q), previousWeek: previousWeek ? true : undefined },
+  });
 }
 
 /** Exact counts for the stat cards, with the same filters as the student grid. */
@@ -14,6 +17,14 @@ export function studentsSummaryQuery(filters: DashboardFilters, q: string) {
   return queryOptions({
     queryKey: queryKeys.students.summary({ ...filters, q }),
     queryFn: ({ signal }) => getStudentsSummary(filters, q, signal),
+  });
+}
+
+/** The same totals without last week's: how many students a search finds under other filters. */
+export function studentsCountQuery(filters: DashboardFilters, q: string) {
+  return queryOptions({
+    queryKey: queryKeys.students.summary({ ...filters, q, previousWeek: false }),
+    queryFn: ({ signal }) => getStudentsSummary(filters, q, signal, false),
   });
 }
 

@@ -89,6 +89,49 @@ describe("the search", () => {
   });
 });
 
+describe("a search that finds nobody in the chosen cohort (issue 41)", () => {
+  it("says how many students it finds in other cohorts, and searches all cohorts in one click", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const fetchMock = mockDashboardApi();
+    // No cohort in the URL: the running cohort, Fall 2025; Student30 is in South Cohort.
+    const { router } = renderApp("/dashboard?q=Student30");
+    const hint = await screen.findByTestId("search-elsewhere", {}, SLOW);
+    expect(hint.textContent).toBe("No students match “Student30” in the current cohort, Fall 2025. 1 student matches in other cohorts.Search all cohorts");
+    // The check is the summary's count with the cohort left out, without last week's totals.
+    const check = callsTo(fetchMock, "/students/summary").filter((p) => !p.has("cohortId"));
+    expect(check.map((p) => [p.get("q"), p.get("previousWeek")])).toEqual([["Student30", null]]);
+    fireEvent.click(within(hint).getByRole("button", { name: "Search all cohorts" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?q=Student30&cohort=all"));
+    expect(await screen.findByRole("article", { name: "Student30 Tester" }, SLOW)).toBeTruthy();
+    expect(screen.queryByTestId("search-elsewhere")).toBeNull();
+  });
+
+  it("counts several, and names the team when one is chosen", async () => {
+    signIn(buildUser({ role: "admin" }));
+    // Falcons left empty: at North High, Student1, 11, 13, 15, 17 and 19 are in Hawks and Eagles.
+    mockDashboardApi({ students: buildStudents(30).filter((s) => s.team?.id !== 100) });
+    renderApp("/dashboard?school=1&cohort=10&team=100&q=Student1");
+    const hint = await screen.findByTestId("search-elsewhere", {}, SLOW);
+    expect(hint.textContent).toContain("No students match “Student1” in Falcons, Spring 2025. 6 students match in other teams and cohorts.");
+  });
+
+  it("asks nothing more when the cohort finds someone, and says nothing when no cohort does", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const fetchMock = mockDashboardApi();
+    renderApp("/dashboard?cohort=10&q=Student11");
+    expect(await screen.findByRole("article", { name: "Student11 Tester" }, SLOW)).toBeTruthy();
+    expect(callsTo(fetchMock, "/students/summary").every((p) => p.get("cohortId") === "10")).toBe(true);
+    expect(screen.queryByTestId("search-elsewhere")).toBeNull();
+
+    signIn(buildUser({ role: "admin" }));
+    const nobody = mockDashboardApi();
+    renderApp("/dashboard?cohort=10&q=Nobody");
+    expect(await screen.findByText("No students found for “Nobody”.", {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(callsTo(nobody, "/students/summary").filter((p) => !p.has("cohortId"))).toHaveLength(1));
+    expect(screen.queryByTestId("search-elsewhere")).toBeNull();
+  });
+});
+
 describe("the trend", () => {
   it("never adds the weeks of several cohorts together", async () => {
     signIn(buildUser({ role: "admin" }));

@@ -94,6 +94,26 @@ describe("Needs attention on the dashboard", () => {
     expect(marked[0]!.textContent).toBe("⚑Needs attention");
   });
 
+  it("follows the search like every other figure: the card counts, marks and opens the list with it (issue 41)", async () => {
+    signIn(buildUser({ role: "admin" }));
+    const dashboard = mockDashboardApi();
+    // The server's summary of the search: one alert, of Student2.
+    const fetchMock = mockFetch((url, init) => {
+      const parsed = new URL(url, "http://test");
+      if (parsed.pathname === "/api/alerts/summary") {
+        return jsonResponse(200, parsed.searchParams.get("q") === "Student2" ? { ...SUMMARY, total: 1, studentIds: [2] } : SUMMARY);
+      }
+      return dashboard(url, init);
+    });
+    renderApp("/dashboard?school=2&cohort=12&q=Student2");
+    const card = await screen.findByRole("link", { name: /^Needs attention\s*1\s*Open the list$/ }, SLOW);
+    expect(card.getAttribute("href")).toBe("/alerts?schoolId=2&cohortId=12&q=Student2");
+    expect(callsTo(fetchMock, "/alerts/summary").map((p) => p.get("q"))).toEqual(["Student2"]);
+    expect(screen.getByTestId("search-scope").textContent).toContain("Student2");
+    const marked = await screen.findAllByTestId("needs-attention-mark", {}, SLOW);
+    expect(marked.map((m) => m.closest("article")?.getAttribute("aria-label"))).toEqual(["Student2 Tester"]);
+  });
+
   it("opens a linked student on the Follow-up tab; take the alert, acknowledge, and resolve only with a note", async () => {
     const me = buildUser({ role: "school_user", school_id: 1, school_name: "North High" });
     signIn(me);

@@ -9,7 +9,7 @@ import { schoolsQuery } from "../../../lib/api/get-schools";
 import type { DashboardFilters } from "../api/dashboard-filters";
 import { cohortTrendsQuery } from "../api/get-cohort-trends";
 import { studentsQuery } from "../api/get-students";
-import { studentsSummaryQuery } from "../api/get-students-summary";
+import { studentsCountQuery, studentsSummaryQuery } from "../api/get-students-summary";
 import { teamsQuery } from "../api/get-teams";
 import type { ReportFilters } from "../api/report-filters";
 import { AttendanceTable } from "./attendance-table";
@@ -18,6 +18,7 @@ import { DashboardFilterBar } from "./dashboard-filter-bar";
 import { DashboardStats } from "./dashboard-stats";
 import { ALL_COHORTS, readUrlFilters, runningCohort, useRememberedDashboardView, writeUrlFilters } from "./dashboard-url";
 import { ExportMenu } from "./export-menu";
+import { SearchElsewhere } from "./search-elsewhere";
 import { StudentDetailModal } from "./student-detail-modal";
 import { STUDENTS_PER_PAGE, StudentGrid } from "./student-grid";
 import { latestWeekChange, weekLabel } from "./trend-rows";
@@ -56,6 +57,12 @@ export function DashboardLoading() {
       </Stack>
     </Center>
   );
+}
+
+/** Where a search found nobody, in words: "Fall 2025", "the current cohort, Fall 2025", "Hawks, Fall 2025". */
+function searchPlace(cohortName: string, runningByDefault: boolean, teamName: string | undefined): string {
+  if (teamName) return `${teamName}, ${cohortName}`;
+  return runningByDefault ? `the current cohort, ${cohortName}` : cohortName;
 }
 
 /** Shared student dashboard (spec section 2); the server limits every list to the caller's scope. */
@@ -107,7 +114,8 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   });
   const summary = useQuery({ ...studentsSummaryQuery(filters, q), placeholderData: keepPreviousData, enabled: ready });
   // Issue 30: the open alerts under the filters; a failure only leaves the card and marks out.
-  const alertScope = { schoolId: filters.schoolId, cohortId: filters.cohortId };
+  // The search narrows them as it narrows every other figure (issue 41).
+  const alertScope = { schoolId: filters.schoolId, cohortId: filters.cohortId, q };
   const alerts = useAlertSummary(alertScope, ready);
   const flagged = useMemo(() => new Set(alerts.data?.studentIds ?? []), [alerts.data]);
   // Weeks of several cohorts are not comparable: the trend is drawn for one cohort in view
@@ -115,6 +123,11 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
   const cohortsInView = summary.data?.cohortCount ?? (cohorts.isPlaceholderData ? undefined : cohorts.data?.length);
   const severalCohorts = filters.cohortId === null && (cohortsInView === undefined || cohortsInView > 1);
   const trend = useQuery({ ...cohortTrendsQuery(filters, "both", q), enabled: ready && !severalCohorts });
+  // A search that finds nobody in the chosen cohort asks, then only, whether it finds students in
+  // others: the header's search otherwise looks through the running cohort alone, without a word.
+  const foundNone = q !== "" && filters.cohortId !== null && !summary.isPlaceholderData && summary.data?.studentCount === 0;
+  const allCohorts: DashboardFilters = { schoolId: filters.schoolId, cohortId: null, teamId: null };
+  const elsewhere = useQuery({ ...studentsCountQuery(allCohorts, q), enabled: ready && foundNone });
   // The grid asks for its page once the page shows; asking now, beside the totals, saves a
   // round trip of waiting on a fresh sign-in. Nothing here reads it, so nothing re-renders.
   useQuery({ ...studentsQuery({ filters, q, page, limit: STUDENTS_PER_PAGE }), enabled: ready, notifyOnChangeProps: [] });
@@ -196,6 +209,15 @@ export function StudentDashboard({ user, title, subtitle, showSchoolFilter, show
         <Text size="sm" c="dimmed" data-testid="search-scope">
           Every figure below counts only the students matching “{q}”.
         </Text>
+      ) : null}
+      {foundNone && cohort && elsewhere.data && elsewhere.data.studentCount > 0 ? (
+        <SearchElsewhere
+          q={q}
+          place={searchPlace(cohort.name, url.cohort === undefined, teams.data?.find((t) => t.id === filters.teamId)?.name)}
+          elsewhere={elsewhere.data.studentCount}
+          withTeam={filters.teamId !== null}
+          onSearchAll={() => setParams(writeUrlFilters(params, allCohorts, false))}
+        />
       ) : null}
       <DashboardStats
         summary={summary.data}
