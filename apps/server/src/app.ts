@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import { MESSAGES } from "@tally/contract";
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
 import { clientAddressPlugin } from "./modules/audit/client-address.js";
 import { apiDocsPlugin } from "./plugins/api-docs.js";
@@ -19,6 +19,7 @@ import { apiModules } from "./modules/index.js";
 import { forwardedAddressWarnings } from "./lib/forwarded-address.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 import { capConnections, httpServerOptions } from "./lib/http-server-options.js";
+import { strictBodyValidatorCompiler } from "./lib/strict-body.js";
 
 export interface BuildAppOptions {
   ctx: ServerContext;
@@ -46,7 +47,8 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
   }).withTypeProvider<ZodTypeProvider>();
   capConnections(app.server, ctx.config.httpMaxConnections, app.log);
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
-  app.setValidatorCompiler(validatorCompiler);
+  // A JSON body's unknown fields are refused (400), as the query guard refuses unknown names.
+  app.setValidatorCompiler(strictBodyValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(requestIdHeader);
