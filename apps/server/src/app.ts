@@ -19,6 +19,7 @@ import { apiModules } from "./modules/index.js";
 import { forwardedAddressWarnings } from "./lib/forwarded-address.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 import { capConnections, httpServerOptions } from "./lib/http-server-options.js";
+import { guardConnections } from "./lib/connection-guard.js";
 import { strictBodyValidatorCompiler } from "./lib/strict-body.js";
 
 export interface BuildAppOptions {
@@ -46,6 +47,18 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   capConnections(app.server, ctx.config.httpMaxConnections, app.log);
+  // Idle connections may not hold the slots that capConnections leaves (lib/connection-guard.ts).
+  guardConnections(
+    app.server,
+    {
+      maxConnections: ctx.config.httpMaxConnections,
+      perAddress: ctx.config.httpConnectionsPerAddress,
+      keepAliveTimeoutMs: ctx.config.httpKeepAliveTimeoutMs,
+      headersTimeoutMs: ctx.config.httpHeadersTimeoutMs,
+      trustProxy: ctx.config.trustProxy,
+    },
+    app.log,
+  );
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
   // A JSON body's unknown fields are refused (400), as the query guard refuses unknown names.
   app.setValidatorCompiler(strictBodyValidatorCompiler);
