@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import { MESSAGES } from "@tally/contract";
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { ServerContext } from "./context.js";
 import { clientAddressPlugin } from "./modules/audit/client-address.js";
 import { apiDocsPlugin } from "./plugins/api-docs.js";
@@ -19,6 +19,8 @@ import { apiModules } from "./modules/index.js";
 import { forwardedAddressWarnings } from "./lib/forwarded-address.js";
 import { requestIdHeader, requestIdOptions } from "./lib/request-log.js";
 import { capConnections, httpServerOptions } from "./lib/http-server-options.js";
+import { guardConnections } from "./lib/connection-guard.js";
+import { strictBodyValidatorCompiler } from "./lib/strict-body.js";
 
 export interface BuildAppOptions {
   ctx: ServerContext;
@@ -45,8 +47,21 @@ export async function buildApp({ ctx, logger = false, webDist, onRoute, heartbea
     ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   capConnections(app.server, ctx.config.httpMaxConnections, app.log);
+  // Idle connections may not hold the slots that capConnections leaves (lib/connection-guard.ts).
+  guardConnections(
+    app.server,
+    {
+      maxConnections: ctx.config.httpMaxConnections,
+      perAddress: ctx.config.httpConnectionsPerAddress,
+      keepAliveTimeoutMs: ctx.config.httpKeepAliveTimeoutMs,
+      headersTimeoutMs: ctx.config.httpHeadersTimeoutMs,
+      trustProxy: ctx.config.trustProxy,
+    },
+    app.log,
+  );
   if (onRoute) app.addHook("onRoute", (route) => onRoute({ method: route.method, url: route.url, schema: route.schema }));
-  app.setValidatorCompiler(validatorCompiler);
+  // A JSON body's unknown fields are refused (400), as the query guard refuses unknown names.
+  app.setValidatorCompiler(strictBodyValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(requestIdHeader);

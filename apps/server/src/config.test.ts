@@ -163,6 +163,7 @@ describe("loadConfig", () => {
       streamsMaxTotal: 8_000,
       streamsPerUser: 10,
       streamsPerAddress: 200,
+      httpConnectionsPerAddress: 256,
     });
     // A limit that cannot be read (not Linux): counted as 4096.
     expect(loadConfig({ DATA_DIR: tempDir() }, null)).toMatchObject({ openFileLimit: null, httpMaxConnections: 3_276, streamsMaxTotal: 1_638 });
@@ -180,6 +181,7 @@ describe("loadConfig", () => {
       STREAMS_MAX_TOTAL: "500",
       STREAMS_PER_USER: "4",
       STREAMS_PER_ADDRESS: "120",
+      HTTP_CONNECTIONS_PER_ADDRESS: "300",
     };
     expect(loadConfig(env, 1024)).toMatchObject({
       httpHeadersTimeoutMs: 5000,
@@ -189,6 +191,7 @@ describe("loadConfig", () => {
       streamsMaxTotal: 500,
       streamsPerUser: 4,
       streamsPerAddress: 120,
+      httpConnectionsPerAddress: 300,
     });
     const problems = (overrides: Record<string, string>, fileLimit: number | null = 1024) => {
       try {
@@ -209,6 +212,7 @@ describe("loadConfig", () => {
     for (const [name, bad] of [
       ["STREAMS_PER_USER", "0"],
       ["STREAMS_PER_ADDRESS", "many"],
+      ["HTTP_CONNECTIONS_PER_ADDRESS", "0"],
       ["HTTP_MAX_CONNECTIONS", "1.5"],
       ["HTTP_HEADERS_TIMEOUT_MS", "10"],
       ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "-1"],

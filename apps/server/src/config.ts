@@ -75,6 +75,7 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: wholeNumber(1000, 3_600_000, "300000").default(300_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(1000, 600_000, "72000").default(72_000),
   HTTP_MAX_CONNECTIONS: wholeNumber(16, 10_000_000, "4000").optional(),
+  HTTP_CONNECTIONS_PER_ADDRESS: wholeNumber(1, 10_000_000, "256").default(256),
   STREAMS_MAX_TOTAL: wholeNumber(1, 10_000_000, "2000").optional(),
   STREAMS_PER_USER: wholeNumber(1, 1000, "10").default(10),
   STREAMS_PER_ADDRESS: wholeNumber(1, 10_000_000, "200").default(200),
@@ -129,6 +130,11 @@ export interface Config {
   httpKeepAliveTimeoutMs: number;
   /** Connections beyond this are dropped at once (and logged), so the process keeps file handles for its own work. */
   httpMaxConnections: number;
+  /**
+   * Connections one client address (IPv6: a /64) holds at most; a new one replaces the address's
+   * oldest idle one, or is refused when none is idle. The proxies of TRUST_PROXY are exempt.
+   */
+  httpConnectionsPerAddress: number;
   /** Event streams this process holds at most; beyond that a new one gets 429. */
   streamsMaxTotal: number;
   /** Event streams per user: one more closes the user's oldest (STREAM_CLOSED SUPERSEDED). */
@@ -212,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     httpMaxConnections: connections.maxConnections,
+    httpConnectionsPerAddress: e.HTTP_CONNECTIONS_PER_ADDRESS,
     streamsMaxTotal: connections.streamsMaxTotal,
     streamsPerUser: e.STREAMS_PER_USER,
     streamsPerAddress: e.STREAMS_PER_ADDRESS,
@@ -357,6 +364,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     httpRequestTimeoutMs: 300_000,
     httpKeepAliveTimeoutMs: 72_000,
     httpMaxConnections: 4096,
+    httpConnectionsPerAddress: 256,
     streamsMaxTotal: 2048,
     streamsPerUser: 10,
     streamsPerAddress: 200,

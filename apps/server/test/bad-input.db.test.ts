@@ -292,6 +292,29 @@ describe("bad input", () => {
     }
   });
 
+  it("refuses a JSON body with a field its schema does not name (400 naming the field) on every route that reads one, and changes nothing", async () => {
+    const jsonRoutes = routes.filter((r) => r.body);
+    expect(jsonRoutes.length).toBeGreaterThan(30);
+    const before = await tableChecksums(t.db);
+    const wrong: string[] = [];
+    for (const route of jsonRoutes) {
+      const url = route.url.replace(/:[A-Za-z]+/g, "1");
+      const res = await t.app.inject({ method: route.method as InjectOptions["method"], url, headers: world.spare.headers, payload: { zzUnknownField: 1 } });
+      let reply: { error?: unknown; code?: unknown; details?: Array<{ path: string; message: string }> } = {};
+      try {
+        reply = res.json();
+      } catch {
+        // Not JSON: counted as wrong below.
+      }
+      const named = reply.details?.some((d) => d.path === "body.zzUnknownField" && d.message.includes('"zzUnknownField"'));
+      if (res.statusCode !== 400 || reply.code !== "VALIDATION_ERROR" || !named || !String(reply.error).includes('"zzUnknownField"')) {
+        wrong.push(`${route.key}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(changedTables(before, await tableChecksums(t.db))).toEqual([]);
+  });
+
   it.each(['{"a":', "{{}", '{"a":1,}', "\uFEFF{"])("answers malformed JSON %j sent to any route that reads a JSON body with 400 and the error body", async (body) => {
     const jsonRoutes = routes.filter((r) => r.body);
     expect(jsonRoutes.length).toBeGreaterThan(10);

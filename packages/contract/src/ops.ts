@@ -7,10 +7,12 @@ export const readySchema = z.object({
   status: z.literal("ready"),
   database: engineSchema,
   migrations: z.object({
-    /** How many of the server's migrations the database has. */
+    /** How many migrations the database has. */
     applied: z.number().int(),
-    /** The newest migration the server knows (and the database has). */
+    /** The newest migration applied to the database. */
     latest: z.string(),
+    /** The newest migration this build knows, when it is not `latest` (a database a newer build migrated). */
+    expected: z.string().optional(),
   }),
 });
 export type ReadyResponse = z.infer<typeof readySchema>;
@@ -29,7 +31,10 @@ export const notReadySchema = z.object({
   migrations: z
     .object({
       applied: z.number().int(),
+      /** The newest migration applied to the database (null: none). */
       latest: z.string().nullable(),
+      /** The newest migration this build knows, when it is not `latest`. */
+      expected: z.string().optional(),
       pending: z.array(z.string()),
     })
     .optional(),

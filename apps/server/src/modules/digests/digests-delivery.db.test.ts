@@ -95,7 +95,7 @@ describe("the weekly digest run", () => {
     const tokens = mail.text.match(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g) ?? [];
     expect(tokens.length).toBe(1);
     const token = tokens[0] as string;
-    expect(await verifyUnsubscribeToken(t.ctx.config.secretKey, token)).toBe(riverside.id);
+    expect(await verifyUnsubscribeToken(t.ctx.config.secretKey, token, clock.now())).toEqual({ userId: riverside.id });
     // It is no session token: the API refuses it.
     await expect(verifyAccessToken(t.ctx.config.secretKey, clock.now(), token)).rejects.toThrow();
     const res = await t.app.inject({ method: "GET", url: "/api/auth/profile", headers: { authorization: `Bearer ${token}` } });

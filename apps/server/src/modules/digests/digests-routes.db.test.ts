@@ -98,7 +98,54 @@ describe("the unsubscribe link", () => {
   });
 });
 
+describe("an unsubscribe link's age", () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+
+  it("works for 60 days; an older one answers with a page saying it has expired and how to unsubscribe on the account page", async () => {
+    const user = await buildUser(t.db, { role: "school_user" });
+    const recent = await signUnsubscribeToken(t.ctx.config.secretKey, user.id, new Date(clock.now().getTime() - 59 * DAY_MS));
+    expect((await t.app.inject({ method: "GET", url: `/api/digests/unsubscribe?token=${recent}`, headers: { accept: "text/html" } })).statusCode).toBe(200);
+
+    const old = await signUnsubscribeToken(t.ctx.config.secretKey, user.id, new Date(clock.now().getTime() - 61 * DAY_MS));
+    const page = await t.app.inject({ method: "GET", url: `/api/digests/unsubscribe?token=${old}`, headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    expect(page.body).toContain("This link has expired");
+    expect(page.body).toContain("60 days");
+    expect(page.body).toContain('href="http://localhost:3000/account/two-step"');
+    expect(page.body).toContain("Weekly digest e-mails");
+    expect(page.body).not.toContain("<form");
+
+    const oneClick = await t.app.inject({
+      method: "POST",
+      url: `/api/digests/unsubscribe?token=${old}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.statusCode).toBe(400);
+    expect(oneClick.json()).toMatchObject({ details: [{ path: "token", message: expect.stringContaining("has expired") }] });
+    expect(await digestEnabled(user.id)).toBe(true);
+  });
+});
+
 describe("GET /api/digests/preview and POST /api/digests/test", () => {
+  it("shows the admin no working unsubscribe link of the user previewed", async () => {
+    const user = await userWithAlert("Unsubscribe preview");
+    const body = (await call("GET", `/api/digests/preview?userId=${user.id}`, admin.headers)).json();
+    expect(`${body.text}${body.html}`).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+    const link = /(http:\/\/localhost:3000\/api\/digests\/unsubscribe\?token=\S+)/.exec(body.text)?.[1] ?? "";
+    expect(link).not.toBe("");
+    const { pathname, search } = new URL(link);
+    const res = await t.app.inject({
+      method: "POST",
+      url: `${pathname}${search}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "List-Unsubscribe=One-Click",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(await digestEnabled(user.id)).toBe(true);
+  });
+
   it("shows an admin any user's next digest, everything escaped in the HTML", async () => {
     const user = await userWithAlert("Preview");
     const res = await call("GET", `/api/digests/preview?userId=${user.id}`, admin.headers);

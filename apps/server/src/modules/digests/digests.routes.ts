@@ -15,6 +15,7 @@ import { badRequest } from "../../lib/errors.js";
 import { mediaResponse } from "../../lib/media-response.js";
 import { startDigestScheduler } from "./digest-scheduler.js";
 import { unsubscribePage } from "./unsubscribe-page.js";
+import { UNSUBSCRIBE_LINK_DAYS } from "./unsubscribe-token.js";
 import { previewDigest, readDigestEnabled, sendTestDigest, setDigestEnabled, unsubscribeTarget } from "./digests.service.js";
 
 const pageSchema = mediaResponse("text/html", "A small page saying what the link does or did");
@@ -24,11 +25,15 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 }
 
 const INVALID_LINK = "token: this is not a valid unsubscribe link";
+const EXPIRED_LINK = `token: this unsubscribe link has expired (links work for ${UNSUBSCRIBE_LINK_DAYS} days); turn the weekly digest off on your account page`;
 
-/** A link that is no valid one: a page for a browser, the usual 400 naming the field for anything else. */
-function invalidLink(request: FastifyRequest, reply: FastifyReply) {
-  if ((request.headers.accept ?? "").includes("text/html")) return sendPage(reply, 400, unsubscribePage("invalid"));
-  throw badRequest(INVALID_LINK, [{ path: "token", message: INVALID_LINK }]);
+/** A link that is no valid one (or has expired): a page for a browser, the usual 400 naming the field for anything else. */
+function invalidLink(request: FastifyRequest, reply: FastifyReply, expired: boolean, appUrl: string) {
+  if ((request.headers.accept ?? "").includes("text/html")) {
+    return sendPage(reply, 400, expired ? unsubscribePage("expired", { appUrl }) : unsubscribePage("invalid"));
+  }
+  const message = expired ? EXPIRED_LINK : INVALID_LINK;
+  throw badRequest(message, [{ path: "token", message }]);
 }
 
 /**
@@ -114,8 +119,8 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request, reply) => {
       const user = await unsubscribeTarget(ctx, request.query.token);
-      if (!user) return invalidLink(request, reply);
-      return sendPage(reply, 200, unsubscribePage(user.digest_enabled ? "confirm" : "already", request.query.token));
+      if (user === null || user === "expired") return invalidLink(request, reply, user === "expired", ctx.config.appUrl);
+      return sendPage(reply, 200, unsubscribePage(user.digest_enabled ? "confirm" : "already", { token: request.query.token }));
     },
   );
   app.post(
@@ -132,7 +137,7 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request, reply) => {
       const user = await unsubscribeTarget(ctx, request.query.token);
-      if (!user) return invalidLink(request, reply);
+      if (user === null || user === "expired") return invalidLink(request, reply, user === "expired", ctx.config.appUrl);
       await setDigestEnabled(ctx, user.id, false, "unsubscribe_link");
       return sendPage(reply, 200, unsubscribePage("done"));
     },

@@ -58,8 +58,20 @@ interface BuiltDigest extends DigestContent {
   message: MailMessage;
 }
 
-/** One user's digest of what was opened or escalated since `since`, ready to send. */
-async function buildDigest(ctx: ServerContext, user: repo.DigestRecipient, since: Date, settings: ScopeSettings): Promise<BuiltDigest> {
+/**
+ * Where the admin's preview of someone's digest has the unsubscribe link: a link that works
+ * for nobody (its page says it is not a valid one), so the preview cannot unsubscribe the user.
+ */
+const PREVIEW_UNSUBSCRIBE_TOKEN = "preview-only";
+
+/** One user's digest of what was opened or escalated since `since`, ready to send (`preview`: without a working unsubscribe link). */
+async function buildDigest(
+  ctx: ServerContext,
+  user: repo.DigestRecipient,
+  since: Date,
+  settings: ScopeSettings,
+  preview = false,
+): Promise<BuiltDigest> {
   const db = ctx.database.db;
   const closed = demoClosesAccount(user.role, user.school_id, settings.demo);
   const { alerts, total } = closed
@@ -70,7 +82,7 @@ async function buildDigest(ctx: ServerContext, user: repo.DigestRecipient, since
         since,
         DIGEST_ALERT_LIMIT,
       );
-  const token = await signUnsubscribeToken(ctx.config.secretKey, user.id, ctx.clock.now());
+  const token = preview ? PREVIEW_UNSUBSCRIBE_TOKEN : await signUnsubscribeToken(ctx.config.secretKey, user.id, ctx.clock.now());
   const url = unsubscribeUrl(ctx, token);
   const content = buildDigestContent({ username: user.username, appUrl: ctx.config.appUrl, unsubscribeUrl: url, since, alerts, total });
   return {
@@ -192,7 +204,8 @@ export async function previewDigest(ctx: ServerContext, userId: number): Promise
   const db = ctx.database.db;
   const week = await currentDigestWeek(ctx);
   const user = await recipientOrNotFound(db, userId);
-  const digest = await buildDigest(ctx, user, await sinceFor(db, user.id, week, ctx.clock.now()), await readScopeSettings(db));
+  // The preview shows another person's e-mail: their working link would let the admin turn their digest off.
+  const digest = await buildDigest(ctx, user, await sinceFor(db, user.id, week, ctx.clock.now()), await readScopeSettings(db), true);
   return { userId: user.id, to: user.email, subject: digest.subject, text: digest.text, html: digest.html, alerts: digest.alerts, enabled: user.digest_enabled };
 }
 
@@ -237,9 +250,9 @@ export async function setDigestEnabled(ctx: ServerContext, userId: number, enabl
   });
 }
 
-/** The user an unsubscribe token names, or null when it is not a valid link (or the user is gone). */
-export async function unsubscribeTarget(ctx: ServerContext, token: string): Promise<repo.DigestRecipient | null> {
-  const userId = await verifyUnsubscribeToken(ctx.config.secretKey, token);
-  if (userId === null) return null;
-  return (await repo.findRecipient(ctx.database.db, userId)) ?? null;
+/** The user an unsubscribe token names; "expired" for a real link past its 60 days; null when it is no valid link (or the user is gone). */
+export async function unsubscribeTarget(ctx: ServerContext, token: string): Promise<repo.DigestRecipient | "expired" | null> {
+  const checked = await verifyUnsubscribeToken(ctx.config.secretKey, token, ctx.clock.now());
+  if (checked === null || checked === "expired") return checked;
+  return (await repo.findRecipient(ctx.database.db, checked.userId)) ?? null;
 }

@@ -33,7 +33,12 @@ describe("GET /api/health-check/ready", () => {
       const res = await ready();
       expect(res.statusCode).toBe(503);
       const body = notReadySchema.parse(res.json());
-      expect(body).toMatchObject({ status: "not_ready", reason: "migrations_pending", migrations: { pending: [latest] } });
+      const before = knownMigrations().at(-2);
+      expect(body).toMatchObject({
+        status: "not_ready",
+        reason: "migrations_pending",
+        migrations: { applied: knownMigrations().length - 1, latest: before, expected: latest, pending: [latest] },
+      });
       expect(body.message).toContain("npm run cli -- migrate");
     } finally {
       await t.db.insertInto("kysely_migration" as never).values(row as never).execute();
@@ -41,12 +46,29 @@ describe("GET /api/health-check/ready", () => {
     expect((await ready()).statusCode).toBe(200);
   });
 
+  it("names the database's newest migration and the one this build expects when a newer build migrated the database", async () => {
+    const known = knownMigrations();
+    const newer = "999-from-a-newer-build";
+    await t.db.insertInto("kysely_migration" as never).values({ name: newer, timestamp: new Date().toISOString() } as never).execute();
+    try {
+      const res = await ready();
+      expect(res.statusCode).toBe(200);
+      expect(readySchema.parse(res.json())).toEqual({
+        status: "ready",
+        database: t.database.engine,
+        migrations: { applied: known.length + 1, latest: newer, expected: known.at(-1) },
+      });
+    } finally {
+      await sql`delete from kysely_migration where name = ${newer}`.execute(t.db);
+    }
+  });
+
   it("answers 503 with every migration pending in a database never migrated", async () => {
     await sql`alter table kysely_migration rename to kysely_migration_away`.execute(t.db);
     try {
       const res = await ready();
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ reason: "migrations_pending", migrations: { applied: 0, latest: null, pending: knownMigrations() } });
+      expect(res.json()).toMatchObject({ reason: "migrations_pending", migrations: { applied: 0, latest: null, expected: knownMigrations().at(-1), pending: knownMigrations() } });
     } finally {
       await sql`alter table kysely_migration_away rename to kysely_migration`.execute(t.db);
     }

@@ -19,7 +19,7 @@ export async function checkReadiness(database: DatabaseHandle, timeoutMs = READI
   try {
     applied = await withTimeout(appliedMigrations(database.db), timeoutMs);
   } catch (cause) {
-    if (isMissingTable(cause)) return pending(database, [], known);
+    if (isMissingTable(cause)) return pending(database, [], known, known);
     return {
       ready: false,
       cause,
@@ -33,18 +33,26 @@ export async function checkReadiness(database: DatabaseHandle, timeoutMs = READI
   }
   const have = new Set(applied);
   const missing = known.filter((name) => !have.has(name));
-  if (missing.length > 0) return pending(database, applied, missing);
+  if (missing.length > 0) return pending(database, applied, known, missing);
+  // Every migration this build knows is there; the database may have newer ones (a newer
+  // build migrated it, then this one was started): the answer names both.
   return {
     ready: true,
     body: {
       status: "ready",
       database: database.engine,
-      migrations: { applied: known.length, latest: known.at(-1) ?? "" },
+      migrations: { applied: applied.length, latest: applied.at(-1) ?? "", ...expectedIfOther(applied, known) },
     },
   };
 }
 
-function pending(database: DatabaseHandle, applied: string[], missing: string[]): Readiness {
+/** The newest migration this build knows, named when the database's newest is another. */
+function expectedIfOther(applied: string[], known: string[]): { expected?: string } {
+  const expected = known.at(-1);
+  return expected !== undefined && expected !== applied.at(-1) ? { expected } : {};
+}
+
+function pending(database: DatabaseHandle, applied: string[], known: string[], missing: string[]): Readiness {
   return {
     ready: false,
     body: {
@@ -52,7 +60,7 @@ function pending(database: DatabaseHandle, applied: string[], missing: string[])
       database: database.engine,
       reason: "migrations_pending",
       message: `The database lacks ${missing.length} migration(s); restart the server or run \`npm run cli -- migrate\`.`,
-      migrations: { applied: applied.length, latest: applied.at(-1) ?? null, pending: missing },
+      migrations: { applied: applied.length, latest: applied.at(-1) ?? null, ...expectedIfOther(applied, known), pending: missing },
     },
   };
 }

@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { clientAddressKey } from "../../lib/client-address-key.js";
 
 // Which stored notifications concern a stream or a poll, and how streams are counted.
 
@@ -19,25 +19,5 @@ export function parseLastEventId(header: string | string[] | undefined): number 
   return Number(value.trim());
 }
 
-/**
- * The client address as the per-address stream cap counts it: an IPv4 address as it is, an
- * IPv6 one by its /64 network (one home or office is given a whole /64, and every address in it).
- */
-export function streamAddressKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  if (mapped) return mapped;
-  const address = ip.split("%")[0] ?? ip;
-  if (isIP(address) !== 6) return ip;
-  const [head = "", tail] = address.toLowerCase().split("::");
-  const groups = head ? head.split(":") : [];
-  if (tail !== undefined) {
-    const after = tail ? tail.split(":") : [];
-    // A trailing dotted IPv4 part fills two groups.
-    const width = after.length + (after.at(-1)?.includes(".") ? 1 : 0);
-    groups.push(...Array<string>(8 - groups.length - width).fill("0"), ...after);
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
-}
+/** The client address as the per-address stream cap counts it (the connection cap counts the same way). */
+export const streamAddressKey = clientAddressKey;
