@@ -1,7 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { enrolTotp, passwordStep, STEP_MS, verify } from "../../../test/second-factor.js";
+import { enrolTotp, passwordStep, reauth, STEP_MS, verify } from "../../../test/second-factor.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { openSecret } from "../../lib/secret-box.js";
@@ -34,6 +34,7 @@ describe("enrolment", () => {
     const user = await buildUser(t.db, { role: "admin" });
     const { loginAs } = await import("../../../test/test-app.js");
     const { headers } = await loginAs(t.app, user);
+    await reauth(t, headers, { password: user.password });
     const enrol = await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers });
     expect(enrol.statusCode).toBe(200);
     const { secret, otpauthUrl, qrSvg } = enrol.json();

@@ -1,4 +1,4 @@
-import type { SignedInResponse } from "@tally/contract";
+import { LIMITS, MESSAGES, type SignedInResponse, ssoRequiredText } from "@tally/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
@@ -148,5 +148,22 @@ describe("an account is linked to one provider account", () => {
     // Plain ASCII case is no difference.
     const res = await exchangeSsoCode(t, await ssoCode(t, provider, providerAccount(provider, "KIM@School.Example"), "school-idp"));
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe("a single sign-on is a fresh proof for adding a second factor (issue 41, point 5)", () => {
+  it("lets an account of a single sign-on domain add a factor just after signing in, never with its password, and not after five minutes", async () => {
+    const head = await buildUser(t.db, { role: "district_user", email: "deputy@district.example" });
+    const signedIn = await exchangeSsoCode(t, await ssoCode(t, provider, providerAccount(provider, "deputy@district.example"), "district"));
+    const headers = { authorization: `Bearer ${signedIn.json<SignedInResponse>().token}` };
+    // Its Tally password signs nothing in, so it proves nothing either.
+    const byPassword = await t.app.inject({ method: "POST", url: "/api/auth/mfa/reauth", headers, payload: { password: head.password } });
+    expect(byPassword.statusCode).toBe(403);
+    expect(byPassword.json()).toEqual({ error: ssoRequiredText("District"), code: "SSO_REQUIRED" });
+
+    expect((await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers })).statusCode).toBe(200);
+    clock.advance(LIMITS.reauthFreshMinutes * 60_000 + 1000);
+    const late = await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers });
+    expect(late.json()).toEqual({ error: MESSAGES.reauthRequired, code: "REAUTH_REQUIRED" });
   });
 });
