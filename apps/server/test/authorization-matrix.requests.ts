@@ -57,6 +57,7 @@ export const MATRIX_REQUESTS: Record<string, Build> = {
   "POST /api/auth/oidc/exchange": () => ({ payload: { code: "not-a-sign-in-code" } }),
   "GET /api/auth/verify": (c) => ({ url: `${c.path}?token=not-a-verify-token` }),
   "POST /api/auth/mfa/verify": () => ({ payload: { challenge: "not-a-challenge", code: "000000" } }),
+  "POST /api/auth/mfa/reauth": () => ({ payload: { password: "not-the-password" } }),
   "POST /api/auth/mfa/totp/confirm": () => ({ payload: { code: "000000" } }),
   "DELETE /api/auth/mfa/totp": () => ({ payload: { code: "000000" } }),
   "POST /api/auth/mfa/recovery-codes": () => ({ payload: { code: "000000" } }),

@@ -81,15 +81,18 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   // one's own enrolment is every signed-in person's, admins' included (they must be able to enrol).
   "POST /api/auth/mfa/verify": everyone(401),
   "GET /api/auth/mfa": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
-  "POST /api/auth/mfa/totp/enroll": signedIn({ school: 200, district: 200, admin: 200, superAdmin: 200 }),
-  // After the enrolment above: a wrong code.
-  "POST /api/auth/mfa/totp/confirm": signedIn({ school: 401, district: 401, admin: 401, superAdmin: 401 }),
+  // Confirming it is you again: a wrong password is refused (403, the session itself is fine).
+  "POST /api/auth/mfa/reauth": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 403 }),
+  // Adding a factor needs that fresh proof (issue 41), which the matrix's callers have not given.
+  "POST /api/auth/mfa/totp/enroll": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 403 }),
+  // No enrolment started: nothing to confirm.
+  "POST /api/auth/mfa/totp/confirm": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
   // Not enrolled: nothing to remove or regenerate.
   "DELETE /api/auth/mfa/totp": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
   "POST /api/auth/mfa/recovery-codes": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
-  // Passkeys: adding one needs two-step sign-in on (400 here); signing in with one is public,
-  // and an unknown challenge is 401 for anyone.
-  "POST /api/auth/mfa/passkey/register/options": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
+  // Passkeys: adding one needs a fresh proof (403 here) and two-step sign-in on; its answer
+  // without options is 400; signing in with one is public, and an unknown challenge is 401 for anyone.
+  "POST /api/auth/mfa/passkey/register/options": signedIn({ school: 403, district: 403, admin: 403, superAdmin: 403 }),
   "POST /api/auth/mfa/passkey/register": signedIn({ school: 400, district: 400, admin: 400, superAdmin: 400 }),
   "POST /api/auth/mfa/passkey/options": everyone(401),
   "POST /api/auth/mfa/passkey/verify": everyone(401),

@@ -1,4 +1,4 @@
-import type { MfaChallengeResponse, RecoveryCodesResponse, SignedInResponse, TotpEnrollResponse } from "@tally/contract";
+import type { MfaChallengeResponse, ReauthRequest, RecoveryCodesResponse, SignedInResponse, TotpEnrollResponse } from "@tally/contract";
 import type { Clock } from "../src/lib/clock.js";
 import { totpCodeAt } from "../src/modules/mfa/totp.js";
 import type { BuiltUser } from "./factories.js";
@@ -16,8 +16,15 @@ export interface EnrolledUser {
   codeAt(at?: Date): string;
 }
 
+/** POST /auth/mfa/reauth: the sign-in of `headers` proves its person again, so it may add a second factor for a few minutes. */
+export async function reauth(t: TestApp, headers: { authorization: string }, proof: ReauthRequest): Promise<void> {
+  const res = await t.app.inject({ method: "POST", url: "/api/auth/mfa/reauth", headers, payload: proof });
+  if (res.statusCode !== 200) throw new Error(`reauth: ${res.statusCode} ${res.body}`);
+}
+
 export async function enrolTotp(t: TestApp, user: BuiltUser, clock: Clock): Promise<EnrolledUser> {
   const { headers } = await loginAs(t.app, user);
+  await reauth(t, headers, { password: user.password });
   const enrol = await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers });
   if (enrol.statusCode !== 200) throw new Error(`enroll: ${enrol.statusCode} ${enrol.body}`);
   const { secret } = enrol.json<TotpEnrollResponse>();

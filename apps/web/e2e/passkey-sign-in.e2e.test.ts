@@ -50,6 +50,7 @@ beforeAll(async () => {
   await api("/auth/register", { username: USERNAME, email: `${USERNAME}@tally.demo`, role: "admin", password: PASSWORD }, admin.token);
   // The authenticator app is set up through the API (its own journey covers the page).
   const { token } = await api<{ token: string }>("/auth/login", { login: USERNAME, password: PASSWORD });
+  await api("/auth/mfa/reauth", { password: PASSWORD }, token);
   secret = (await api<{ secret: string }>("/auth/mfa/totp/enroll", {}, token)).secret;
   await api("/auth/mfa/totp/confirm", { code: code() }, token);
 }, 180_000);
@@ -72,6 +73,9 @@ describe("passkey sign-in", () => {
     await first.page.goto("/account/two-step");
     await expectTitle(first.page, "Two-step sign-in");
     await first.page.getByRole("button", { name: "Add a passkey" }).click();
+    // Adding a factor: confirm it is you first.
+    await (await visible(first.page.getByLabel("Your password"))).fill(PASSWORD);
+    await first.page.getByRole("button", { name: "Confirm" }).click();
     await visible(first.page.getByText("Passkey added."));
     expect(await first.page.getByTestId("passkey-count").textContent()).toContain("1 passkey can finish signing in");
     await settled(first.page);

@@ -45,6 +45,9 @@ describe("two-step sign-in", () => {
     await waitForPath(page, "/account/two-step");
     await expectTitle(page, "Two-step sign-in");
     await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+    // Adding a factor: confirm it is you first.
+    await (await visible(page.getByLabel("Your password"))).fill(PASSWORD);
+    await page.getByRole("button", { name: "Confirm" }).click();
     await visible(page.getByRole("img", { name: "QR code to scan with your authenticator app" }));
     secret = ((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);

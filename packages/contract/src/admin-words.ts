@@ -17,6 +17,8 @@ export const LOGIN_FAILURE_REASONS = [
   "sso_rejected",
   "wrong_mfa_code",
   "mfa_rate_limited",
+  "sso_email_not_accepted",
+  "sso_linked_elsewhere",
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -34,6 +36,8 @@ export const LOGIN_FAILURE_WORDS: Record<LoginFailureReason, string> = {
   sso_rejected: "Single sign-on: the provider's answer was refused",
   wrong_mfa_code: "Wrong two-step code",
   mfa_rate_limited: "Too many two-step codes, locked for a while",
+  sso_email_not_accepted: "Single sign-on: the provider's e-mail address is not in plain form",
+  sso_linked_elsewhere: "Single sign-on: the account is linked to another provider account",
 };
 
 /** Words for a stored failure reason; one stored before these codes is shown as it was written. */

@@ -41,6 +41,8 @@ export const LIMITS = {
   mfaFailuresPerAccount: 5,
   /** One-time recovery codes handed out at enrolment (and on regeneration). */
   mfaRecoveryCodeCount: 10,
+  /** How long a fresh proof (POST /auth/mfa/reauth, or a single sign-on) lets a sign-in add or remove a second factor. */
+  reauthFreshMinutes: 5,
 } as const;
 
 /** Ids hidden from admin and super_admin dashboards (spec section 6). */

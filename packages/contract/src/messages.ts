@@ -56,6 +56,8 @@ export const MESSAGES = {
   mfaNotStarted: "Start setting up two-step sign-in first.",
   mfaNotEnrolled: "Two-step sign-in is not set up for this account.",
   mfaEnrolmentRequired: "Administrators must set up two-step sign-in before using administration. Set it up on your profile.",
+  reauthRequired: "To change how you sign in, confirm it is you first: enter your password, or a code from your authenticator app.",
+  reauthWrongPassword: "That password is not right. Please try again.",
 } as const;
 
 /** Stable error codes carried by every error reply. */
@@ -82,6 +84,10 @@ export const ERROR_CODES = [
   "MFA_CHALLENGE_INVALID",
   /** A wrong, used or out-of-window second-factor code. */
   "INVALID_MFA_CODE",
+  /** Adding or removing a second factor needs a fresh proof (POST /auth/mfa/reauth) from this sign-in. */
+  "REAUTH_REQUIRED",
+  /** The password or code given to POST /auth/mfa/reauth is not right (403: the session itself is fine). */
+  "REAUTH_FAILED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

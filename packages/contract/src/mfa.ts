@@ -51,6 +51,18 @@ export type TotpEnrollResponse = z.infer<typeof totpEnrollResponseSchema>;
 export const totpCodeRequestSchema = z.object({ code: totpCode });
 export type TotpCodeRequest = z.input<typeof totpCodeRequestSchema>;
 
+/**
+ * POST /auth/mfa/reauth: proof, again, that the person holds the account before a second factor
+ * is added or removed: the password, or a current code from the authenticator app.
+ */
+export const reauthRequestSchema = z
+  .object({
+    password: z.string().min(1, "Please enter your password").max(1024).optional(),
+    code: totpCode.optional(),
+  })
+  .refine((r) => (r.password === undefined) !== (r.code === undefined), "Enter your password or a code from your authenticator app");
+export type ReauthRequest = z.input<typeof reauthRequestSchema>;
+
 /** The recovery codes, shown this once: only their hashes are kept. */
 export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;

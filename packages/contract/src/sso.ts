@@ -48,25 +48,34 @@ export const SSO_REFUSALS = [
   "NO_ACCOUNT",
   "ACCOUNT_INACTIVE",
   "EMAIL_NOT_VERIFIED",
+  "EMAIL_NOT_ACCEPTED",
   "DOMAIN_NOT_ALLOWED",
+  "LINKED_ELSEWHERE",
   "DEMO_OFF",
   "PROVIDER_UNAVAILABLE",
   "SIGN_IN_FAILED",
 ] as const;
 export type SsoRefusal = (typeof SSO_REFUSALS)[number];
 
-/** The text of a refusal: `email` is the address the provider vouched for, when there was one. */
-export function ssoRefusalText(refusal: SsoRefusal, provider: string, email: string | null): string {
-  const who = email ?? "this e-mail address";
+/**
+ * The text of a refusal. Fixed texts only: the refusal reaches the page in the URL's fragment,
+ * which anyone can write into a link, so no value of it (an address, a name) is ever shown;
+ * `provider` is the name of a configured provider, looked up by its id.
+ */
+export function ssoRefusalText(refusal: SsoRefusal, provider: string): string {
   switch (refusal) {
     case "NO_ACCOUNT":
-      return `There is no Tally account for ${who} — ask your programme administrator.`;
+      return `There is no Tally account for the e-mail address ${provider} gave — ask your programme administrator.`;
     case "ACCOUNT_INACTIVE":
-      return `The Tally account for ${who} is deactivated — ask your programme administrator.`;
+      return "This Tally account is deactivated — ask your programme administrator.";
     case "EMAIL_NOT_VERIFIED":
-      return `${provider} has not verified the e-mail address ${who}, so Tally cannot sign you in with it.`;
+      return `${provider} has not verified your e-mail address, so Tally cannot sign you in with it.`;
+    case "EMAIL_NOT_ACCEPTED":
+      return `Tally cannot accept the e-mail address ${provider} gave: it holds characters that are not in their plain form. Ask your programme administrator.`;
     case "DOMAIN_NOT_ALLOWED":
-      return `Tally does not accept ${provider} sign-in for ${who}. Use your school account or ask your programme administrator.`;
+      return `Tally does not accept ${provider} sign-in for your e-mail address. Use your school account or ask your programme administrator.`;
+    case "LINKED_ELSEWHERE":
+      return `This Tally account signs in with another ${provider} account or another provider. Use that one, or ask your programme administrator.`;
     case "DEMO_OFF":
       return MESSAGES.demoSwitchedOff;
     case "PROVIDER_UNAVAILABLE":

@@ -177,6 +177,9 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   last_login: NullableTimestamp;
+  /** The single sign-on provider (its id in OIDC_PROVIDERS) and subject the account is linked to (migration 030). */
+  oidc_provider: ColumnType<string | null, string | null | undefined, string | null>;
+  oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
   /** Issue 30: the weekly digest; off from the profile or the unsubscribe link. */
   digest_enabled: ColumnType<boolean, boolean | undefined, boolean>;
 }
@@ -213,6 +216,16 @@ export interface OidcHandoffsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** Digest of the cookie of the browser that started the sign-in (migration 030). */
+  browser_hash: string;
+}
+
+/** When a sign-in last proved its person again, for adding or removing a second factor (migration 030). */
+export interface FreshProofsTable {
+  /** The sign-in (refresh-token family). */
+  session_id: string;
+  user_id: number;
+  proven_at: Timestamp;
 }
 
 /** Sign-in attempts reserved per key in a fixed window (migration 005). */
@@ -490,6 +503,7 @@ export interface Database {
   login_logs: LoginLogsTable;
   login_throttle: LoginThrottleTable;
   oidc_handoffs: OidcHandoffsTable;
+  fresh_proofs: FreshProofsTable;
   mfa_totp: MfaTotpTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;

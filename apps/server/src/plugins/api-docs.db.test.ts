@@ -158,6 +158,7 @@ describe("GET /api/openapi.json", () => {
       "GET /api/students/{id}/export",
       "POST /api/auth/login",
       "POST /api/auth/mfa/passkey/verify",
+      "POST /api/auth/mfa/reauth",
       "POST /api/auth/mfa/recovery-codes",
       "POST /api/auth/mfa/verify",
       "POST /api/email/send-report",

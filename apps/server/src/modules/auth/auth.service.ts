@@ -17,7 +17,7 @@ import {
   recordLoginAttempt,
   setLastLogin,
 } from "../users/accounts.service.js";
-import { endSignIn, findRefreshToken, revokeAllSessions, rotateRefreshToken, startSignIn } from "../sessions/sessions.service.js";
+import { endSignIn, findRefreshToken, recordFreshProof, revokeAllSessions, rotateRefreshToken, startSignIn } from "../sessions/sessions.service.js";
 import { signAccessToken, verifyAccessToken } from "./access-tokens.js";
 import { reserveSignIn, settleSuccessfulSignIn } from "./login-throttle.js";
 
@@ -73,12 +73,15 @@ export async function tokenSession(ctx: ServerContext, token: string): Promise<T
 export interface SignInOrigin {
   /** The provider's `amr` showed two factors: the sign-in counts as two-factor (REQUIRE_MFA_FOR_ADMINS). */
   providerTwoFactor?: boolean;
+  /** A single sign-on: the provider has just checked the person, which counts as a fresh proof (mfa-reauth.service.ts). */
+  freshProof?: boolean;
 }
 
 /** A new sign-in: its refresh token, and an access token naming it. */
 export async function issueTokens(ctx: ServerContext, user: Pick<User, "id" | "session_version">, origin: SignInOrigin = {}): Promise<RefreshResponse> {
   const now = ctx.clock.now();
   const { sessionId, refreshToken } = await startSignIn(ctx.database.db, user.id, now, origin);
+  if (origin.freshProof) await recordFreshProof(ctx.database.db, sessionId, user.id, now);
   const token = await signAccessToken(ctx.config.secretKey, now, {
     userId: user.id,
     sessionVersion: user.session_version,

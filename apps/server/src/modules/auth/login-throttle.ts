@@ -70,13 +70,21 @@ export async function settleSuccessfulSignIn(db: DbExecutor, reservation: SignIn
 /** The second factor's counter: per account, wherever the codes come from (the password is already known). */
 const mfaKey = (userId: number) => `mfa|user:${userId}`;
 
+/** A counter at its limit: the whole seconds until its window ends (at least 1), for Retry-After. */
+export interface ThrottleRefusal {
+  retryAfterSeconds: number;
+}
+
 /**
  * Takes one place on the account's second-factor counter before a code is checked (the same
- * single-statement upsert as passwords), or undefined when the limit is reached.
+ * single-statement upsert as passwords), or, when the limit is reached, how long until the
+ * window that holds it ends.
  */
-export async function reserveMfaCheck(db: DbExecutor, userId: number, now: Date): Promise<throttle.ThrottleReservation | undefined> {
+export async function reserveMfaCheck(db: DbExecutor, userId: number, now: Date): Promise<throttle.ThrottleReservation | ThrottleRefusal> {
   const reservation = await throttle.reserveAttempt(db, mfaKey(userId), now, windowExpiredBefore(now));
-  return reservation.attempts > LIMITS.mfaFailuresPerAccount ? undefined : reservation;
+  if (reservation.attempts <= LIMITS.mfaFailuresPerAccount) return reservation;
+  const endsAt = reservation.windowStartedAt.getTime() + LIMITS.loginFailureWindowMinutes * MINUTE;
+  return { retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
 }
 
 /** A right code: the account's second-factor counter starts afresh. */

@@ -16,6 +16,7 @@ const relaxed = useTestApp({ config: { requireMfaForAdmins: false } });
 const ENROLMENT_ROUTES = new Set([
   "GET /api/auth/profile",
   "GET /api/auth/mfa",
+  "POST /api/auth/mfa/reauth",
   "POST /api/auth/mfa/totp/enroll",
   "POST /api/auth/mfa/totp/confirm",
   "DELETE /api/auth/mfa/totp",

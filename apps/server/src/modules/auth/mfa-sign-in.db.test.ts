@@ -1,7 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { enrolTotp, passwordStep, STEP_MS, verify } from "../../../test/second-factor.js";
+import { enrolTotp, passwordStep, reauth, STEP_MS, verify } from "../../../test/second-factor.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { openSecret } from "../../lib/secret-box.js";
@@ -34,6 +34,7 @@ describe("enrolment", () => {
     const user = await buildUser(t.db, { role: "admin" });
     const { loginAs } = await import("../../../test/test-app.js");
     const { headers } = await loginAs(t.app, user);
+    await reauth(t, headers, { password: user.password });
     const enrol = await t.app.inject({ method: "POST", url: "/api/auth/mfa/totp/enroll", headers });
     expect(enrol.statusCode).toBe(200);
     const { secret, otpauthUrl, qrSvg } = enrol.json();
@@ -161,6 +162,23 @@ describe("signing in with a second factor", () => {
 
     clock.advance(LIMITS.loginFailureWindowMinutes * 60_000);
     expect((await verify(t, await passwordStep(t, enrolled.user), enrolled.codeAt())).statusCode).toBe(200);
+  });
+
+  it("answers the limit with Retry-After set to what is left of its window, not the window's full length", async () => {
+    const enrolled = await enrolTotp(t, await buildUser(t.db, { role: "admin" }), clock);
+    clock.advance(STEP_MS);
+    const challenge = await passwordStep(t, enrolled.user);
+    const wrong = String((Number(enrolled.codeAt()) + 500_000) % 1_000_000).padStart(6, "0");
+    // The window starts with the first wrong code.
+    for (let i = 0; i < LIMITS.mfaFailuresPerAccount; i++) expect((await verify(t, challenge, wrong, freshAddress())).statusCode).toBe(401);
+    const windowSeconds = LIMITS.loginFailureWindowMinutes * 60;
+    const first = await verify(t, challenge, wrong, freshAddress());
+    expect(first.statusCode).toBe(429);
+    expect(first.headers["retry-after"]).toBe(String(windowSeconds));
+    clock.advance(4 * 60_000 + 500);
+    const later = await verify(t, challenge, wrong, freshAddress());
+    expect(later.statusCode).toBe(429);
+    expect(later.headers["retry-after"]).toBe(String(windowSeconds - 4 * 60));
   });
 
   it("names the field when the code is not a code", async () => {

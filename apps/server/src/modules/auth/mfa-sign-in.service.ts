@@ -1,4 +1,4 @@
-import { LIMITS, type LoginFailureReason, MESSAGES, type SignedInResponse } from "@tally/contract";
+import { type LoginFailureReason, MESSAGES, type SignedInResponse } from "@tally/contract";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
@@ -7,7 +7,7 @@ import { checkSecondFactor, findChallenge, requireCurrentTotpCode, useChallenge,
 import { checkPasskey, passkeyFailed } from "../mfa/passkeys.service.js";
 import { findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
 import { finishSignIn } from "./auth.service.js";
-import { reserveMfaCheck, settleMfaCheck } from "./login-throttle.js";
+import { reserveMfaCheck, settleMfaCheck, type ThrottleRefusal } from "./login-throttle.js";
 
 export interface MfaVerifyAttempt {
   challenge: string;
@@ -17,7 +17,8 @@ export interface MfaVerifyAttempt {
 }
 
 const challengeInvalid = () => new AppError(401, "MFA_CHALLENGE_INVALID", MESSAGES.mfaChallengeExpired);
-const tooManyCodes = () => tooManyRequests(MESSAGES.mfaTooManyAttempts, LIMITS.loginFailureWindowMinutes * 60);
+/** Retry-After is what is left of the counter's window, not the window's full length. */
+const tooManyCodes = (refusal: ThrottleRefusal) => tooManyRequests(MESSAGES.mfaTooManyAttempts, refusal.retryAfterSeconds);
 
 /**
  * POST /auth/mfa/verify: the second step of signing in. The challenge names the account whose
@@ -67,9 +68,9 @@ async function finishSecondStep(
     });
 
   const reservation = await reserveMfaCheck(db, user.id, now);
-  if (!reservation) {
+  if ("retryAfterSeconds" in reservation) {
     await record(false, "mfa_rate_limited");
-    throw tooManyCodes();
+    throw tooManyCodes(reservation);
   }
   if (!(await check(user, open))) {
     await record(false, "wrong_mfa_code");
@@ -78,7 +79,8 @@ async function finishSecondStep(
   await settleMfaCheck(db, reservation);
   if (!(await useChallenge(ctx, attempt.challenge))) throw challengeInvalid();
   await record(true, null);
-  return finishSignIn(ctx, user);
+  // The second step of a single sign-on ends a sign-in the provider has just made: a fresh proof, as at the exchange.
+  return finishSignIn(ctx, user, { freshProof: open.origin.loginMethod === "oidc" });
 }
 
 /**
@@ -89,7 +91,7 @@ export async function requireCurrentCode(ctx: ServerContext, account: MfaAccount
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const reservation = await reserveMfaCheck(db, account.id, now);
-  if (!reservation) throw tooManyCodes();
+  if ("retryAfterSeconds" in reservation) throw tooManyCodes(reservation);
   await requireCurrentTotpCode(ctx, account, code);
   await settleMfaCheck(db, reservation);
 }

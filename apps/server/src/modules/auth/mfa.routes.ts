@@ -8,6 +8,7 @@ import {
   passkeyOptionsResponseSchema,
   passkeyRegisterRequestSchema,
   passkeyVerifyRequestSchema,
+  reauthRequestSchema,
   recoveryCodesResponseSchema,
   totpCodeRequestSchema,
   totpEnrollResponseSchema,
@@ -24,6 +25,7 @@ import {
   startTotpEnrolment,
 } from "../mfa/mfa.service.js";
 import { finishPasskeyRegistration, passkeySignInOptions, startPasskeyRegistration } from "../mfa/passkeys.service.js";
+import { proveAgain, requireFreshProof } from "./mfa-reauth.service.js";
 import { requireCurrentCode, verifyPasskeySignIn, verifySecondFactor } from "./mfa-sign-in.service.js";
 
 /** The second factor of signing in: finishing a sign-in with it, and a person's own enrolment. */
@@ -74,6 +76,28 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
 
   app.post(
+    "/auth/mfa/reauth",
+    {
+      onRequest: app.authenticate,
+      config: { enrolment: true },
+      schema: {
+        tags,
+        summary:
+          "Confirm it is you (the password, or a current code from the authenticator app): for the next few minutes this sign-in may add or remove a second factor",
+        operationId: "reauthenticate",
+        body: reauthRequestSchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      await proveAgain(ctx, request.user, request.body, clientAddressOf(request));
+      return { message: "Confirmed" };
+    },
+  );
+
+  // Adding a factor needs a fresh proof (mfa-reauth.service.ts); confirming the new key needs
+  // nothing more, since only this answer's caller knows the key it confirms.
+  app.post(
     "/auth/mfa/totp/enroll",
     {
       onRequest: app.authenticate,
@@ -82,10 +106,13 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         tags,
         summary: "Start setting up an authenticator app: a new key, as text and as a QR code",
         operationId: "enrollTotp",
-        response: { 200: totpEnrollResponseSchema, ...errorResponses(401, 409) },
+        response: { 200: totpEnrollResponseSchema, ...errorResponses(401, 403, 409) },
       },
     },
-    async (request) => startTotpEnrolment(ctx, request.user),
+    async (request) => {
+      await requireFreshProof(ctx, request.user);
+      return startTotpEnrolment(ctx, request.user);
+    },
   );
 
   app.post(
@@ -144,7 +171,8 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
   );
 
   // Adding a passkey is not enrolment (it needs two-step sign-in on already), so an admin who
-  // must enrol is walked to the authenticator app first, as on every other route.
+  // must enrol is walked to the authenticator app first, as on every other route. The options
+  // need a fresh proof; the answer needs nothing more, since it must sign their challenge.
   app.post(
     "/auth/mfa/passkey/register/options",
     {
@@ -153,10 +181,13 @@ export const mfaAuthRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         tags,
         summary: "Start adding a passkey (two-step sign-in must be on): options for navigator.credentials.create()",
         operationId: "passkeyRegistrationOptions",
-        response: { 200: passkeyOptionsResponseSchema, ...errorResponses(400, 401) },
+        response: { 200: passkeyOptionsResponseSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => startPasskeyRegistration(ctx, request.user),
+    async (request) => {
+      await requireFreshProof(ctx, request.user);
+      return startPasskeyRegistration(ctx, request.user);
+    },
   );
 
   app.post(

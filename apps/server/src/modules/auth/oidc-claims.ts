@@ -1,21 +1,34 @@
-import { type OidcProviderConfig, emailDomain } from "../../lib/oidc-provider-config.js";
+import { type OidcProviderConfig, emailDomain, ssoRequiredFor } from "../../lib/oidc-provider-config.js";
 
 // What Tally takes from a provider's verified claims: the e-mail address it vouches for, and
 // whether the sign-in there used two factors.
 
-export type EmailVerdict = { email: string } | { refusal: "EMAIL_NOT_VERIFIED" | "DOMAIN_NOT_ALLOWED"; email: string | null };
+export type EmailVerdict =
+  | { email: string }
+  | { refusal: "EMAIL_NOT_VERIFIED" | "EMAIL_NOT_ACCEPTED" | "DOMAIN_NOT_ALLOWED"; email: string | null };
+
+/** A-Z to a-z and nothing else: Unicode case folding maps other letters onto ASCII ones (U+212A KELVIN SIGN to "k"). */
+export const asciiLowerCase = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
  * The address to match to a Tally account. `email_verified` must be true; a provider that
  * never sends it (Microsoft Entra) is trusted only for the domains configured for it. With
- * domains configured, an address of any other domain is refused.
+ * domains configured, an address of any other domain is refused, and so is an address of a
+ * domain whose accounts must sign in with another provider (requireSso), whatever this
+ * provider's own domains. An address that NFKC normalisation would change (a KELVIN SIGN for a
+ * "K", full-width letters) is refused rather than folded onto someone else's; the rest is
+ * compared after plain ASCII lower-casing only.
  */
-export function verifiedEmail(provider: OidcProviderConfig, claims: Record<string, unknown>): EmailVerdict {
+export function verifiedEmail(provider: OidcProviderConfig, claims: Record<string, unknown>, providers: readonly OidcProviderConfig[]): EmailVerdict {
   const raw = claims.email;
   if (typeof raw !== "string" || !raw.includes("@")) return { refusal: "EMAIL_NOT_VERIFIED", email: null };
-  const email = raw.trim().toLowerCase();
+  const trimmed = raw.trim();
+  if (trimmed.normalize("NFKC") !== trimmed) return { refusal: "EMAIL_NOT_ACCEPTED", email: trimmed };
+  const email = asciiLowerCase(trimmed);
   const inDomains = provider.domains.includes(emailDomain(email));
   if (provider.domains.length > 0 && !inDomains) return { refusal: "DOMAIN_NOT_ALLOWED", email };
+  const required = ssoRequiredFor([...providers], email);
+  if (required && required.id !== provider.id) return { refusal: "DOMAIN_NOT_ALLOWED", email };
   const verified = claims.email_verified;
   // Some providers send the flag as the string "true".
   if (verified === true || verified === "true") return { email };

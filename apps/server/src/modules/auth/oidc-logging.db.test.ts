@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
 import { enrolTotp, verify } from "../../../test/second-factor.js";
-import { exchangeSsoCode, ssoCode } from "../../../test/sso-flow.js";
+import { exchangeSsoCode, ssoCode, startCookies } from "../../../test/sso-flow.js";
 import { useTestApp } from "../../../test/test-app.js";
 import { serverLoggerOptions } from "../../lib/request-log.js";
 
@@ -50,9 +50,9 @@ describe("the server log during single sign-on", () => {
 
     const started = await t.app.inject({ method: "GET", url: "/api/auth/oidc/idp/start" });
     const authorizationUrl = new URL(String(started.headers.location));
-    const cookie = String(started.headers["set-cookie"]).split(";")[0]!;
-    expect(String(started.headers["set-cookie"])).toMatch(/; Secure/);
-    secrets.push(cookie.split("=")[1]!, authorizationUrl.searchParams.get("state")!, authorizationUrl.searchParams.get("nonce")!);
+    const { flow: cookie, browser } = startCookies(started.headers["set-cookie"]);
+    expect(started.headers["set-cookie"]).toEqual([expect.stringMatching(/; Secure$/), expect.stringMatching(/; Secure$/)]);
+    secrets.push(cookie.split("=")[1]!, browser.split("=")[1]!, authorizationUrl.searchParams.get("state")!, authorizationUrl.searchParams.get("nonce")!);
     secrets.push(authorizationUrl.searchParams.get("code_challenge")!);
 
     const back = await provider.signIn(authorizationUrl.href, "person");
@@ -60,7 +60,7 @@ describe("the server log during single sign-on", () => {
     const done = await t.app.inject({ method: "GET", url: back.pathname + back.search, headers: { cookie } });
     const code = new URLSearchParams(new URL(String(done.headers.location)).hash.slice(1)).get("code")!;
     secrets.push(code);
-    const exchanged = await t.app.inject({ method: "POST", url: "/api/auth/oidc/exchange", payload: { code } });
+    const exchanged = await exchangeSsoCode(t, code, browser);
     const tokens = exchanged.json<SignedInResponse>();
     secrets.push(tokens.token, tokens.refreshToken);
 

@@ -3,7 +3,7 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
 import { startTestProvider, type TestProvider } from "../../../test/oidc-test-provider.js";
-import { enrolTotp, STEP_MS, verify } from "../../../test/second-factor.js";
+import { enrolTotp, reauth, STEP_MS, verify } from "../../../test/second-factor.js";
 import { softwarePasskey } from "../../../test/software-authenticator.js";
 import { exchangeSsoCode, providerAccount, ssoCode } from "../../../test/sso-flow.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
@@ -37,9 +37,15 @@ const t = useTestApp(() => ({
   },
 }));
 
-/** A single sign-on of `email` whose provider reports `amr`, to the answer of the exchange. */
+/** One provider account per address: the account is linked to the first one it signs in with. */
+const accountOf = new Map<string, string>();
+
+/** A single sign-on of `email` whose provider reports `amr` this time, to the answer of the exchange. */
 async function ssoSignIn(email: string, amr?: string[]) {
-  return exchangeSsoCode(t, await ssoCode(t, provider, providerAccount(provider, email, amr), "school-idp"));
+  let id = accountOf.get(email);
+  if (id === undefined) accountOf.set(email, (id = providerAccount(provider, email, amr)));
+  provider.accounts[id] = { ...provider.accounts[id], amr };
+  return exchangeSsoCode(t, await ssoCode(t, provider, id, "school-idp"));
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -100,6 +106,7 @@ describe("single sign-on and the account's own second factor", () => {
     const user = await buildUser(t.db, { role: "school_user", email: "passkey.person@school.example" });
     const { headers } = await loginAs(t.app, user);
     await enrolTotp(t, user, clock);
+    await reauth(t, headers, { password: user.password });
     const rp = new URL(t.ctx.config.appUrl);
     const passkey = softwarePasskey(rp.hostname);
     const regOptions = (await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/register/options", headers })).json();

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { clientAddressOf } from "../../lib/forwarded-address.js";
-import { FLOW_COOKIE, flowCookie, readCookie } from "./oidc-flow-cookie.js";
+import { BROWSER_COOKIE, browserCookie, FLOW_COOKIE, flowCookie, readCookie } from "./oidc-flow-cookie.js";
 import { exchangeSsoCode, finishSso, startSso } from "./oidc.service.js";
 
 // Single sign-on's routes (docs/sso.md). Start and callback are browser navigations, so they
@@ -46,8 +46,8 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       },
     },
     async (request, reply) => {
-      const { location, sealedFlow } = await startSso(ctx, request.params.id, request.log);
-      if (sealedFlow) reply.header("set-cookie", flowCookie(sealedFlow, secureCookie));
+      const { location, cookies } = await startSso(ctx, request.params.id, request.log);
+      if (cookies) reply.header("set-cookie", [flowCookie(cookies.sealedFlow, secureCookie), browserCookie(cookies.browserKey, secureCookie)]);
       reply.header("cache-control", "no-store");
       return reply.redirect(location, 302);
     },
@@ -88,16 +88,20 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (
       schema: {
         tags,
         summary:
-          "Exchange the one-time code of a single sign-on for the access and refresh token, or, for an account with a second factor when the provider's amr showed one factor, a challenge (as POST /auth/login)",
+          "Exchange the one-time code of a single sign-on (only in the browser that started it: its tally_sso_browser cookie) for the access and refresh token, or, for an account with a second factor when the provider's amr showed one factor, a challenge (as POST /auth/login)",
         operationId: "exchangeSingleSignOnCode",
         body: oidcExchangeRequestSchema,
         response: { 200: loginResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) =>
-      exchangeSsoCode(ctx, request.body.code, {
+    async (request, reply) => {
+      const answer = await exchangeSsoCode(ctx, request.body.code, readCookie(request.headers.cookie, BROWSER_COOKIE), {
         ipAddress: clientAddressOf(request),
         userAgent: request.headers["user-agent"] ?? null,
-      }),
+      });
+      // The key has done its work: the next sign-in gets a new one.
+      reply.header("set-cookie", browserCookie("", secureCookie, 0));
+      return answer;
+    },
   );
 };

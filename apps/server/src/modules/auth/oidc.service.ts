@@ -8,7 +8,7 @@ import type { OidcProviderConfig } from "../../lib/oidc-provider-config.js";
 import { demoClosesAccount } from "../scope/scope.policy.js";
 import { readDemoSettings } from "../scope/scope-settings.service.js";
 import { hasSecondFactor, openChallenge, secondFactorMethods } from "../mfa/mfa.service.js";
-import { findAccountByEmail, findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
+import { claimOidcLink, findAccountByEmail, findAccountById, recordLoginAttempt } from "../users/accounts.service.js";
 import { finishSignIn } from "./auth.service.js";
 import { amrShowsTwoFactors, verifiedEmail } from "./oidc-claims.js";
 import { findProvider, providerClient, redirectUrl } from "./oidc-clients.js";
@@ -21,6 +21,12 @@ import { insertHandoff, takeHandoff } from "./oidc-handoffs.repository.js";
 
 /** Only the digest of a one-time code is stored. */
 const hashToken = (code: string) => createHash("sha256").update(code).digest("hex");
+
+const EMAIL_REFUSAL_REASONS = {
+  EMAIL_NOT_VERIFIED: "email_not_verified",
+  EMAIL_NOT_ACCEPTED: "sso_email_not_accepted",
+  DOMAIN_NOT_ALLOWED: "domain_not_allowed",
+} as const satisfies Record<string, LoginFailureReason>;
 
 /** How long the one-time code of the /sso page lasts. */
 const HANDOFF_TTL_MS = 60_000;
@@ -36,21 +42,31 @@ function providerOrNotFound(ctx: ServerContext, id: string): OidcProviderConfig 
   return provider;
 }
 
-/** Where the browser goes next, and the sealed flow for the cookie (undefined: the provider is down). */
+/**
+ * Where the browser goes next, with the sealed flow and the browser's key for the cookies
+ * (none when the provider is down).
+ */
 export async function startSso(
   ctx: ServerContext,
   providerId: string,
   log: FastifyBaseLogger,
-): Promise<{ location: string; sealedFlow?: string }> {
+): Promise<{ location: string; cookies?: { sealedFlow: string; browserKey: string } }> {
   const provider = providerOrNotFound(ctx, providerId);
   let client: oidc.Configuration;
   try {
     client = await providerClient(ctx, provider);
   } catch (err) {
     log.warn({ provider: provider.id, reason: errorSummary(err) }, "sso: provider discovery failed");
-    return { location: refusalLocation(ctx, provider, "PROVIDER_UNAVAILABLE", null) };
+    return { location: refusalLocation(ctx, provider, "PROVIDER_UNAVAILABLE") };
   }
-  const flow = { provider: provider.id, state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() };
+  const browserKey = randomBytes(32).toString("base64url");
+  const flow = {
+    provider: provider.id,
+    state: oidc.randomState(),
+    nonce: oidc.randomNonce(),
+    verifier: oidc.randomPKCECodeVerifier(),
+    browser: hashToken(browserKey),
+  };
   const url = oidc.buildAuthorizationUrl(client, {
     redirect_uri: redirectUrl(ctx, provider),
     scope: "openid email profile",
@@ -59,7 +75,7 @@ export async function startSso(
     state: flow.state,
     nonce: flow.nonce,
   });
-  return { location: url.href, sealedFlow: await sealFlow(ctx.config.secretKey, ctx.clock.now(), flow) };
+  return { location: url.href, cookies: { sealedFlow: await sealFlow(ctx.config.secretKey, ctx.clock.now(), flow), browserKey } };
 }
 
 /** The message of an error without its cause (which can carry claim values), for the log. */
@@ -69,9 +85,9 @@ function errorSummary(err: unknown): string {
   return typeof code === "string" ? `${code}: ${err.message}` : err.message;
 }
 
-function refusalLocation(ctx: ServerContext, provider: OidcProviderConfig, refusal: SsoRefusal, email: string | null): string {
+/** The refusal and the provider's id only: the page shows fixed texts, never a value from the URL. */
+function refusalLocation(ctx: ServerContext, provider: OidcProviderConfig, refusal: SsoRefusal): string {
   const fragment = new URLSearchParams({ error: refusal, provider: provider.id });
-  if (email) fragment.set("email", email);
   return `${ctx.config.appUrl}/sso#${fragment}`;
 }
 
@@ -105,7 +121,7 @@ export async function finishSso(
     });
   const refuse = async (refusal: SsoRefusal, failureReason: LoginFailureReason, userId: number | null = null, email: string | null = null) => {
     await record(userId, email, failureReason);
-    return refusalLocation(ctx, provider, refusal, email);
+    return refusalLocation(ctx, provider, refusal);
   };
 
   const flow = await openFlow(ctx.config.secretKey, now, sealedFlow);
@@ -133,20 +149,25 @@ export async function finishSso(
     return refuse("SIGN_IN_FAILED", "sso_rejected");
   }
 
-  const verdict = verifiedEmail(provider, claims);
-  if ("refusal" in verdict) {
-    return refuse(verdict.refusal, verdict.refusal === "EMAIL_NOT_VERIFIED" ? "email_not_verified" : "domain_not_allowed", null, verdict.email);
-  }
+  const verdict = verifiedEmail(provider, claims, ctx.config.oidcProviders);
+  if ("refusal" in verdict) return refuse(verdict.refusal, EMAIL_REFUSAL_REASONS[verdict.refusal], null, verdict.email);
   const user = await findAccountByEmail(db, verdict.email);
   if (!user) return refuse("NO_ACCOUNT", "unknown_user", null, verdict.email);
   if (!user.is_active) return refuse("ACCOUNT_INACTIVE", "inactive", user.id, verdict.email);
   if (demoClosesAccount(user.role, user.school_id, await readDemoSettings(db))) return refuse("DEMO_OFF", "demo_off", user.id, verdict.email);
+  // The first single sign-on links the account to this provider's subject; from then on only
+  // that provider account signs it in, whatever address another one (or another provider) shows.
+  if (typeof claims.sub !== "string" || !(await claimOidcLink(db, user, provider.id, claims.sub))) {
+    return refuse("LINKED_ELSEWHERE", "sso_linked_elsewhere", user.id, verdict.email);
+  }
 
   const code = randomBytes(32).toString("base64url");
   await insertHandoff(db, {
     codeHash: hashToken(code),
+    browserHash: flow.browser,
     userId: user.id,
     provider: provider.id,
+    // Only the linked provider gets this far, so no other provider's `amr` can make the sign-in two-factor.
     multiFactor: amrShowsTwoFactors(claims.amr),
     createdAt: now,
     expiresAt: new Date(now.getTime() + HANDOFF_TTL_MS),
@@ -162,11 +183,14 @@ export async function finishSso(
  * (POST /auth/mfa/verify, or a passkey), whose line in the history names the provider. When it
  * did, the sign-in counts as two-factor for REQUIRE_MFA_FOR_ADMINS.
  */
-export async function exchangeSsoCode(ctx: ServerContext, code: string, client: SsoClient): Promise<LoginResponse> {
+export async function exchangeSsoCode(ctx: ServerContext, code: string, browserKey: string | undefined, client: SsoClient): Promise<LoginResponse> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
-  const handoff = await takeHandoff(db, hashToken(code), now);
-  if (!handoff) throw unauthenticated("This sign-in link has expired or was already used. Please sign in again.", "INVALID_TOKEN");
+  // Another browser's code (no key, or another one) is refused as an expired one is.
+  const handoff = browserKey ? await takeHandoff(db, hashToken(code), hashToken(browserKey), now) : undefined;
+  if (!handoff) {
+    throw unauthenticated("This sign-in link has expired, was already used or was started in another browser. Please sign in again.", "INVALID_TOKEN");
+  }
   const user = await findAccountById(db, handoff.user_id);
   // Deactivated in the minute since the callback: refused as at the callback.
   if (!user || !user.is_active) throw unauthenticated("This account is deactivated.", "ACCOUNT_INACTIVE");
@@ -189,5 +213,5 @@ export async function exchangeSsoCode(ctx: ServerContext, code: string, client: 
     failureReason: null,
     at: now,
   });
-  return finishSignIn(ctx, user, { providerTwoFactor: handoff.multi_factor });
+  return finishSignIn(ctx, user, { providerTwoFactor: handoff.multi_factor, freshProof: true });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { enrolTotp, passwordStep, STEP_MS } from "../../../test/second-factor.js";
+import { enrolTotp, passwordStep, reauth, STEP_MS } from "../../../test/second-factor.js";
 import { useSmtpTestServer } from "../../../test/smtp-test-server.js";
 import { softwarePasskey } from "../../../test/software-authenticator.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
@@ -20,6 +20,7 @@ async function registered() {
   const { headers } = await loginAs(t.app, user);
   clock.advance(STEP_MS);
   const enrolled = await enrolTotp(t, user, clock);
+  await reauth(t, headers, { password: user.password });
   const passkey = softwarePasskey(rp().hostname);
   const options = (await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/register/options", headers })).json();
   const res = await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/register", headers, payload: { response: passkey.register(options, rp().origin) } });

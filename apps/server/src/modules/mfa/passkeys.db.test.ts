@@ -1,7 +1,7 @@
 import { LIMITS, MESSAGES } from "@tally/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { buildUser } from "../../../test/factories.js";
-import { enrolTotp, passwordStep, STEP_MS } from "../../../test/second-factor.js";
+import { enrolTotp, passwordStep, reauth, STEP_MS } from "../../../test/second-factor.js";
 import { loginAs, useTestApp } from "../../../test/test-app.js";
 import { manualClock } from "../../lib/clock.js";
 import { takePasskeyCounter } from "./passkeys.repository.js";
@@ -33,6 +33,7 @@ describe("adding a passkey", () => {
   it("needs two-step sign-in on first, then answers creation options for Tally at APP_URL", async () => {
     const user = await buildUser(t.db, { role: "admin" });
     const { headers } = await loginAs(t.app, user);
+    await reauth(t, headers, { password: user.password });
     const refused = await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/register/options", headers });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toBe(MESSAGES.passkeyNeedsTotp);
@@ -53,6 +54,7 @@ describe("adding a passkey", () => {
     const user = await buildUser(t.db, { role: "admin" });
     const { headers } = await loginAs(t.app, user);
     await enrolTotp(t, user, clock);
+    await reauth(t, headers, { password: user.password });
     const answer = { id: "AAAA", rawId: "AAAA", type: "public-key", clientExtensionResults: {}, response: { clientDataJSON: "e30", attestationObject: "oA" } };
     const noOptions = await t.app.inject({ method: "POST", url: "/api/auth/mfa/passkey/register", headers, payload: { response: answer } });
     expect(noOptions.statusCode).toBe(400);

@@ -22,6 +22,8 @@ export interface Caller {
   mfaEnrolled: boolean;
   /** Whether this sign-in was made with two factors at a single sign-on provider (its `amr`). */
   providerTwoFactor: boolean;
+  /** The sign-in (refresh-token family) the access token names. */
+  sessionId: string;
 }
 
 /** A caller as loaded, with what the token check decides on. */
@@ -58,6 +60,7 @@ export async function loadCaller(db: DbExecutor, claims: SignInClaims): Promise<
       demo: parseDemoSettings(row.demo_setting),
       mfaEnrolled: row.mfa_enrolled,
       providerTwoFactor: claims.providerTwoFactor,
+      sessionId: claims.sessionId,
     },
     isActive: row.is_active,
     sessionLive: row.session_live,

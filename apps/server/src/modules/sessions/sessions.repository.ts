@@ -64,6 +64,28 @@ export async function revokeAllRefreshTokens(db: DbExecutor, userId: number, at:
     .execute();
 }
 
+// --- fresh proofs (migration 030) --------------------------------------------------------
+
+export async function upsertFreshProof(db: DbExecutor, sessionId: string, userId: number, at: Date): Promise<void> {
+  await db
+    .insertInto("fresh_proofs")
+    .values({ session_id: sessionId, user_id: userId, proven_at: at })
+    .onConflict((oc) => oc.column("session_id").doUpdateSet({ proven_at: at }).where("fresh_proofs.user_id", "=", userId))
+    .execute();
+  // Proofs older than a day serve nothing; each new one clears them away.
+  await db.deleteFrom("fresh_proofs").where("proven_at", "<", new Date(at.getTime() - 86_400_000)).execute();
+}
+
+export async function findFreshProof(db: DbExecutor, sessionId: string, userId: number): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom("fresh_proofs")
+    .select("proven_at")
+    .where("session_id", "=", sessionId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? new Date(row.proven_at) : undefined;
+}
+
 // --- one-time tokens (password reset, e-mail verification) --------------------------------
 
 export async function insertOneTimeToken(

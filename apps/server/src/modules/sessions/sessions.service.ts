@@ -43,6 +43,20 @@ export async function startSignIn(
   return { sessionId, refreshToken };
 }
 
+/**
+ * The sign-in proved its person again at `at` (a password or current code typed again, or a
+ * single sign-on just made): adding or removing a second factor is allowed for a few minutes.
+ */
+export function recordFreshProof(db: DbExecutor, sessionId: string, userId: number, at: Date): Promise<void> {
+  return repo.upsertFreshProof(db, sessionId, userId, at);
+}
+
+/** Whether the sign-in proved its person again at or after `since`. */
+export async function hasFreshProof(db: DbExecutor, sessionId: string, userId: number, since: Date): Promise<boolean> {
+  const provenAt = await repo.findFreshProof(db, sessionId, userId);
+  return provenAt !== undefined && provenAt.getTime() >= since.getTime();
+}
+
 /** The stored token a presented refresh token is, live or retired; undefined for one never issued. */
 export function findRefreshToken(db: DbExecutor, presented: string): Promise<StoredRefreshToken | undefined> {
   return repo.findRefreshToken(db, hashToken(presented));

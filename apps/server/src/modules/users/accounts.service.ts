@@ -33,6 +33,17 @@ export function findAccountByEmail(db: DbExecutor, email: string): Promise<User 
   return repo.findUserByEmail(db, email);
 }
 
+/**
+ * The single sign-on provider account this account signs in with: linked on its first single
+ * sign-on, or (already linked) the same one. False for another provider or another subject.
+ */
+export async function claimOidcLink(db: DbExecutor, user: Pick<User, "id" | "oidc_provider" | "oidc_subject">, provider: string, subject: string): Promise<boolean> {
+  if (user.oidc_subject === null && (await repo.linkOidcSubject(db, user.id, provider, subject))) return true;
+  // Linked already, or by a parallel first sign-in a moment ago: the link decides.
+  const current = user.oidc_subject === null ? await repo.findUserById(db, user.id) : user;
+  return current?.oidc_provider === provider && current.oidc_subject === subject;
+}
+
 const USERNAME_TAKEN = "Username already exists";
 const EMAIL_TAKEN = "Email already exists";
 

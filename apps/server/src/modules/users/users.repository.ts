@@ -23,12 +23,30 @@ export function findUsersByLogin(db: DbExecutor, login: string): Promise<User[]>
     .execute();
 }
 
+/**
+ * The account whose address equals `email` (already lower-cased A-Z only) after lower-casing
+ * A-Z only: lower() narrows to the index's row, translate() keeps the database's Unicode case
+ * mapping (U+212A KELVIN SIGN to "k") from matching another address.
+ */
 export function findUserByEmail(db: DbExecutor, email: string): Promise<User | undefined> {
   return db
     .selectFrom("users")
     .selectAll()
-    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", eb.fn("lower", [eb.val(email)])))
+    .where(sql<string>`translate(email, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`, "=", email)
     .executeTakeFirst();
+}
+
+/** Links the account to a provider's subject, unless it is linked already; whether this call linked it. */
+export async function linkOidcSubject(db: DbExecutor, userId: number, provider: string, subject: string): Promise<boolean> {
+  const row = await db
+    .updateTable("users")
+    .set({ oidc_provider: provider, oidc_subject: subject })
+    .where("id", "=", userId)
+    .where("oidc_subject", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

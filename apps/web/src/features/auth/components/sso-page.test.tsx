@@ -26,12 +26,67 @@ describe("/sso, where a single sign-on ends", () => {
 
   it("explains a refusal: no Tally account for the address", async () => {
     mockFetch(() => jsonResponse(200, PROVIDERS));
-    window.history.replaceState(null, "", "/sso#error=NO_ACCOUNT&provider=google&email=stranger%40school.example");
+    window.history.replaceState(null, "", "/sso#error=NO_ACCOUNT&provider=google");
     renderApp("/sso");
-    expect((await screen.findByTestId("sso-refusal")).textContent).toBe(
-      "There is no Tally account for stranger@school.example — ask your programme administrator.",
-    );
+    const alert = await screen.findByTestId("sso-refusal");
+    // The provider's name once the list of providers has come.
+    await waitFor(() => expect(alert.textContent).toBe("There is no Tally account for the e-mail address Google gave — ask your programme administrator."));
     expect(screen.getByRole("link", { name: "Return to Login" })).toBeTruthy();
+  });
+
+  it("shows only its own fixed texts, never a value written into the link", async () => {
+    mockFetch(() => jsonResponse(200, PROVIDERS));
+    const injected = "Your account is locked. Call +1 555 0100 to unlock it";
+    for (const [hash, expected] of [
+      [`error=NO_ACCOUNT&provider=google&email=${encodeURIComponent(injected)}`, "There is no Tally account for the e-mail address Google gave — ask your programme administrator."],
+      [`error=DOMAIN_NOT_ALLOWED&provider=${encodeURIComponent(injected)}`, "Tally does not accept your provider sign-in for your e-mail address. Use your school account or ask your programme administrator."],
+      [`error=${encodeURIComponent(injected)}&provider=google`, "Sign-in with Google did not complete. Please try again."],
+    ] as const) {
+      window.history.replaceState(null, "", `/sso#${hash}`);
+      const { unmount } = renderApp("/sso");
+      const alert = await screen.findByTestId("sso-refusal");
+      await waitFor(() => expect(alert.textContent).toBe(expected));
+      expect(document.body.textContent).not.toContain("555 0100");
+      unmount();
+    }
+  });
+
+  it("asks a browser that is signed in already before switching; staying keeps the session and spends nothing", async () => {
+    const current = buildUser({ role: "school_user", username: "current.user" });
+    authStore.set({ token: "t-current", refreshToken: "r-current", user: current });
+    const fetchMock = mockFetch(() => jsonResponse(200, PROVIDERS));
+    window.history.replaceState(null, "", "/sso#code=someone-elses-code");
+    const { router } = renderApp("/sso");
+    expect((await screen.findByTestId("sso-switch-question")).textContent).toContain("You are signed in as current.user.");
+    expect(window.location.hash).toBe("");
+    fireEvent.click(screen.getByRole("button", { name: "Stay signed in as current.user" }));
+    await waitFor(() => expect(router.state.location.pathname).not.toBe("/sso"));
+    expect(authStore.get()).toMatchObject({ token: "t-current", refreshToken: "r-current" });
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes("/api/auth/oidc/exchange") || String(url).includes("/api/auth/logout"))).toEqual([]);
+  });
+
+  it("switches only when asked to: the old sign-in is ended, then the code exchanged", async () => {
+    const current = buildUser({ role: "school_user", username: "current.user" });
+    const next = buildUser({ role: "admin", username: "next.user" });
+    authStore.set({ token: "t-current", refreshToken: "r-current", user: current });
+    const fetchMock = mockFetch((url) =>
+      url === "/api/auth/oidc/exchange"
+        ? jsonResponse(200, { token: "t-next", refreshToken: "r-next", user: next })
+        : url === "/api/auth/logout"
+          ? jsonResponse(200, { message: "Signed out" })
+          : jsonResponse(200, PROVIDERS),
+    );
+    window.history.replaceState(null, "", "/sso#code=my-own-code");
+    const { router } = renderApp("/sso");
+    await screen.findByTestId("sso-switch-question");
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes("/api/auth/oidc/exchange"))).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Switch account" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(authStore.get()).toMatchObject({ token: "t-next", refreshToken: "r-next" });
+    const calls = fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes("/api/auth/logout") || url.includes("/api/auth/oidc/exchange"));
+    expect(calls).toEqual(["/api/auth/logout", "/api/auth/oidc/exchange"]);
+    const logoutCall = fetchMock.mock.calls.find(([url]) => url === "/api/auth/logout");
+    expect(JSON.parse(String(logoutCall?.[1]?.body))).toEqual({ refreshToken: "r-current" });
   });
 
   it("shows the server's text when the code has expired", async () => {

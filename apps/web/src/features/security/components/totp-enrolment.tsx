@@ -1,8 +1,12 @@
 import { Alert, Button, Code, Image, List, Stack, Text } from "@mantine/core";
-import { errorText } from "../../../lib/api-error";
+import { ApiError, errorText } from "../../../lib/api-error";
 import { useConfirmTotp } from "../api/confirm-totp";
 import { useEnrollTotp } from "../api/enroll-totp";
 import { CodeForm } from "./code-form";
+import { ReauthForm } from "./reauth-form";
+
+/** The server wants the password (or a current code) again before a second factor is added. */
+export const needsReauth = (error: unknown) => error instanceof ApiError && error.code === "REAUTH_REQUIRED";
 
 /**
  * Setting up an authenticator app: a key (QR code and text), then a code from the app to confirm
@@ -13,6 +17,9 @@ export function TotpEnrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: st
   const enroll = useEnrollTotp();
   const confirm = useConfirmTotp();
 
+  if (!enroll.data && needsReauth(enroll.error)) {
+    return <ReauthForm codeAllowed={false} onConfirmed={() => enroll.mutate()} onCancel={() => enroll.reset()} />;
+  }
   if (!enroll.data) {
     return (
       <Stack gap="sm">

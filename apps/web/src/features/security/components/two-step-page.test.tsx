@@ -51,4 +51,38 @@ describe("the Two-step sign-in page", () => {
     expect((await screen.findByTestId("mfa-required-notice")).textContent).toBe(MESSAGES.mfaEnrolmentRequired);
     expect(screen.queryByRole("link", { name: "Back to Tally" })).toBeNull();
   });
+
+  it("asks for the password again before an authenticator app is added, when the server wants a fresh proof", async () => {
+    signIn(buildUser({ role: "school_user", school_id: 7 }));
+    let proven = false;
+    const fetchMock = mockFetch((url, init) => {
+      if (url === "/api/auth/mfa") return jsonResponse(200, { totp: false, passkeys: 0, recoveryCodesLeft: 0, required: false });
+      if (url === "/api/auth/mfa/reauth") {
+        const body = JSON.parse(String(init?.body)) as { password?: string };
+        if (body.password !== "the-right-password") return jsonResponse(403, { error: MESSAGES.reauthWrongPassword, code: "REAUTH_FAILED" });
+        proven = true;
+        return jsonResponse(200, { message: "Confirmed" });
+      }
+      if (url === "/api/auth/mfa/totp/enroll") {
+        return proven
+          ? jsonResponse(200, { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", otpauthUrl: "otpauth://totp/x", qrSvg: "<svg/>" })
+          : jsonResponse(403, { error: MESSAGES.reauthRequired, code: "REAUTH_REQUIRED" });
+      }
+      return jsonResponse(200, {});
+    });
+    renderApp("/account/two-step");
+    fireEvent.click(await screen.findByRole("button", { name: "Set up an authenticator app" }));
+    const form = await screen.findByTestId("reauth-form");
+    expect(form.textContent).toContain(MESSAGES.reauthRequired);
+    expect(screen.queryByRole("img", { name: "QR code to scan with your authenticator app" })).toBeNull();
+
+    fireEvent.change(screen.getByLabelText("Your password"), { target: { value: "a-wrong-password" } });
+    fireEvent.click(screen.getByRole("button", { name: "Confirm" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(MESSAGES.reauthWrongPassword);
+    fireEvent.change(screen.getByLabelText("Your password"), { target: { value: "the-right-password" } });
+    fireEvent.click(screen.getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByRole("img", { name: "QR code to scan with your authenticator app" })).toBeTruthy();
+    const enrolls = fetchMock.mock.calls.filter(([url]) => url === "/api/auth/mfa/totp/enroll");
+    expect(enrolls).toHaveLength(2);
+  });
 });

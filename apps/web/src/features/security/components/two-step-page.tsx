@@ -13,7 +13,8 @@ import { useRemoveTotp } from "../api/remove-totp";
 import { CodeForm } from "./code-form";
 import { DigestSwitch } from "./digest-switch";
 import { RecoveryCodesList } from "./recovery-codes-list";
-import { TotpEnrolment } from "./totp-enrolment";
+import { ReauthForm } from "./reauth-form";
+import { needsReauth, TotpEnrolment } from "./totp-enrolment";
 
 /** The signed-in person's two-step sign-in: set it up, make new recovery codes, turn it off. */
 export function TwoStepPage() {
@@ -61,13 +62,19 @@ export function TwoStepPage() {
                 ? "No passkey yet. A passkey (your device's fingerprint, face or PIN) can finish signing in instead of a code."
                 : `${status.data.passkeys} passkey${status.data.passkeys === 1 ? "" : "s"} can finish signing in instead of a code.`}
             </Text>
-            {addPasskey.isError ? <Alert color="red">{errorText(addPasskey.error, MESSAGES.passkeyRegistrationFailed)}</Alert> : null}
-            {addPasskey.isSuccess ? <Alert color="green">Passkey added.</Alert> : null}
-            <Group>
-              <Button variant="default" loading={addPasskey.isPending} onClick={() => addPasskey.mutate()}>
-                Add a passkey
-              </Button>
-            </Group>
+            {needsReauth(addPasskey.error) ? (
+              <ReauthForm codeAllowed onConfirmed={() => addPasskey.mutate()} onCancel={() => addPasskey.reset()} />
+            ) : (
+              <>
+                {addPasskey.isError ? <Alert color="red">{errorText(addPasskey.error, MESSAGES.passkeyRegistrationFailed)}</Alert> : null}
+                {addPasskey.isSuccess ? <Alert color="green">Passkey added.</Alert> : null}
+                <Group>
+                  <Button variant="default" loading={addPasskey.isPending} onClick={() => addPasskey.mutate()}>
+                    Add a passkey
+                  </Button>
+                </Group>
+              </>
+            )}
             <Divider label="New recovery codes" labelPosition="left" />
             {regenerate.isError ? <Alert color="red">{errorText(regenerate.error, "Could not make new codes.")}</Alert> : null}
             <CodeForm
