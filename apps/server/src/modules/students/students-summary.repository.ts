@@ -1,6 +1,13 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
+import {
+  cohortVisible,
+  type DataScope,
+  hiddenStudentsInScope,
+  schoolInScope,
+  studentInScope,
+  teamInScope,
+} from "../scope/scope.js";
 import { filteredStudents, hasFilters, joinedBefore, type StudentFilters } from "./students-filter.repository.js";
 
 // The students summary (schools, students, cohorts and current teams of a dashboard): from the
@@ -86,12 +93,99 @@ export async function summarizeStudents(
   scope: DataScope,
   filters: StudentFilters,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  const { before, ...others } = filters;
+  if (before !== undefined && !hasFilters(others)) return summarizeStudentsBefore(db, scope, before);
   if (!hasFilters(filters)) {
     const quick = await summarizeFromRollups(db, scope);
     if (quick.teamCount !== undefined) return { ...quick, teamCount: quick.teamCount };
     return { ...quick, teamCount: await countCurrentTeams(db, scope, filters) };
   }
   return summarizeStudentsByScan(db, scope, filters);
+}
+
+/**
+ * The unfiltered summary as it stood before `before` (the dashboard's "previous week"): the
+ * same answer as summarizeStudentsByScan(scope, { before }), from the rollups instead of every
+ * student (85 ms at 50,000 students, a few ms this way; issue 41).
+ *
+ * A student's share of the rollups (student_rollup: school, cohorts, newest team) is its share
+ * of the scan's answer at `before` too, unless the student was created or joined a cohort or
+ * team since then, is left out as all-hidden, or has a newest team outside the scope (the scan
+ * then counts an older team). Those students, the few of a week, are taken out of the rollups'
+ * counts and counted again as the scan counts them; any other student adds the same either way.
+ */
+export async function summarizeStudentsBefore(
+  db: DbExecutor,
+  scope: DataScope,
+  before: Date,
+): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  const at = before.toISOString();
+  const hidden = hiddenStudentsInScope(scope);
+  const inScope = (column: string) => schoolInScope(scope, column, { nullable: true });
+  // Students counted at a school in scope whose newest team is not in scope: found from the few
+  // hundred rows of rollup_team_counts first, so nothing more is read when there are none.
+  const newestTeamOutside = sql`select ro_r.student_id
+      from (select school_key, ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id
+              from rollup_team_counts where teams > 0) ro_c
+      join rollup_school_teams ro_t on ro_t.school_key = ro_c.school_key and ro_t.team_school_id = ro_c.school_id
+                                    and ro_t.team_cohort_id = ro_c.cohort_id and ro_t.students > 0
+      join student_rollup ro_r on ro_r.newest_team_id = ro_t.team_id and ro_r.school_key = ro_t.school_key
+     where ${inScope("ro_c.student_school_id")} and not coalesce(${teamInScope(scope, "ro_c")}, false)`;
+  const recounted = sql`select id from students where created_at >= ${at}
+      union select student_id from student_cohorts where joined_at >= ${at}
+      union select student_id from student_teams where joined_at >= ${at}
+      ${hidden ? sql`union ${hidden}` : sql``}
+      union ${newestTeamOutside}`;
+  const { rows } = await sql<{ students: number | null; schools: number; cohorts: number; teams: number }>`
+    with x as (${recounted}),
+    -- What the recounted students add to the rollups now, to take out.
+    xr as (select r.school_key, r.newest_team_id, r.cohort_ids from student_rollup r where r.student_id in (select id from x)),
+    -- The recounted students as the scan counts them at the cutoff.
+    d as (select s.id, s.school_id from students s
+           where s.id in (select id from x) and s.created_at < ${at} and ${studentInScope(scope, "s")}),
+    by_school as (
+      select b.school_id, b.n from (
+        select ${rollupSchool} as school_id, sum(n) as n from (
+          select school_key, students as n from rollup_school_students
+          union all select school_key, -1 from xr
+          union all select coalesce(school_id, 0), 1 from d) y
+         group by school_key) b
+       where ${inScope("b.school_id")}),
+    cohort_ids as (
+      select p.cohort_id from (
+        select ${rollupSchool} as school_id, cohort_id from (
+          select school_key, cohort_id, students as n from rollup_school_cohorts
+          union all select school_key, unnest(cohort_ids), -1 from xr) y
+         group by school_key, cohort_id having sum(n) > 0) p
+       where ${inScope("p.school_id")} and ${cohortVisible(scope, "p.cohort_id", "p.school_id")}
+      union
+      select sc.cohort_id from d join student_cohorts sc on sc.student_id = d.id
+       where sc.joined_at < ${at} and ${cohortVisible(scope, "sc.cohort_id", "d.school_id")}),
+    team_ids as (
+      select p.team_id from (
+        select ${rollupSchool} as school_id, team_id from (
+          select school_key, team_id, students as n from rollup_school_teams
+          union all select school_key, newest_team_id, -1 from xr where newest_team_id is not null) y
+         group by school_key, team_id having sum(n) > 0) p
+       where ${inScope("p.school_id")}
+      union
+      select cur.team_id from (
+        select distinct on (st.student_id) st.team_id from d
+          join student_teams st on st.student_id = d.id
+          join teams t on t.id = st.team_id
+         where ${teamInScope(scope, "t")} and st.joined_at < ${at}
+         order by st.student_id, st.joined_at desc, st.team_id desc) cur)
+    select (select sum(n) from by_school) as students,
+           (select count(*) from by_school where school_id is not null and n > 0) as schools,
+           (select count(*) from cohort_ids) as cohorts,
+           (select count(*) from team_ids) as teams`.execute(db);
+  const row = rows[0];
+  return {
+    schoolCount: Number(row?.schools ?? 0),
+    studentCount: Number(row?.students ?? 0),
+    cohortCount: Number(row?.cohorts ?? 0),
+    teamCount: Number(row?.teams ?? 0),
+  };
 }
 
 /** The summary counted from the students themselves: exact, slow at scale; the rollups' reference. */
