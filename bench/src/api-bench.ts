@@ -58,7 +58,7 @@ export async function runApiBench(
     const admin = await signIn(app, BENCH_USERS.admin);
     const school = await signIn(app, BENCH_USERS.school);
     const district = await signIn(app, BENCH_USERS.district);
-    const scenarios = buildScenarios(app, world, { admin, school, district }).filter((s) => !opts.only || s.name.includes(opts.only));
+    const scenarios = buildScenarios(app, world, { admin, school, district }).filter((s) => !opts.only || opts.only.split("|").some((part) => s.name.includes(part)));
     const results: ScenarioResult[] = [];
     for (const s of scenarios) {
       for (let i = 0; i < opts.warmup; i++) await s.run(i);

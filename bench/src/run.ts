@@ -25,7 +25,7 @@ const HELP = `npm run bench [-- options]
   --browser-only   only the browser timing and Lighthouse
   --lighthouse-only  only Lighthouse (/login and the signed-in dashboard)
   --no-embedded    skip the embedded database
-  --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
+  --only TEXT      only the dashboard requests whose name contains TEXT, or one of A|B (while tuning one query;
                    the import, flag-uploader and report benches are skipped then, unless --import)
   --dashboard-only only the dashboard requests (with --only TEXT: those named so), on each engine
   --import         also the weekly import (the default, except with --only and --browser-only)
