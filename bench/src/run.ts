@@ -25,8 +25,9 @@ const HELP = `npm run bench [-- options]
   --browser-only   only the browser timing and Lighthouse
   --lighthouse-only  only Lighthouse (/login and the signed-in dashboard)
   --no-embedded    skip the embedded database
-  --only TEXT      only the dashboard requests whose name contains TEXT (while tuning one query;
+  --only TEXT      only the dashboard requests whose name contains TEXT, or one of A|B (while tuning one query;
                    the import, flag-uploader and report benches are skipped then, unless --import)
+  --dashboard-only only the dashboard requests (with --only TEXT: those named so), on each engine
   --import         also the weekly import (the default, except with --only and --browser-only)
   --no-import      skip the weekly import
   --import-only    only the weekly import: preview, commit, the same files again, undo
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       "lighthouse-only": { type: "boolean", default: false },
       "no-embedded": { type: "boolean", default: false },
       only: { type: "string" },
+      "dashboard-only": { type: "boolean", default: false },
       import: { type: "boolean", default: false },
       "no-import": { type: "boolean", default: false },
       "import-only": { type: "boolean", default: false },
@@ -104,9 +106,10 @@ async function main(): Promise<void> {
     .map((r) => Number.parseInt(r, 10))
     .filter((r) => r > 0);
   const loadResults: LoadBenchResult[] = [];
-  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly || alertsOnly;
+  const dashboardOnly = values["dashboard-only"];
+  const onlyOne = importOnly || flagsOnly || reportsOnly || liveOnly || loadOnly || alertsOnly || dashboardOnly;
   const browserOnly = values["browser-only"] || values["lighthouse-only"];
-  const dashboards = !onlyOne && !browserOnly;
+  const dashboards = (dashboardOnly || !onlyOne) && !browserOnly;
   const everything = !onlyOne && !values.only && !browserOnly;
   // The import runs after the dashboard requests, so it never changes their figures.
   const withImport = importOnly || (!values["no-import"] && (values.import || everything));

@@ -29,6 +29,7 @@ import { migrate027 } from "./migrations/027-alerts-school.js";
 import { migrate028 } from "./migrations/028-crm-enrolled-sessions.js";
 import { migrate029 } from "./migrations/029-alerts-live-count.js";
 import { migrate030 } from "./migrations/030-sso-subject-link.js";
+import { migrate031 } from "./migrations/031-dashboard-previous-week-and-teams.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "028-crm-enrolled-sessions": { up: migrate028 },
   "029-alerts-live-count": { up: migrate029 },
   "030-sso-subject-link": { up: migrate030 },
+  "031-dashboard-previous-week-and-teams": { up: migrate031 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

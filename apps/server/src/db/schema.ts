@@ -145,6 +145,12 @@ export interface RollupTeamSpreadTable {
   school_keys: number;
 }
 
+/** Migration 031: one row, moved by every write to teams, schools or cohorts (the team list's reuse). */
+export interface TeamListVersionTable {
+  id: Generated<boolean>;
+  version: number;
+}
+
 export interface WeeklyFlag {
   code: string;
   text: string;
@@ -497,6 +503,7 @@ export interface Database {
   rollup_school_teams: RollupSchoolTeamsTable;
   rollup_team_counts: RollupTeamCountsTable;
   rollup_team_spread: RollupTeamSpreadTable;
+  team_list_version: TeamListVersionTable;
   weekly_data: WeeklyDataTable;
   users: UsersTable;
   user_schools: UserSchoolsTable;

@@ -41,6 +41,8 @@ const SCHOOL_KINDS = ["High School", "Academy"];
 const DISTRICTS = 8;
 /** Students who change team do so at the start of this week. */
 const SWITCH_WEEK = 5;
+/** Cohort i starts four weeks after the one before: all of them in the past of a bench run. */
+const cohortStart = (i: number) => addDays("2026-01-05", i * 28);
 const ACCENTED = "áàâäãåéèêëíìîïóòôöõøúùûüñçÁÉÍÓÚÑÖÜØ";
 const PLAIN = "aaaaaaeeeeiiiiooooooouuuuncAEIOUNOUO";
 
@@ -80,7 +82,7 @@ export async function seedLarge(db: Kysely<Database>, opts: LargeSeedOptions): P
       .insertInto("cohorts")
       .values(
         Array.from({ length: cohortCount }, (_, i) => {
-          const start = addDays("2026-01-05", i * 28);
+          const start = cohortStart(i);
           return {
             name: `Benchmark Cohort ${i + 1} (2026)`,
             program_type: "Projects",
@@ -120,13 +122,18 @@ export async function seedLarge(db: Kysely<Database>, opts: LargeSeedOptions): P
        order by s.ord, c.ord, t`.execute(trx);
 
     progress(`${students} students`);
+    // Each student is created when enrolled, as an import would: the week before the cohort
+    // starts (the memberships' joined_at below). Dated on the day of the seed instead, nothing
+    // would have existed "last week" and the dashboard's week-over-week figures would cost nothing.
+    const enrolled = json(cohorts.map((_, i) => `${addDays(cohortStart(i), -7)}T09:00:00Z`));
     await sql`
-      insert into students (first_name, last_name, email, school_id, benefit_assignment_id)
+      insert into students (first_name, last_name, email, school_id, benefit_assignment_id, created_at)
       select fn, ln,
              regexp_replace(lower(translate(fn, ${ACCENTED}, ${PLAIN})), '[^a-z0-9]', '', 'g') || '.' ||
                regexp_replace(lower(translate(ln, ${ACCENTED}, ${PLAIN})), '[^a-z0-9]', '', 'g') || '.' || g || '@synthetic.tally.demo',
              (${schoolIds}::jsonb ->> ((g - 1) % ${lit(schoolCount)})::int)::int,
-             'BA-' || (2000000 + g)
+             'BA-' || (2000000 + g),
+             (${enrolled}::jsonb ->> (((g - 1) / ${lit(schoolCount)}) % ${lit(cohortCount)})::int)::timestamptz
         from (select g, ${pick(words.FIRST_NAMES, sql`g * 3 + 1`)} as fn, ${pick(words.LAST_NAMES, sql`g * 3 + 2`)} as ln
                 from generate_series(1, ${lit(students)}) g) x
        order by g`.execute(trx);

@@ -1,6 +1,13 @@
 import { sql } from "kysely";
 import type { DbExecutor } from "../../db/executor.js";
-import { cohortVisible, type DataScope, hiddenStudentsInScope, schoolInScope, teamInScope } from "../scope/scope.js";
+import {
+  cohortVisible,
+  type DataScope,
+  hiddenStudentsInScope,
+  schoolInScope,
+  studentInScope,
+  teamInScope,
+} from "../scope/scope.js";
 import { filteredStudents, hasFilters, joinedBefore, type StudentFilters } from "./students-filter.repository.js";
 
 // The students summary (schools, students, cohorts and current teams of a dashboard): from the
@@ -29,13 +36,35 @@ export function shownStudentCounts(scope: DataScope) {
      where ${schoolInScope(scope, "c.school_id", { nullable: true })}`;
 }
 
+/** SQL (from clause, as `tc`): rollup_team_counts' rows of the students at schools in scope. */
+function countedNewestTeams(scope: DataScope) {
+  return sql`(select ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id, teams
+      from rollup_team_counts where teams > 0) tc where ${schoolInScope(scope, "tc.student_school_id", { nullable: true })}`;
+}
+
+/**
+ * SQL: how many distinct teams are some student's newest team, among the students at schools in
+ * scope, whether or not the team itself is in scope. From rollup_team_counts, a few hundred
+ * rows: its sum counts a team once per students' school, exact unless some team spreads over
+ * two schools; then distinct teams of rollup_school_teams (a subquery run only when asked).
+ */
+function newestTeamCount(scope: DataScope) {
+  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams), 0) from ${countedNewestTeams(scope)})`;
+  const teamsDistinct = sql<number>`(select count(distinct rt.team_id) from
+      (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
+     where ${schoolInScope(scope, "rt.school_id", { nullable: true })})`;
+  const spread = sql<boolean>`exists (select 1 from rollup_team_spread where school_keys > 1)`;
+  return sql<number>`case when ${spread} then ${teamsDistinct} else ${teamsSummed} end`;
+}
+
 /**
  * Summary counts without filters, from the rollups. A cohort counts when some student of a
  * school in scope belongs to it and it is visible there (students left out as all-hidden
  * have no visible cohort, so they never add one). Teams: each student's newest team, which
  * is the current team in scope unless it lies outside the scope; when any student of the
- * scope has such a team, or all-hidden students exist, teamCount is undefined and the caller
- * counts exactly from the memberships.
+ * scope has such a team (`outside`: then neither count of newestTeamCount is the answer), or
+ * all-hidden students exist, teamCount is undefined and the caller counts exactly from the
+ * memberships.
  */
 async function summarizeFromRollups(
   db: DbExecutor,
@@ -44,19 +73,8 @@ async function summarizeFromRollups(
   const cohorts = sql<number>`(select count(distinct rc.cohort_id) from
       (select ${rollupSchool} as school_id, cohort_id from rollup_school_cohorts where students > 0) rc
      where ${schoolInScope(scope, "rc.school_id", { nullable: true })} and ${cohortVisible(scope, "rc.cohort_id", "rc.school_id")})`;
-  // Teams from rollup_team_counts, a few hundred rows. Its sum counts a team once per
-  // students' school, exact unless some team spreads over two schools: then count distinct
-  // teams from rollup_school_teams instead (a subquery PostgreSQL runs only when asked).
-  // Either count is used only when no counted team lies outside the scope (`outside`), so
-  // neither needs to ask whether a team is shown.
-  const counted = sql`(select ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id, teams
-      from rollup_team_counts where teams > 0) tc where ${schoolInScope(scope, "tc.student_school_id", { nullable: true })}`;
-  const teamsSummed = sql<number>`(select coalesce(sum(tc.teams), 0) from ${counted})`;
+  const counted = countedNewestTeams(scope);
   const teamsOutside = sql<boolean>`(select coalesce(bool_or(not coalesce(${teamInScope(scope, "tc")}, false)), false) from ${counted})`;
-  const teamsDistinct = sql<number>`(select count(distinct rt.team_id) from
-      (select ${rollupSchool} as school_id, team_id from rollup_school_teams where students > 0) rt
-     where ${schoolInScope(scope, "rt.school_id", { nullable: true })})`;
-  const spread = sql<boolean>`exists (select 1 from rollup_team_spread where school_keys > 1)`;
   // One round trip: on the embedded engine every query waits its turn in one worker.
   const { rows } = await sql<{
     students: number | null;
@@ -67,7 +85,7 @@ async function summarizeFromRollups(
     outside: boolean | null;
   }>`
     select shown.students, shown.schools, shown.hidden, ${cohorts} as cohorts,
-           case when ${spread} then ${teamsDistinct} else ${teamsSummed} end as teams,
+           ${newestTeamCount(scope)} as teams,
            ${teamsOutside} as outside
       from (${shownStudentCounts(scope)}) shown`.execute(db);
   const row = rows[0];
@@ -86,12 +104,106 @@ export async function summarizeStudents(
   scope: DataScope,
   filters: StudentFilters,
 ): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  const { before, ...others } = filters;
+  if (before !== undefined && !hasFilters(others)) return summarizeStudentsBefore(db, scope, before);
   if (!hasFilters(filters)) {
     const quick = await summarizeFromRollups(db, scope);
     if (quick.teamCount !== undefined) return { ...quick, teamCount: quick.teamCount };
     return { ...quick, teamCount: await countCurrentTeams(db, scope, filters) };
   }
   return summarizeStudentsByScan(db, scope, filters);
+}
+
+/**
+ * The unfiltered summary as it stood before `before` (the dashboard's "previous week"): the
+ * same answer as summarizeStudentsByScan(scope, { before }), from the rollups instead of every
+ * student (85 ms at 50,000 students, a few ms this way; issue 41).
+ *
+ * A student's share of the rollups (student_rollup: school, cohorts, newest team) is its share
+ * of the scan's answer at `before` too, unless the student was created or joined a cohort or
+ * team since then, is left out as all-hidden, or has a newest team outside the scope (the scan
+ * then counts an older team). Those students, the few of a week, are taken out of the rollups'
+ * counts and counted again as the scan counts them; any other student adds the same either way.
+ */
+export async function summarizeStudentsBefore(
+  db: DbExecutor,
+  scope: DataScope,
+  before: Date,
+): Promise<{ schoolCount: number; studentCount: number; cohortCount: number; teamCount: number }> {
+  // Written in, not sent as a parameter: with one, PostgreSQL (either engine) planned the
+  // statement afresh at every call, as a plan for "since some moment" expects thousands of rows.
+  const at = sql.lit(before.toISOString());
+  const hidden = hiddenStudentsInScope(scope);
+  const inScope = (column: string) => schoolInScope(scope, column, { nullable: true });
+  // Students counted at a school in scope whose newest team is not in scope: found from the few
+  // hundred rows of rollup_team_counts first, so nothing more is read when there are none.
+  const newestTeamOutside = sql`select ro_r.student_id
+      from (select school_key, ${rollupSchool} as student_school_id, team_school_id as school_id, team_cohort_id as cohort_id
+              from rollup_team_counts where teams > 0) ro_c
+      join rollup_school_teams ro_t on ro_t.school_key = ro_c.school_key and ro_t.team_school_id = ro_c.school_id
+                                    and ro_t.team_cohort_id = ro_c.cohort_id and ro_t.students > 0
+      join student_rollup ro_r on ro_r.newest_team_id = ro_t.team_id and ro_r.school_key = ro_t.school_key
+     where ${inScope("ro_c.student_school_id")} and not coalesce(${teamInScope(scope, "ro_c")}, false)`;
+  const recounted = sql`select id from students where created_at >= ${at}
+      union select student_id from student_cohorts where joined_at >= ${at}
+      union select student_id from student_teams where joined_at >= ${at}
+      ${hidden ? sql`union ${hidden}` : sql``}
+      union ${newestTeamOutside}`;
+  const { rows } = await sql<{ students: number | null; schools: number; cohorts: number; teams: number }>`
+    with x as (${recounted}),
+    -- What the recounted students add to the rollups now, to take out.
+    xr as (select r.school_key, r.newest_team_id, r.cohort_ids from student_rollup r where r.student_id in (select id from x)),
+    -- The recounted students as the scan counts them at the cutoff.
+    d as (select s.id, s.school_id from students s
+           where s.id in (select id from x) and s.created_at < ${at} and ${studentInScope(scope, "s")}),
+    by_school as (
+      select b.school_id, b.n from (
+        select ${rollupSchool} as school_id, sum(n) as n from (
+          select school_key, students as n from rollup_school_students
+          union all select school_key, -1 from xr
+          union all select coalesce(school_id, 0), 1 from d) y
+         group by school_key) b
+       where ${inScope("b.school_id")}),
+    cohort_ids as (
+      select p.cohort_id from (
+        select ${rollupSchool} as school_id, cohort_id from (
+          select school_key, cohort_id, students as n from rollup_school_cohorts
+          union all select school_key, unnest(cohort_ids), -1 from xr) y
+         group by school_key, cohort_id having sum(n) > 0) p
+       where ${inScope("p.school_id")} and ${cohortVisible(scope, "p.cohort_id", "p.school_id")}
+      union
+      select sc.cohort_id from d join student_cohorts sc on sc.student_id = d.id
+       where sc.joined_at < ${at} and ${cohortVisible(scope, "sc.cohort_id", "d.school_id")}),
+    -- Teams: today's newest teams of the scope's students (newestTeamCount), less those that are
+    -- only recounted students' newest, plus the recounted students' teams at the cutoff not
+    -- already counted. Only the teams these few students touch are looked at one by one.
+    d_teams as (
+      select distinct cur.team_id from (
+        select distinct on (st.student_id) st.team_id from d
+          join student_teams st on st.student_id = d.id
+          join teams t on t.id = st.team_id
+         where ${teamInScope(scope, "t")} and st.joined_at < ${at}
+         order by st.student_id, st.joined_at desc, st.team_id desc) cur),
+    touched as (
+      select tt.team_id,
+             (select coalesce(sum(rt.students), 0) from (select ${rollupSchool} as school_id, students
+                 from rollup_school_teams where team_id = tt.team_id) rt where ${inScope("rt.school_id")}) as now,
+             (select count(*) from (select ${rollupSchool} as school_id from xr where newest_team_id = tt.team_id) xs
+               where ${inScope("xs.school_id")}) as recounted
+        from (select newest_team_id as team_id from xr where newest_team_id is not null union select team_id from d_teams) tt)
+    select (select sum(n) from by_school) as students,
+           (select count(*) from by_school where school_id is not null and n > 0) as schools,
+           (select count(*) from cohort_ids) as cohorts,
+           ${newestTeamCount(scope)}
+             - (select count(*) from touched where now > 0 and now = recounted)
+             + (select count(*) from d_teams join touched using (team_id) where touched.now = touched.recounted) as teams`.execute(db);
+  const row = rows[0];
+  return {
+    schoolCount: Number(row?.schools ?? 0),
+    studentCount: Number(row?.students ?? 0),
+    cohortCount: Number(row?.cohorts ?? 0),
+    teamCount: Number(row?.teams ?? 0),
+  };
 }
 
 /** The summary counted from the students themselves: exact, slow at scale; the rollups' reference. */

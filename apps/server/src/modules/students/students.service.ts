@@ -82,7 +82,7 @@ export async function summarizeStudents(
   const summary = await summaryRepo.summarizeStudents(db, scope, filter);
   if (now === undefined) return summary;
   const weekStart = startOfIsoWeek(now);
-  const before = await summaryRepo.summarizeStudentsByScan(db, scope, { ...filter, before: weekStart });
+  const before = await summaryRepo.summarizeStudents(db, scope, { ...filter, before: weekStart });
   const previousWeek = before.studentCount > 0 ? { ...before, weekStart: weekStart.toISOString().slice(0, 10) } : null;
   return { ...summary, previousWeek };
 }

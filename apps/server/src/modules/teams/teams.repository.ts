@@ -57,3 +57,13 @@ export async function findTeamAtSchool(
     .where(cohortVisible(scope, "t.cohort_id", "t.school_id"))
     .executeTakeFirst();
 }
+
+/**
+ * The number team_list_version holds (migration 031): it moves, inside the writer's
+ * transaction, with every write to teams, schools or cohorts, so a list read after it is at
+ * least as new as the number says.
+ */
+export async function teamListVersion(db: DbExecutor): Promise<string> {
+  const row = await db.selectFrom("team_list_version").select("version").executeTakeFirst();
+  return String(row?.version ?? 0);
+}

@@ -1,9 +1,10 @@
 import { teamsQuerySchema, teamsResponseSchema } from "@tally/contract";
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
-import { listTeams } from "./teams.service.js";
+import { teamListReply } from "./team-list-reply.js";
 
 export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async (app, { ctx }) => {
   app.get(
@@ -18,8 +19,10 @@ export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
         response: { 200: teamsResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({
-      data: await listTeams(ctx.database.db, request.user, parseDashboardFilter(request.query)),
-    }),
+    // Already JSON text, written through the response schema (team-list-reply.ts): sent as it is.
+    async (request, reply) =>
+      (reply as FastifyReply)
+        .type("application/json; charset=utf-8")
+        .send(await teamListReply(ctx.database.db, request.user, parseDashboardFilter(request.query))),
   );
 };
