@@ -28,6 +28,7 @@ import { migrate026 } from "./migrations/026-alerts.js";
 import { migrate027 } from "./migrations/027-alerts-school.js";
 import { migrate028 } from "./migrations/028-crm-enrolled-sessions.js";
 import { migrate029 } from "./migrations/029-alerts-live-count.js";
+import { migrate030 } from "./migrations/030-export-claims.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "027-alerts-school": { up: migrate027 },
   "028-crm-enrolled-sessions": { up: migrate028 },
   "029-alerts-live-count": { up: migrate029 },
+  "030-export-claims": { up: migrate030 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */
