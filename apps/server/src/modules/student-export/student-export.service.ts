@@ -1,4 +1,4 @@
-import { type StudentExport, studentExportFileName } from "@tally/contract";
+import { SCHOOL_STAFF, type StudentExport, studentExportFileName } from "@tally/contract";
 import { strToU8, type Zippable, zipSync } from "fflate";
 import type { ServerContext } from "../../context.js";
 import { studentAccessRecord } from "../access-log/access-log.service.js";
@@ -37,13 +37,20 @@ export async function exportStudent(ctx: ServerContext, user: Caller, studentId:
   const now = ctx.clock.now();
   const doc: StudentExport = {
     format: "tally-student-export",
-    version: 1,
+    version: 2,
     exportedAt: now.toISOString(),
-    exportedBy: { id: user.id, username: user.username },
+    exportedBy: { who: SCHOOL_STAFF, role: user.role },
     student,
     attendance: attendance.data,
     weeklyData,
-    accessLog: await studentAccessRecord(ctx, studentId),
+    // The student learns when and by which role, not which staff member from which address.
+    accessLog: (await studentAccessRecord(ctx, studentId)).map((e) => ({
+      at: e.at,
+      who: SCHOOL_STAFF,
+      role: e.role,
+      action: e.action,
+      ...(e.recipient === undefined ? {} : { recipient: e.recipient }),
+    })),
     alerts,
   };
   const csv = exportCsvFiles(doc);
