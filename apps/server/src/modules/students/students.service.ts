@@ -36,14 +36,15 @@ export async function readStudentsPage(
   filter: DashboardFilter,
   page: { page: number; limit: number },
 ): Promise<StudentsResponse> {
-  const bulk = page.limit > LIMITS.studentsViewPageSize;
-  const ticket = bulk
-    ? await openExport(ctx, user, { action: "data", schoolIds: coveredSchools(user, filter.schoolIds), fullExport: isFullExport(user, filter) })
-    : undefined;
+  // Read first: a filter the scope refuses (400, 404) then claims no download; nothing is sent before the gate.
   const answer = await listStudents(ctx.database.db, user, filter, page);
   const ids = answer.data.map((s) => s.id);
-  if (ticket) ticket.record(ids);
-  else recordView(ctx, user, ids);
+  if (page.limit <= LIMITS.studentsViewPageSize) {
+    recordView(ctx, user, ids);
+    return answer;
+  }
+  const ticket = await openExport(ctx, user, { action: "data", schoolIds: coveredSchools(user, filter.schoolIds), fullExport: isFullExport(user, filter) });
+  ticket.record(ids);
   return answer;
 }
 
