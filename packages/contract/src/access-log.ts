@@ -5,7 +5,8 @@ import { roleSchema } from "./roles.js";
 // Issue 32 "A record of access": every read of one student's records and every export that
 // names students, kept per student (FERPA 34 CFR 99.32 asks for a record of each disclosure).
 
-export const ACCESS_ACTIONS = ["view", "pdf", "csv", "email", "export"] as const;
+// "data": a bulk read answered as JSON (the report data call, a students page larger than a view).
+export const ACCESS_ACTIONS = ["view", "pdf", "csv", "email", "export", "data"] as const;
 export const accessActionSchema = z.enum(ACCESS_ACTIONS);
 export type AccessAction = z.infer<typeof accessActionSchema>;
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { accessLogEntrySchema } from "./access-log.js";
+import { accessActionSchema } from "./access-log.js";
 import { alertRuleSchema, alertSeveritySchema, alertStateSchema, ALERT_EVENT_KINDS } from "./alerts.js";
 import { attendanceRecordSchema } from "./attendance.js";
 import { fileNamePart } from "./report-file-name.js";
+import { roleSchema } from "./roles.js";
 import { studentDetailSchema } from "./students.js";
 import { weeklyDataItemSchema } from "./weekly-data.js";
 
@@ -26,19 +27,37 @@ export const studentExportAlertSchema = z.object({
 });
 export type StudentExportAlert = z.infer<typeof studentExportAlertSchema>;
 
+/**
+ * Issue 41: who handled the records, as the student's own export says it — "school staff" and
+ * the role, never a staff member's name, account id or IP address.
+ */
+export const SCHOOL_STAFF = "school staff";
+const staffSchema = z.object({ who: z.literal(SCHOOL_STAFF), role: roleSchema });
+
+/** One entry of the record of access as the student's own export holds it. */
+export const studentExportAccessSchema = z.object({
+  at: z.string().describe("ISO 8601 time of the read or export"),
+  who: staffSchema.shape.who,
+  role: roleSchema.describe("the staff member's role at that time"),
+  action: accessActionSchema,
+  recipient: z.string().optional().describe("an e-mailed report's recipients (and copies)"),
+});
+export type StudentExportAccess = z.infer<typeof studentExportAccessSchema>;
+
 /** The ZIP's student.json: everything Tally holds about one student. */
 export const studentExportSchema = z.object({
   format: z.literal("tally-student-export"),
-  version: z.literal(1),
+  /** 2 (issue 41): staff are "school staff" and a role; no names, account ids or addresses. */
+  version: z.literal(2),
   exportedAt: z.string().describe("ISO 8601 time of the export"),
-  exportedBy: z.object({ id: z.number().int(), username: z.string() }),
+  exportedBy: staffSchema,
   /** Profile, cohorts and every team membership (the detail's reply). */
   student: studentDetailSchema,
   attendance: z.array(attendanceRecordSchema),
   /** Flags, reflections and advisor notes per week. */
   weeklyData: z.array(weeklyDataItemSchema),
   /** Who viewed or exported this student's records, newest first (this export included). */
-  accessLog: z.array(accessLogEntrySchema),
+  accessLog: z.array(studentExportAccessSchema),
   /** Issue 30: the early-warning alerts raised about the student, each with its timeline (notes included). */
   alerts: z.array(studentExportAlertSchema),
 });

@@ -30,6 +30,7 @@ import { migrate028 } from "./migrations/028-crm-enrolled-sessions.js";
 import { migrate029 } from "./migrations/029-alerts-live-count.js";
 import { migrate030 } from "./migrations/030-sso-subject-link.js";
 import { migrate031 } from "./migrations/031-dashboard-previous-week-and-teams.js";
+import { migrate032 } from "./migrations/032-export-claims.js";
 import type { Database } from "./schema.js";
 
 // Listed in code rather than read from a folder, so the build output needs no file scan.
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "029-alerts-live-count": { up: migrate029 },
   "030-sso-subject-link": { up: migrate030 },
   "031-dashboard-previous-week-and-teams": { up: migrate031 },
+  "032-export-claims": { up: migrate032 },
 };
 
 /** Applies every pending migration; safe to call from several instances at once. */

@@ -246,6 +246,10 @@ export interface LoginThrottleTable {
 export interface DownloadLogTable {
   user_id: number;
   at: Date;
+  /** Counts against the per-minute download limit (the e-mailed report's claim does not). */
+  download: Generated<boolean>;
+  /** A full export's claim: kept 24 hours, counted toward the bulk-export alarm before the export answers. */
+  full_export: Generated<boolean>;
 }
 
 export interface AccessLogTable {

@@ -105,6 +105,16 @@ export async function hasOpenAlarm(db: DbExecutor, userId: number): Promise<bool
   return row !== undefined;
 }
 
+/** When a super admin last cleared the user's alarm (null: never). */
+export async function lastClearedAt(db: DbExecutor, userId: number): Promise<Date | null> {
+  const row = await db
+    .selectFrom("access_alarms")
+    .select((eb) => eb.fn.max("cleared_at").as("at"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
 /** Clears the user's standing alarm; true when there was one. */
 export async function clearAlarm(db: DbExecutor, userId: number, by: number, at: Date): Promise<boolean> {
   const rows = await db

@@ -1,7 +1,6 @@
-import { FULL_EXPORTS_ALARM, PRIVACY_MESSAGES } from "@tally/contract";
+import { FULL_EXPORTS_ALARM } from "@tally/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerContext } from "../../context.js";
-import { forbidden } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import { readPrivacySettings } from "../settings/privacy-settings.service.js";
 import { listUsers } from "../users/users.service.js";
@@ -73,11 +72,17 @@ async function mailSuperAdmins(
   }
 }
 
-/** Refuses an export (403) while the user's alarm stands and the setting blocks. */
-export async function assertExportsAllowed(ctx: ServerContext, userId: number): Promise<void> {
+/**
+ * How the alarm stands for the user's next export when the privacy setting blocks on it (null
+ * when it does not): whether an alarm stands, and since when full exports count toward it (the
+ * rolling 24 hours, from the last clearing if later). The export gate refuses on either.
+ */
+export async function exportAlarm(ctx: ServerContext, userId: number): Promise<{ standing: boolean; fullExportsSince: Date } | null> {
   const db = ctx.database.db;
-  if (!(await readPrivacySettings(db)).blockOnAlarm) return;
-  if (await repo.hasOpenAlarm(db, userId)) throw forbidden(PRIVACY_MESSAGES.exportsBlocked);
+  if (!(await readPrivacySettings(db)).blockOnAlarm) return null;
+  const [standing, cleared] = await Promise.all([repo.hasOpenAlarm(db, userId), repo.lastClearedAt(db, userId)]);
+  const dayAgo = ctx.clock.now().getTime() - DAY_MS;
+  return { standing, fullExportsSince: new Date(Math.max(dayAgo, cleared?.getTime() ?? 0)) };
 }
 
 /** DELETE /access-log/alarms/:id (super admins): clears the user's alarm, audited. */

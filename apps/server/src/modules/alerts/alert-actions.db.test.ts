@@ -111,11 +111,12 @@ describe("assign", () => {
     const res = await post("admin", `/api/alerts/${alert.id}/assign`, { userId: w.users.districtAB.id });
     expect(res.statusCode).toBe(200);
     expect(res.json<Alert>()).toMatchObject({ assigneeId: w.users.districtAB.id, assigneeName: w.users.districtAB.username });
-    const cleared = await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: null });
+    // Removing someone else's assignment is an admin's (issue 41): a school user's try is refused below.
+    const cleared = await post("admin", `/api/alerts/${alert.id}/assign`, { userId: null });
     expect(cleared.json<Alert>()).toMatchObject({ assigneeId: null, assigneeName: null });
     expect((await eventsOf(alert.id)).map((e) => [e.kind, e.user_id, e.note])).toEqual([
       ["assigned", w.users.admin.id, `assigned to ${w.users.districtAB.username}`],
-      ["assigned", w.users.schoolA.id, "unassigned"],
+      ["assigned", w.users.admin.id, "unassigned"],
     ]);
     const audit = await auditOf(alert.id);
     expect(audit.map((a) => [a.action, a.after])).toEqual([
@@ -146,6 +147,43 @@ describe("assign", () => {
     const hidden = await alertOf("aAllHidden");
     expect((await post("admin", `/api/alerts/${hidden.id}/assign`, { userId: w.users.schoolA.id })).statusCode).toBe(400);
     expect((await rowOf(alert.id)).assignee_id).toBeNull();
+  });
+});
+
+describe("assign: who may assign whom (issue 41)", () => {
+  it("refuses a school user assigning anyone but themselves exactly as an unknown user: same status, same body, for any id", async () => {
+    const alert = await alertOf("aMover");
+    const inactive = await buildUser(t.db, { role: "school_user", schoolId: w.schools.a.id, isActive: false });
+    const unknown = await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: 2147483000 });
+    expect(unknown.statusCode).toBe(400);
+    // Walking ids: a super admin, an admin, a colleague who sees the student, one who does not, an inactive one.
+    for (const other of [w.users.superAdmin, w.users.admin, w.users.districtAB, w.users.schoolB, inactive]) {
+      const res = await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: other.id });
+      expect(res.statusCode, other.username).toBe(unknown.statusCode);
+      expect(res.body, other.username).toBe(unknown.body);
+      expect(res.body).not.toContain(other.username);
+    }
+    expect((await rowOf(alert.id)).assignee_id).toBeNull();
+    expect(await eventsOf(alert.id)).toEqual([]);
+  });
+
+  it("lets a non-admin let go of their own alert only; an admin still assigns and unassigns anyone", async () => {
+    const alert = await alertOf("aMover");
+    expect((await post("admin", `/api/alerts/${alert.id}/assign`, { userId: w.users.districtAB.id })).statusCode).toBe(200);
+    // schoolA sees the student but may neither remove nor take over districtAB's assignment.
+    for (const userId of [null, w.users.schoolA.id]) {
+      const refused = await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId });
+      expect(refused.statusCode, String(userId)).toBe(403);
+      expect((await rowOf(alert.id)).assignee_id).toBe(w.users.districtAB.id);
+    }
+    // The holder lets go of it; then schoolA takes it and lets go of it.
+    expect((await post("districtAB", `/api/alerts/${alert.id}/assign`, { userId: null })).statusCode).toBe(200);
+    expect((await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: w.users.schoolA.id })).statusCode).toBe(200);
+    expect((await post("schoolA", `/api/alerts/${alert.id}/assign`, { userId: null })).json<Alert>()).toMatchObject({ assigneeId: null });
+    // An admin (and a super admin) assigns a colleague and removes it.
+    expect((await post("superAdmin", `/api/alerts/${alert.id}/assign`, { userId: w.users.schoolA.id })).json<Alert>()).toMatchObject({ assigneeId: w.users.schoolA.id });
+    expect((await post("admin", `/api/alerts/${alert.id}/assign`, { userId: w.users.districtAB.id })).json<Alert>()).toMatchObject({ assigneeId: w.users.districtAB.id });
+    expect((await post("admin", `/api/alerts/${alert.id}/assign`, { userId: null })).json<Alert>()).toMatchObject({ assigneeId: null });
   });
 });
 

@@ -1,7 +1,7 @@
-import type { Alert, AlertBulkBody, AlertState } from "@tally/contract";
+import { type Alert, type AlertBulkBody, type AlertState, isAdminRole } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
-import { AppError, badRequest, conflict, notFound } from "../../lib/errors.js";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
 import { recordChange } from "../audit/audit.service.js";
 import { resolveScope, type ScopeSubject } from "../scope/scope.js";
 import { schoolScope } from "../scope/scope.policy.js";
@@ -70,22 +70,31 @@ async function assigneeSees(db: DbExecutor, userId: number, alertId: number): Pr
   return (await findAlertRow(db, scope, alertId)) ? { username: user.username } : undefined;
 }
 
-/** POST /alerts/:id/assign: to a staff user who sees the student, or to nobody (null). */
+const NOT_ASSIGNABLE = "userId must be an active user who sees the alert's student";
+const TAKEN_BY_OTHER = "Only an admin can remove another user's assignment";
+
+/**
+ * POST /alerts/:id/assign: to a staff user who sees the student, or to nobody (null). Admins
+ * assign anyone who sees the student; everyone else takes an alert themselves and lets go of
+ * their own only. Assigning someone else as a non-admin answers exactly as an unknown user
+ * does, so walking ids tells nothing of which accounts exist or see the student.
+ */
 export async function assignAlert(ctx: ServerContext, user: Caller, id: number, assigneeId: number | null): Promise<Alert> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
+  const admin = isAdminRole(user.role);
   await db.transaction().execute(async (trx) => {
     if (!(await findAlertRow(trx, await resolveScope(trx, user), id))) throw notFound();
     const before = await trx.selectFrom("alerts").select("assignee_id").where("id", "=", id).forUpdate().executeTakeFirst();
     let note = "unassigned";
     if (assigneeId !== null) {
-      const assignee = await assigneeSees(trx, assigneeId, id);
-      if (!assignee) {
-        const message = "userId must be an active user who sees the alert's student";
-        throw badRequest(message, [{ path: "body.userId", message }]);
-      }
+      const assignee = admin || assigneeId === user.id ? await assigneeSees(trx, assigneeId, id) : undefined;
+      if (!assignee) throw badRequest(NOT_ASSIGNABLE, [{ path: "body.userId", message: NOT_ASSIGNABLE }]);
       note = `assigned to ${assignee.username}`;
     }
+    // Taking over or letting go of someone else's alert removes their assignment: admins only.
+    const heldByOther = before?.assignee_id != null && before.assignee_id !== user.id && before.assignee_id !== assigneeId;
+    if (!admin && heldByOther) throw forbidden(TAKEN_BY_OTHER);
     await repo.setAlertAssignee(trx, id, assigneeId);
     await repo.insertAlertEvent(trx, { alertId: id, at: now, kind: "assigned", userId: user.id, note, level: null });
     await recordChange(trx, {

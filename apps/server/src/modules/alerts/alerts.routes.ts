@@ -153,11 +153,11 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async
       onRequest,
       schema: {
         tags,
-        summary: "Assign an alert to an active user who sees the student, or unassign it (null)",
+        summary: "Assign an alert to an active user who sees the student (admins), or to oneself; unassign it (null)",
         operationId: "assignAlert",
         params: idParamSchema,
         body: alertAssignBodySchema,
-        response: { 200: alertSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: alertSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => assignAlert(ctx, request.user, request.params.id, request.body.userId),

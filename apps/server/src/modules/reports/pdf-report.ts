@@ -55,7 +55,8 @@ export interface StudentSummaryModel {
   memberships: Array<{ kind: string; name: string; from: string; to: string }>;
   attendance: Array<{ date: string; week: string; cohort: string; meeting: string; status: string }>;
   weeks: Array<{ title: string; hours: string; flags: string[]; reflection: string | null; notes: string | null }>;
-  access: Array<{ at: string; user: string; role: string; action: string; address: string }>;
+  /** Who handled the records: "School staff (role)", never a name or an address (issue 41). */
+  access: Array<{ at: string; user: string; action: string }>;
 }
 
 type Reply = { id: number; pdf?: Uint8Array; error?: string };

@@ -5,12 +5,12 @@ import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { AppError, tooManyRequests } from "../../lib/errors.js";
 import type { MailMessage } from "../../lib/mailer.js";
-import { recordAccess } from "../access-log/access-log.service.js";
-import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
 import { recordChange } from "../audit/audit.service.js";
+import { isFullExport } from "../exports/exports.policy.js";
+import { openExport } from "../exports/exports.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { renderReportPdf } from "./pdf-report.js";
-import { buildReportModel, isFullExport, type ResolvedReport, resolveExport } from "./reports.service.js";
+import { buildReportModel, type ResolvedReport, resolveReport } from "./reports.service.js";
 import { countActorEntries, lockActorSends } from "./reports.repository.js";
 
 /** The audit rows of report e-mails: entity_id is the sender, so the rate limit counts them through the (entity, entity_id) index. */
@@ -60,7 +60,7 @@ export async function sendReport(
   log: FastifyBaseLogger,
 ): Promise<{ message: string }> {
   const db = ctx.database.db;
-  const report = await resolveExport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId, q: body.q });
+  const report = await resolveReport(db, user, { schoolId: body.schoolId, cohortId: body.cohortId, teamId: body.teamId, q: body.q });
   // Refused with the seconds until the oldest send of the hour leaves it.
   const refuseWhenFull = async (executor: DbExecutor) => {
     const now = ctx.clock.now();
@@ -68,9 +68,10 @@ export async function sendReport(
     if (count < REPORT_LIMITS.emailsPerHour) return;
     throw tooManyRequests(REPORT_MESSAGES.emailRateLimited, ((oldest ?? now).getTime() + HOUR_MS - now.getTime()) / 1000);
   };
-  await assertExportsAllowed(ctx, user.id);
-  // A cheap early refusal before rendering; the locked count below is the one that decides.
+  // A cheap early refusal before the gate claims anything; the locked count below is the one that decides.
   await refuseWhenFull(db);
+  // Not a download (the hourly limit above is the mail's), but a full one counts toward the alarm.
+  const ticket = await openExport(ctx, user, { action: "email", schoolIds: report.schoolIds, fullExport: isFullExport(user, report.filter), download: false });
   const model = await buildReportModel(db, user, report, {
     includeStudents: true,
     studentLimit: REPORT_LIMITS.pdfStudentLimit,
@@ -103,11 +104,6 @@ export async function sendReport(
     throw new AppError(502, "INTERNAL", REPORT_MESSAGES.emailError);
   }
   // A disclosure once the mail has left: the students it names and every address it went to.
-  recordAccess(ctx, user, {
-    action: "email",
-    studentIds: model.studentIds,
-    recipient: [...body.recipient, ...body.cc].join(", "),
-    fullExport: isFullExport(user, report),
-  });
+  ticket.record(model.studentIds, { recipient: [...body.recipient, ...body.cc].join(", ") });
   return { message: REPORT_MESSAGES.emailSent };
 }

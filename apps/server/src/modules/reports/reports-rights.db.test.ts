@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldUserKey } from "../../../test/dashboard-world.js";
 import { setSetting } from "../../../test/factories.js";
 import { useReportWorld } from "../../../test/report-world.js";
-import { exportRefusal } from "./reports.policy.js";
+import { exportRefusal } from "../exports/exports.policy.js";
 
 const { t, w, as } = useReportWorld();
 
@@ -56,8 +56,11 @@ describe("export off for all schools", () => {
     ["schoolB", {}, 403, REPORT_MESSAGES.exportOffSchool],
   ]);
 
-  it("leaves the report data (the dashboard's own figures) readable", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/api/reports/data", headers: as.schoolA })).statusCode).toBe(200);
+  // Issue 41: every student of the filters with e-mail addresses is a bulk read, so an export.
+  it("refuses the report data too, with the same reason", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/reports/data", headers: as.schoolA });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: REPORT_MESSAGES.exportOffSchool, code: "FORBIDDEN" });
   });
 });
 

@@ -12,12 +12,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { mediaResponse } from "../../lib/media-response.js";
-import { recordAccess } from "../access-log/access-log.service.js";
-import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
-import { takeDownload } from "../downloads/downloads.service.js";
+import { openExport } from "../exports/exports.service.js";
 import { renderReportPdf } from "./pdf-report.js";
 import { sendReport } from "./report-email.js";
-import { allReportStudents, buildReportModel, getReportData, isFullExport, recordExport, resolveExport } from "./reports.service.js";
+import { allReportStudents, buildReportModel, getReportData, reportExport, resolveReport } from "./reports.service.js";
 import { csvHead, csvRows } from "./students-csv.js";
 
 const tags = ["reports"];
@@ -48,17 +46,15 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
     },
     async (request, reply) => {
       const q = request.query;
-      const report = await resolveExport(db, request.user, q);
-      await assertExportsAllowed(ctx, request.user.id);
-      await takeDownload(ctx, request.user.id);
+      const report = await resolveReport(db, request.user, q);
+      const ticket = await openExport(ctx, request.user, reportExport(request.user, report, "pdf"));
       const model = await buildReportModel(db, request.user, report, {
         includeStudents: q.includeStudents,
         studentLimit: q.studentLimit,
         now: ctx.clock.now(),
       });
       const pdf = await renderReportPdf(model);
-      await recordExport(db, request.user, "pdf", report, ctx.clock.now());
-      recordAccess(ctx, request.user, { action: "pdf", studentIds: model.studentIds, fullExport: isFullExport(request.user, report) });
+      ticket.record(model.studentIds);
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", attachment(REPORT_FILES.pdf))
@@ -76,10 +72,10 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
         summary: "Every student of the report filters, with the totals",
         operationId: "getReportData",
         querystring: reportDataQuerySchema,
-        response: { 200: reportDataResponseSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: reportDataResponseSchema, ...exportErrors, ...errorResponses(429) },
       },
     },
-    async (request) => getReportData(db, request.user, request.query, request.query.simplified),
+    async (request) => getReportData(ctx, request.user, request.query, request.query.simplified),
   );
 
   app.get(
@@ -95,25 +91,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asyn
       },
     },
     async (request, reply) => {
-      const report = await resolveExport(db, request.user, request.query);
-      await assertExportsAllowed(ctx, request.user.id);
-      await takeDownload(ctx, request.user.id);
-      const { filter } = report;
       const user = request.user;
-      await recordExport(db, user, "csv", report, ctx.clock.now());
+      const report = await resolveReport(db, user, request.query);
+      const ticket = await openExport(ctx, user, reportExport(user, report, "csv"));
       // Streamed a page of students at a time: memory stays flat however many rows there are.
       // Every student sent is recorded, when the file ends (or breaks off: then those sent so far).
       async function* csv() {
-        const sent: number[] = [];
-        try {
-          yield csvHead();
-          for await (const page of allReportStudents(db, user, filter)) {
-            for (const s of page) sent.push(s.id);
-            yield csvRows(page);
-          }
-        } finally {
-          recordAccess(ctx, user, { action: "csv", studentIds: sent, fullExport: isFullExport(user, report) });
-        }
+        yield csvHead();
+        for await (const page of ticket.stream(allReportStudents(db, user, report.filter), (p) => p.map((s) => s.id))) yield csvRows(page);
       }
       return reply
         .header("content-type", "text/csv; charset=utf-8")

@@ -1,6 +1,5 @@
 import {
   type DashboardFilter,
-  type FeatureSettings,
   type ReportDataResponse,
   type ReportFileNames,
   type ReportFilter,
@@ -9,17 +8,17 @@ import {
 } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import { notFound } from "../../lib/errors.js";
-import { recordChange } from "../audit/audit.service.js";
+import type { ServerContext } from "../../context.js";
 import { getCohortTrends, percentage } from "../attendance/attendance.service.js";
 import { listCohorts } from "../cohorts/cohorts.service.js";
 import type { Caller } from "../scope/scope.service.js";
 import { isSchoolInScope, resolveScope } from "../scope/scope.js";
 import { schoolsByIds } from "../schools/schools.service.js";
-import { readFeatureSettings } from "../settings/settings.service.js";
+import { isFullExport } from "../exports/exports.policy.js";
+import { type ExportAudit, openExport } from "../exports/exports.service.js";
 import { listStudents, summarizeStudents } from "../students/students.service.js";
 import { listTeams } from "../teams/teams.service.js";
 import type { ReportModel, ReportModelWeek } from "./pdf-report.js";
-import { assertCanExport } from "./reports.policy.js";
 import { countAttendanceByStudent } from "./reports.repository.js";
 
 /** A report's filters checked against the caller's scope, with the names the server read itself. */
@@ -92,44 +91,20 @@ export async function resolveReport(db: DbExecutor, user: Caller, wanted: Report
   };
 }
 
-/** The feature settings, or undefined when they cannot be read (the spec then allows export). */
-async function featuresOrUndefined(db: DbExecutor): Promise<FeatureSettings | undefined> {
-  try {
-    return await readFeatureSettings(db);
-  } catch {
-    return undefined;
-  }
-}
-
-/** resolveReport, then the export right for what it covers (403 with the spec's reason). */
-export async function resolveExport(db: DbExecutor, user: Caller, wanted: ReportFilter): Promise<ResolvedReport> {
-  const report = await resolveReport(db, user, wanted);
-  assertCanExport(user, await featuresOrUndefined(db), report.schoolIds);
-  return report;
-}
-
 /**
- * A full export: its filters narrow nothing but the cohort — every school of the caller's scope
- * (no school chosen, or the one school a single-school user has), no team. The reports have no
- * search. Three in 24 hours raise the bulk-export alarm.
+ * The audit row of an export of student data (the CSV, the PDF report, the report data): who
+ * took which filters' data out of the app, and when. The export gate writes it before anything
+ * is sent.
  */
-export function isFullExport(user: Caller, report: ResolvedReport): boolean {
-  if (report.filter.teamId !== undefined) return false;
-  const chosen = report.filter.schoolIds;
-  if (chosen === undefined) return true;
-  const own = user.accessibleSchoolIds;
-  return own !== "all" && own.length === 1 && chosen.length === 1 && own[0] === chosen[0];
-}
-
-/**
- * Leaves an audit row for a download of student data (the CSV, or the PDF report): who took
- * which filters' data out of the app, and when. Written before the file is sent.
- */
-export function recordExport(db: DbExecutor, user: Caller, format: "csv" | "pdf", report: ResolvedReport, at: Date): Promise<void> {
+export function exportAudit(format: "csv" | "pdf" | "data", report: ResolvedReport): ExportAudit {
   const { schoolIds, cohortId, teamId, q } = report.filter;
   const filters = { schoolId: schoolIds?.[0] ?? null, cohortId: cohortId ?? null, teamId: teamId ?? null, q: q ?? null };
-  const after = { format, filters, covers: report.filters };
-  return recordChange(db, { actorId: user.id, action: `export.${format}`, entity: "student_data", entityId: null, before: null, after, at });
+  return { action: `export.${format}`, entity: "student_data", after: { format, filters, covers: report.filters } };
+}
+
+/** What the export gate needs of a report: the schools it covers, whether it is a full export, its audit row. */
+export function reportExport(user: Caller, report: ResolvedReport, action: "csv" | "pdf" | "data") {
+  return { action, schoolIds: report.schoolIds, fullExport: isFullExport(user, report.filter), audit: exportAudit(action, report) };
 }
 
 /** One page of the report's students (the students list's order) with their attendance shares. */
@@ -181,17 +156,20 @@ export async function* allReportStudents(
   }
 }
 
-/** GET /reports/data: every student of the filters and the four totals. */
-export async function getReportData(
-  db: DbExecutor,
-  user: Caller,
-  wanted: ReportFilter,
-  simplified: boolean,
-): Promise<ReportDataResponse> {
-  const { filter } = await resolveReport(db, user, wanted);
+/**
+ * GET /reports/data: every student of the filters and the four totals. A bulk read, so an
+ * export: through the export gate (the school's setting, the alarm, the download limit), and
+ * every student returned goes into the record of access.
+ */
+export async function getReportData(ctx: ServerContext, user: Caller, wanted: ReportFilter, simplified: boolean): Promise<ReportDataResponse> {
+  const db = ctx.database.db;
+  const report = await resolveReport(db, user, wanted);
+  const ticket = await openExport(ctx, user, reportExport(user, report, "data"));
   const students: ReportStudent[] = [];
-  for await (const page of allReportStudents(db, user, filter, { withEmail: !simplified })) students.push(...page);
-  return { students, summary: await summarizeStudents(db, user, filter) };
+  for await (const page of allReportStudents(db, user, report.filter, { withEmail: !simplified })) students.push(...page);
+  const summary = await summarizeStudents(db, user, report.filter);
+  ticket.record(students.map((s) => s.id));
+  return { students, summary };
 }
 
 const dateTime = new Intl.DateTimeFormat("en-GB", {

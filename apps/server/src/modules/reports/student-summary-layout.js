@@ -88,11 +88,9 @@ export function renderStudentSummary(model) {
   ]);
   weeks(doc, model);
   listSection(doc, "Who viewed or exported these records", model.access, "Nobody yet.", [
-    { title: "Time (UTC)", width: 0.22, value: (a) => a.at },
-    { title: "User", width: 0.22, value: (a) => a.user },
-    { title: "Role", width: 0.14, value: (a) => a.role },
-    { title: "Action", width: 0.12, value: (a) => a.action },
-    { title: "Address", width: 0.3, value: (a) => a.address },
+    { title: "Time (UTC)", width: 0.3, value: (a) => a.at },
+    { title: "Who", width: 0.45, value: (a) => a.user },
+    { title: "Action", width: 0.25, value: (a) => a.action },
   ]);
   footers(doc, model);
   doc.end();

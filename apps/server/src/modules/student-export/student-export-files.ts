@@ -1,4 +1,4 @@
-import { attendanceStatusLabel, type CsvCell, meetingTypeLabel, csvRecord, type StudentExport, UTF8_BOM } from "@tally/contract";
+import { attendanceStatusLabel, type CsvCell, csvRecord, meetingTypeLabel, type Role, type StudentExport, UTF8_BOM, userListRoleLabel } from "@tally/contract";
 import type { StudentSummaryModel } from "../reports/pdf-report.js";
 
 /**
@@ -21,6 +21,9 @@ export const DERIVED_STUDENT_TABLES: Readonly<Record<string, readonly ExportedTa
   student_rollup: ["students", "student_teams", "student_cohorts"],
   crm_enrolled_sessions: ["weekly_data"],
 };
+
+/** "School staff (Admin)": who handled the records, as the student reads it. */
+const staffWords = (role: Role) => `School staff (${userListRoleLabel(role)})`;
 
 type Table = { columns: readonly string[]; rows: CsvCell[][] };
 
@@ -63,8 +66,8 @@ export function exportCsvFiles(doc: StudentExport): Record<ExportedTable, string
       ]),
     },
     access_log: {
-      columns: ["student_id", "at", "user_id", "username", "role", "address", "action", "recipient"],
-      rows: doc.accessLog.map((a) => [s.id, a.at, a.userId, a.username, a.role, a.address, a.action, a.recipient]),
+      columns: ["student_id", "at", "who", "role", "action", "recipient"],
+      rows: doc.accessLog.map((a) => [s.id, a.at, a.who, a.role, a.action, a.recipient]),
     },
     // Each alert's timeline (state changes and their notes) in one cell: the events name no student.
     alerts: {
@@ -108,7 +111,7 @@ export function summaryModel(doc: StudentExport): StudentSummaryModel {
     footerNote: "everything Tally holds about this student",
     generatedAt: `${utcMinute(doc.exportedAt)} UTC`,
     generatedAtIso: doc.exportedAt,
-    generatedBy: doc.exportedBy.username,
+    generatedBy: staffWords(doc.exportedBy.role),
     profile: [
       ["First name", s.first_name],
       ["Last name", s.last_name],
@@ -142,10 +145,8 @@ export function summaryModel(doc: StudentExport): StudentSummaryModel {
     })),
     access: doc.accessLog.map((a) => ({
       at: utcMinute(a.at),
-      user: a.username,
-      role: a.role,
+      user: staffWords(a.role),
       action: capital(a.action),
-      address: a.address ?? "–",
     })),
   };
 }

@@ -22,6 +22,7 @@ let cohortId = 0;
 let teamId = 0;
 let zoe: BuiltStudent;
 let other: BuiltStudent;
+let adminName = "";
 
 // Cells a spreadsheet would run as formulas if they were written as they are.
 const FORMULAS = { lastName: "=HYPERLINK(\"http://x.test\")", reflection: "+1+cmd|' /C calc'!A0", note: "@SUM(A1:A9)", flag: "-2+3" };
@@ -65,7 +66,9 @@ beforeAll(async () => {
   schoolId = (await buildSchool(t.db, { name: "Alder High" })).id;
   cohortId = (await buildCohort(t.db, { name: "Spring", startDate: "2025-01-06", endDate: "2025-03-28" })).id;
   teamId = (await buildTeam(t.db, { schoolId, cohortId, name: "Otters" })).id;
-  headers.admin.authorization = (await loginAs(t.app, await buildUser(t.db, { role: "admin" }))).headers.authorization;
+  const admin = await buildUser(t.db, { role: "admin" });
+  adminName = admin.username;
+  headers.admin.authorization = (await loginAs(t.app, admin)).headers.authorization;
   headers.school.authorization = (await loginAs(t.app, await buildUser(t.db, { role: "school_user", schoolId }))).headers.authorization;
   headers.district.authorization = (await loginAs(t.app, await buildUser(t.db, { role: "district_user", schoolIds: [schoolId] }))).headers.authorization;
   zoe = await withRecords("Zoë", FORMULAS.lastName, "zoemarker");
@@ -185,6 +188,37 @@ describe("GET /api/students/:id/export", () => {
     expect((await exportOf(999_999)).statusCode).toBe(404);
     expect((await exportOf("abc")).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: `/api/students/${zoe.id}/export` })).statusCode).toBe(401);
+  });
+
+  it("names no staff member and no address: who read or exported the records is 'school staff' and the role (issue 41)", async () => {
+    const reader = await buildUser(t.db, { role: "school_user", schoolId, username: "readerstaffname" });
+    const readerHeaders = (await loginAs(t.app, reader)).headers;
+    expect((await t.app.inject({ method: "GET", url: `/api/students/${zoe.id}`, headers: readerHeaders })).statusCode).toBe(200);
+    // The staff's own record of access does hold the names and the address.
+    await accessRecorder(t.ctx).flush();
+    const staffView = await t.db.selectFrom("access_log").select(["username", "address"]).where("student_id", "=", zoe.id).execute();
+    expect(staffView).toEqual(expect.arrayContaining([{ username: "readerstaffname", address: "127.0.0.1" }]));
+
+    const res = await exportOf(zoe.id);
+    expect(res.statusCode).toBe(200);
+    const files = unzipSync(new Uint8Array(res.rawPayload));
+    const json = strFromU8(files["student.json"] as Uint8Array);
+    const doc = studentExportSchema.parse(JSON.parse(json));
+    expect(doc.exportedBy).toEqual({ who: "school staff", role: "admin" });
+    expect(doc.accessLog.length).toBeGreaterThanOrEqual(2);
+    for (const entry of doc.accessLog) expect(Object.keys(entry).sort()).toEqual(["action", "at", "role", "who"]);
+    expect(doc.accessLog.map((e) => [e.who, e.role, e.action])).toEqual(
+      expect.arrayContaining([["school staff", "school_user", "view"], ["school staff", "admin", "export"]]),
+    );
+    const csv = strFromU8(files["access_log.csv"] as Uint8Array);
+    expect(csv.split(/\r?\n/)[0]?.replace("\uFEFF", "")).toBe("student_id,at,who,role,action,recipient");
+    const pdf = await pdfText(Buffer.from(files["summary.pdf"] as Uint8Array));
+    expect(pdf).toContain("School staff (School User)");
+    for (const [name, text] of [["student.json", json], ["access_log.csv", csv], ["summary.pdf", pdf]] as const) {
+      expect(text, name).not.toContain("127.0.0.1");
+      expect(text, name).not.toContain("readerstaffname");
+      expect(text, name).not.toContain(adminName);
+    }
   });
 
   // Last: the alarm it raises stays for the rest of the file.

@@ -1,11 +1,10 @@
-import { type StudentExport, studentExportFileName } from "@tally/contract";
+import { SCHOOL_STAFF, type StudentExport, studentExportFileName } from "@tally/contract";
 import { strToU8, type Zippable, zipSync } from "fflate";
 import type { ServerContext } from "../../context.js";
-import { recordAccess, studentAccessRecord } from "../access-log/access-log.service.js";
-import { assertExportsAllowed } from "../access-log/bulk-export-alarm.js";
+import { studentAccessRecord } from "../access-log/access-log.service.js";
 import { studentAlerts } from "../alerts/alerts-export.service.js";
 import { getStudentAttendance } from "../attendance/attendance.service.js";
-import { takeDownload } from "../downloads/downloads.service.js";
+import { openExport } from "../exports/exports.service.js";
 import { renderStudentSummaryPdf } from "../reports/pdf-report.js";
 import type { Caller } from "../scope/scope.service.js";
 import { getStudentDetail } from "../students/students.service.js";
@@ -28,24 +27,30 @@ export interface StudentExportFile {
 export async function exportStudent(ctx: ServerContext, user: Caller, studentId: number): Promise<StudentExportFile> {
   const db = ctx.database.db;
   const student = await getStudentDetail(db, user, studentId);
-  await assertExportsAllowed(ctx, user.id);
-  await takeDownload(ctx, user.id);
+  const ticket = await openExport(ctx, user, { action: "export", schoolIds: student.school_id === null ? [] : [student.school_id] });
   const [attendance, weeklyData, alerts] = await Promise.all([
     getStudentAttendance(db, user, studentId, {}),
     getWeeklyData(db, user, studentId, {}),
     studentAlerts(db, studentId),
   ]);
-  recordAccess(ctx, user, { action: "export", studentIds: [studentId] });
+  ticket.record([studentId]);
   const now = ctx.clock.now();
   const doc: StudentExport = {
     format: "tally-student-export",
-    version: 1,
+    version: 2,
     exportedAt: now.toISOString(),
-    exportedBy: { id: user.id, username: user.username },
+    exportedBy: { who: SCHOOL_STAFF, role: user.role },
     student,
     attendance: attendance.data,
     weeklyData,
-    accessLog: await studentAccessRecord(ctx, studentId),
+    // The student learns when and by which role, not which staff member from which address.
+    accessLog: (await studentAccessRecord(ctx, studentId)).map((e) => ({
+      at: e.at,
+      who: SCHOOL_STAFF,
+      role: e.role,
+      action: e.action,
+      ...(e.recipient === undefined ? {} : { recipient: e.recipient }),
+    })),
     alerts,
   };
   const csv = exportCsvFiles(doc);

@@ -12,7 +12,7 @@ import type { ServerContext } from "../../context.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { recordAccess } from "../access-log/access-log.service.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
-import { getStudentDetail, listStudents, summarizeStudents, updateStudent } from "./students.service.js";
+import { getStudentDetail, readStudentsPage, summarizeStudents, updateStudent } from "./students.service.js";
 
 const tags = ["students"];
 
@@ -27,10 +27,10 @@ export const studentsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = asy
         summary: "A page of the students the caller may see, by the dashboard's filters",
         operationId: "listStudents",
         querystring: studentsQuerySchema,
-        response: { 200: studentsResponseSchema, ...errorResponses(400, 401) },
+        response: { 200: studentsResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => listStudents(db, request.user, parseDashboardFilter(request.query), request.query),
+    async (request) => readStudentsPage(ctx, request.user, parseDashboardFilter(request.query), request.query),
   );
   app.get(
     "/students/summary",

@@ -6,12 +6,15 @@ import type {
   StudentsSummary,
   UpdateStudentRequest,
 } from "@tally/contract";
-import { isAdminRole, MESSAGES } from "@tally/contract";
+import { isAdminRole, LIMITS, MESSAGES } from "@tally/contract";
 import type { ServerContext } from "../../context.js";
 import type { DbExecutor } from "../../db/executor.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors.js";
 import { startOfIsoWeek } from "../../lib/iso-date.js";
 import { recordChange } from "../audit/audit.service.js";
+import { coveredSchools, isFullExport } from "../exports/exports.policy.js";
+import { openExport, recordView } from "../exports/exports.service.js";
+import type { Caller } from "../scope/scope.service.js";
 import { schoolExists } from "../schools/schools.service.js";
 import { type DataScope, isSchoolInScope, resolveScope, resolveStudentReadScope, type ScopeSubject } from "../scope/scope.js";
 import { readFeatureSettings } from "../settings/settings.service.js";
@@ -20,6 +23,30 @@ import { canChangeBenefitId, canChangeStudentEmail, canEditStudent } from "./stu
 import * as repo from "./students.repository.js";
 import * as summaryRepo from "./students-summary.repository.js";
 import { closestStudentName } from "./students-suggestion.repository.js";
+
+/**
+ * GET /students: a page of at most LIMITS.studentsViewPageSize students is a view (the
+ * dashboard's grid), recorded as viewed; a larger page is a bulk read, so an export: it goes
+ * through the export gate first and is recorded as read as data. Either way every student the
+ * page returned goes into the record of access.
+ */
+export async function readStudentsPage(
+  ctx: ServerContext,
+  user: Caller,
+  filter: DashboardFilter,
+  page: { page: number; limit: number },
+): Promise<StudentsResponse> {
+  // Read first: a filter the scope refuses (400, 404) then claims no download; nothing is sent before the gate.
+  const answer = await listStudents(ctx.database.db, user, filter, page);
+  const ids = answer.data.map((s) => s.id);
+  if (page.limit <= LIMITS.studentsViewPageSize) {
+    recordView(ctx, user, ids);
+    return answer;
+  }
+  const ticket = await openExport(ctx, user, { action: "data", schoolIds: coveredSchools(user, filter.schoolIds), fullExport: isFullExport(user, filter) });
+  ticket.record(ids);
+  return answer;
+}
 
 export async function listStudents(
   db: DbExecutor,

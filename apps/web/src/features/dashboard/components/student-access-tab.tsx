@@ -22,6 +22,7 @@ export const ACCESS_ACTION_WORDS: Record<AccessAction, string> = {
   csv: "CSV export",
   email: "E-mailed report",
   export: "Student export",
+  data: "Read as data",
 };
 
 function when(iso: string): string {

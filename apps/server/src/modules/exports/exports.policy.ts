@@ -1,4 +1,4 @@
-import { canExport, type FeatureSettings, isAdminRole, REPORT_MESSAGES, type Role, togglesAt } from "@tally/contract";
+import { canExport, type DashboardFilter, type FeatureSettings, isAdminRole, REPORT_MESSAGES, type Role, togglesAt } from "@tally/contract";
 import { forbidden } from "../../lib/errors.js";
 
 /**
@@ -24,4 +24,23 @@ export function exportRefusal(
 export function assertCanExport(...args: Parameters<typeof exportRefusal>): void {
   const refusal = exportRefusal(...args);
   if (refusal) throw forbidden(refusal);
+}
+
+/** The schools an export of `chosen` covers, for the export setting ([] = every school: admins). */
+export function coveredSchools(caller: { accessibleSchoolIds: number[] | "all" }, chosen: readonly number[] | undefined): number[] {
+  if (chosen !== undefined) return [...chosen];
+  return caller.accessibleSchoolIds === "all" ? [] : [...caller.accessibleSchoolIds];
+}
+
+/**
+ * A full export: its filters narrow nothing but the cohort — every school of the caller's scope
+ * (no school chosen, or the one school a single-school user has), no team, no search. Three in
+ * 24 hours raise the bulk-export alarm.
+ */
+export function isFullExport(caller: { accessibleSchoolIds: number[] | "all" }, filter: DashboardFilter): boolean {
+  if (filter.teamId !== undefined || filter.q) return false;
+  const chosen = filter.schoolIds;
+  if (chosen === undefined) return true;
+  const own = caller.accessibleSchoolIds;
+  return own !== "all" && own.length === 1 && chosen.length === 1 && own[0] === chosen[0];
 }
