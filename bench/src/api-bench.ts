@@ -23,7 +23,15 @@ export interface ApiBenchResult {
   eventLoopMaxMs: number;
 }
 
-type Headers = { authorization: string };
+type Headers = Record<string, string>;
+
+/**
+ * What the web app's browser adds to each request (Chromium's Accept-Encoding). The team list
+ * is timed as a browser asks for it: 1.8 MB sent as it is would be timed on copying bytes a
+ * browser never receives, and compressed each time it would cost far more (issue 41).
+ */
+const BROWSER: Headers = { "accept-encoding": "br, gzip, deflate" };
+const asBrowser = (headers: Headers): Headers => ({ ...headers, ...BROWSER });
 
 interface Scenario {
   name: string;
@@ -198,12 +206,12 @@ function buildScenarios(
     // The dashboard's filter lists, each on its own (issue 41: 20 ms each) and the three together.
     { name: "filter list: schools (admin)", target: FILTER_LIST, run: one("/api/schools", users.admin) },
     { name: "filter list: cohorts (admin)", target: FILTER_LIST, run: one("/api/cohorts", users.admin) },
-    { name: "filter list: teams, 4,160 (admin)", target: FILTER_LIST, run: one("/api/teams", users.admin) },
+    { name: "filter list: teams, 4,160 (admin)", target: FILTER_LIST, run: one("/api/teams", asBrowser(users.admin)) },
     {
       name: "filter lists: schools, cohorts, teams together (admin)",
       target: NO_TARGET,
       run: async () => {
-        await Promise.all([get("/api/schools", users.admin), get("/api/cohorts", users.admin), get("/api/teams", users.admin)]);
+        await Promise.all([get("/api/schools", users.admin), get("/api/cohorts", users.admin), get("/api/teams", asBrowser(users.admin))]);
       },
     },
   ];

@@ -1,5 +1,6 @@
 import type { TeamItem } from "@tally/contract";
 import { sql } from "kysely";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { useDashboardWorld, type WorldUserKey } from "../../../test/dashboard-world.js";
 import { buildTeam, setCohortVisibility } from "../../../test/factories.js";
@@ -72,5 +73,48 @@ describe("GET /api/teams, kept and reused", () => {
     ).rejects.toThrow("rolled back");
     expect(await version()).toBe(before);
     await expectRepliesFresh();
+  });
+
+  // Kept compressed as well (issue 41): a browser's reply is the kept bytes in the encoding it
+  // accepts, marked so the compression plugin does not compress them again.
+  it("answers brotli or gzip as accepted, each decoding to the identity reply and a fresh read, with vary set", async () => {
+    const fresh = await listTeams(t.db, await resolveScope(t.db, subjectOf("admin")), {});
+    const identity = await t.app.inject({ method: "GET", url: "/api/teams", headers: as.admin });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.headers.vary).toMatch(/accept-encoding/i);
+    expect(identity.json<{ data: TeamItem[] }>()).toEqual({ data: fresh });
+    for (const [acceptEncoding, encoding, decode] of [
+      ["br, gzip, deflate", "br", brotliDecompressSync],
+      ["gzip, deflate", "gzip", gunzipSync],
+      ["gzip;q=1, br;q=0.5", "gzip", gunzipSync],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await t.app.inject({ method: "GET", url: "/api/teams", headers: { ...as.admin, "accept-encoding": acceptEncoding } });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers["content-encoding"], acceptEncoding).toBe(encoding);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+        // Decoded once gives the JSON: compressed twice, it would decode to compressed bytes.
+        const body = decode(res.rawPayload).toString("utf8");
+        expect(body, acceptEncoding).toBe(identity.body);
+        expect(JSON.parse(body)).toEqual({ data: fresh });
+      }
+    }
+    for (const headers of [{ "accept-encoding": "identity" }, { "accept-encoding": "deflate" }, { "accept-encoding": "br, gzip", "x-no-compression": "1" }]) {
+      const res = await t.app.inject({ method: "GET", url: "/api/teams", headers: { ...as.admin, ...headers } });
+      expect(res.headers["content-encoding"] ?? "identity", JSON.stringify(headers)).toBe("identity");
+      expect(res.body).toBe(identity.body);
+    }
+  });
+
+  it("keeps the encodings fresh after a write", async () => {
+    await t.app.inject({ method: "GET", url: "/api/teams", headers: { ...as.admin, "accept-encoding": "br" } });
+    await buildTeam(t.db, { schoolId: w.schools.a.id, cohortId: w.cohorts.open.id, name: "Alder Late Joiners" });
+    const fresh = await listTeams(t.db, await resolveScope(t.db, subjectOf("admin")), {});
+    for (const [encoding, decode] of [["br", brotliDecompressSync], ["gzip", gunzipSync]] as const) {
+      const res = await t.app.inject({ method: "GET", url: "/api/teams", headers: { ...as.admin, "accept-encoding": encoding } });
+      expect(res.headers["content-encoding"]).toBe(encoding);
+      expect(JSON.parse(decode(res.rawPayload).toString("utf8"))).toEqual({ data: fresh });
+    }
   });
 });

@@ -2,6 +2,7 @@ import { teamsQuerySchema, teamsResponseSchema } from "@tally/contract";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ServerContext } from "../../context.js";
+import { sendEncoded } from "../../lib/encoded-reply.js";
 import { errorResponses } from "../../lib/error-responses.js";
 import { parseDashboardFilter } from "../scope/dashboard-filter.js";
 import { teamListReply } from "./team-list-reply.js";
@@ -19,10 +20,13 @@ export const teamsRoutes: FastifyPluginAsyncZod<{ ctx: ServerContext }> = async 
         response: { 200: teamsResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    // Already JSON text, written through the response schema (team-list-reply.ts): sent as it is.
+    // Already JSON bytes, written through the response schema and compressed (team-list-reply.ts): sent as they are.
     async (request, reply) =>
-      (reply as FastifyReply)
-        .type("application/json; charset=utf-8")
-        .send(await teamListReply(ctx.database.db, request.user, parseDashboardFilter(request.query))),
+      sendEncoded(
+        request,
+        reply as FastifyReply,
+        await teamListReply(ctx.database.db, request.user, parseDashboardFilter(request.query)),
+        "application/json; charset=utf-8",
+      ),
   );
 };
