@@ -61,6 +61,9 @@ export type VerifyEmailQuery = z.infer<typeof verifyEmailQuerySchema>;
 export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() });
 export type VerifyResetTokenResponse = z.infer<typeof verifyResetTokenResponseSchema>;
 
+/** A-Z to a-z and nothing else: Unicode case folding maps other letters onto ASCII ones (U+212A KELVIN SIGN to "k"), so e-mail addresses are compared this way. */
+export const asciiLowerCase = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 // Every check names its own message: zod 4 would otherwise give the schema's "required" text to all.

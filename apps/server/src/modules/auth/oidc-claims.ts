@@ -1,3 +1,4 @@
+import { asciiLowerCase } from "@tally/contract";
 import { type OidcProviderConfig, emailDomain, ssoRequiredFor } from "../../lib/oidc-provider-config.js";
 
 // What Tally takes from a provider's verified claims: the e-mail address it vouches for, and
@@ -7,8 +8,6 @@ export type EmailVerdict =
   | { email: string }
   | { refusal: "EMAIL_NOT_VERIFIED" | "EMAIL_NOT_ACCEPTED" | "DOMAIN_NOT_ALLOWED"; email: string | null };
 
-/** A-Z to a-z and nothing else: Unicode case folding maps other letters onto ASCII ones (U+212A KELVIN SIGN to "k"). */
-export const asciiLowerCase = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
  * The address to match to a Tally account. `email_verified` must be true; a provider that

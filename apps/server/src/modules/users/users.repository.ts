@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { LoginFailureReason } from "@tally/contract";
+import { asciiLowerCase, type LoginFailureReason } from "@tally/contract";
 import type { DbExecutor } from "../../db/executor.js";
 import type { LoginLogsTable, NewUser, User, UserUpdate } from "../../db/schema.js";
 
@@ -24,16 +24,17 @@ export function findUsersByLogin(db: DbExecutor, login: string): Promise<User[]>
 }
 
 /**
- * The account whose address equals `email` (already lower-cased A-Z only) after lower-casing
+ * The account whose address equals `email` after lower-casing both
  * A-Z only: lower() narrows to the index's row, translate() keeps the database's Unicode case
  * mapping (U+212A KELVIN SIGN to "k") from matching another address.
  */
 export function findUserByEmail(db: DbExecutor, email: string): Promise<User | undefined> {
+  const folded = asciiLowerCase(email);
   return db
     .selectFrom("users")
     .selectAll()
-    .where((eb) => eb(eb.fn("lower", ["email"]), "=", eb.fn("lower", [eb.val(email)])))
-    .where(sql<string>`translate(email, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`, "=", email)
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", eb.fn("lower", [eb.val(folded)])))
+    .where(sql<string>`translate(email, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`, "=", folded)
     .executeTakeFirst();
 }
 
