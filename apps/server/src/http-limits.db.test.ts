@@ -1,8 +1,9 @@
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectStream } from "../test/event-stream-client.js";
 import { buildUser } from "../test/factories.js";
+import { openSocket, socketAnswer } from "../test/raw-sockets.js";
 import { listening, loginAs, useTestApp } from "../test/test-app.js";
 import { serverLoggerOptions } from "./lib/request-log.js";
 
@@ -30,27 +31,7 @@ beforeAll(async () => {
   port = Number(new URL(baseUrl).port);
 });
 
-/** A new connection to the app, once it is established. */
-function open(): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-
-/** Everything the server sends on `socket` until the connection closes. */
-function answer(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let received = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-    });
-    // A dropped connection may be reset rather than closed: what arrived is the answer.
-    socket.on("error", () => {});
-    socket.on("close", () => resolve(received));
-  });
-}
+const open = () => openSocket(port);
 
 const healthCheck = "GET /api/health-check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
 
@@ -64,12 +45,12 @@ async function untilConnections(n: number): Promise<void> {
 describe("HTTP server limits", () => {
   it("answers a request whose headers never finish with 408 and closes it after headersTimeout, and goes on serving", async () => {
     const socket = await open();
-    const reply = answer(socket);
+    const reply = socketAnswer(socket);
     socket.write("GET /api/health-check HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     expect(await reply).toMatch(/^HTTP\/1\.1 408/);
 
     const health = await open();
-    const served = answer(health);
+    const served = socketAnswer(health);
     health.write(healthCheck);
     expect(await served).toMatch(/^HTTP\/1\.1 200/);
     await untilConnections(0);
@@ -77,7 +58,7 @@ describe("HTTP server limits", () => {
 
   it("cuts a request whose body trickles in at requestTimeout (408), while an event stream lives on past it", async () => {
     const socket = await open();
-    const reply = answer(socket);
+    const reply = socketAnswer(socket);
     socket.write(
       'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"login":',
     );
@@ -108,7 +89,7 @@ describe("HTTP server limits", () => {
     await untilConnections(3);
 
     const extra = await open();
-    const refused = answer(extra);
+    const refused = socketAnswer(extra);
     extra.write(healthCheck);
     expect(await refused).toBe("");
     expect(log).toContain("connection limit reached");
@@ -116,7 +97,7 @@ describe("HTTP server limits", () => {
     held[0]?.close();
     await untilConnections(2);
     const next = await open();
-    const served = answer(next);
+    const served = socketAnswer(next);
     next.write(healthCheck);
     expect(await served).toMatch(/^HTTP\/1\.1 200/);
     for (const stream of held) stream.close();

@@ -1,6 +1,7 @@
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openSocket, socketAnswer } from "../test/raw-sockets.js";
 import { listening, useTestApp } from "../test/test-app.js";
 import { serverLoggerOptions } from "./lib/request-log.js";
 
@@ -27,13 +28,7 @@ beforeAll(async () => {
   port = Number(new URL(await listening(t.app)).port);
 });
 
-/** A connection from `from` (a loopback address) to the app on 127.0.0.1, once established. */
-function open(from = "127.0.0.1"): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress: from }, () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
+const open = (from?: string) => openSocket(port, from);
 
 /** Resolves when the connection is closed (by the server: the test closes none it waits on). */
 function closed(socket: Socket): Promise<void> {
@@ -41,19 +36,6 @@ function closed(socket: Socket): Promise<void> {
     socket.on("error", () => {});
     if (socket.destroyed) resolve();
     else socket.once("close", () => resolve());
-  });
-}
-
-/** Everything the server sends on `socket` until the connection closes. */
-function answer(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let received = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-    });
-    socket.on("error", () => {});
-    socket.on("close", () => resolve(received));
   });
 }
 
@@ -69,7 +51,7 @@ async function idleAfterOneRequest(from?: string): Promise<Socket> {
 /** The health check over a new connection from `from`: the server's whole answer. */
 async function healthCheckFrom(from?: string): Promise<string> {
   const socket = await open(from);
-  const reply = answer(socket);
+  const reply = socketAnswer(socket);
   socket.write("GET /api/health-check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   return reply;
 }
@@ -131,7 +113,7 @@ describe("idle connections and the connection limit", () => {
     for (const from of ["127.0.0.2", "127.0.0.3"]) for (let i = 0; i < 7; i++) idle.push(await idleAfterOneRequest(from));
     // The 15th: half a request (its headers go on arriving), so it is no idle one.
     const working = await open();
-    const reply = answer(working);
+    const reply = socketAnswer(working);
     working.write("GET /api/health-check HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     await Promise.all(idle.map(closed));
     expect(working.destroyed).toBe(false);
