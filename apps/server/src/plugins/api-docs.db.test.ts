@@ -154,7 +154,9 @@ describe("GET /api/openapi.json", () => {
       "GET /api/audit/export.csv",
       "GET /api/notifications",
       "GET /api/pdf-reports/generate",
+      "GET /api/reports/data",
       "GET /api/reports/students.csv",
+      "GET /api/students",
       "GET /api/students/{id}/export",
       "POST /api/auth/login",
       "POST /api/auth/mfa/passkey/verify",
@@ -178,9 +180,10 @@ describe("GET /api/openapi.json", () => {
       "POST /api/auth/request-reset/{id}": [200, 400, 401, 403, 404, 413, 415, 502],
       "GET /api/users": [200, 400, 401, 403],
       "GET /api/schools": [200, 400, 401],
-      "GET /api/students": [200, 400, 401],
+      // A page larger than a view is a bulk read: the export gate may refuse or limit it.
+      "GET /api/students": [200, 400, 401, 403, 429],
       "GET /api/students/{id}": [200, 400, 401, 404],
-      "GET /api/reports/data": [200, 400, 401, 404],
+      "GET /api/reports/data": [200, 400, 401, 403, 404, 429],
       "GET /api/reports/students.csv": [200, 400, 401, 403, 404, 429],
       "GET /api/settings/demo": [200, 400, 401],
     };

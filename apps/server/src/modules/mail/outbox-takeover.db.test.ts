@@ -150,8 +150,9 @@ describe("one-time links are readable by their recipient only", () => {
     const res = await t.app.inject({ method: "GET", url: "/api/mail/outbox?limit=200", headers: asSuper.headers });
     expect(res.statusCode).toBe(200);
     const mails = res.json().data as Array<{ to_address: string; subject: string; text_body: string }>;
-    const reset = mails.find((m) => m.to_address === superAdmin.email);
-    expect(reset?.subject).toBe("Reset your Tally password");
+    // The walk of every GET route above reads students in bulk, so a bulk-export alarm mail may be there too.
+    const reset = mails.find((m) => m.to_address === superAdmin.email && m.subject === "Reset your Tally password");
+    expect(reset).toBeDefined();
     expect(reset?.text_body).toContain(WITHHELD_LINK);
     expect(mails.find((m) => m.to_address === "newcomer@example.test")?.text_body).toContain(WITHHELD_LINK);
     expect(mails).toHaveLength(delivered.length);
