@@ -1,4 +1,3 @@
-import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectStream } from "../test/event-stream-client.js";
