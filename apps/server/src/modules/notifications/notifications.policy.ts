@@ -1,4 +1,3 @@
-import { clientAddressKey } from "../../lib/client-address-key.js";
 
 // Which stored notifications concern a stream or a poll, and how streams are counted.
 
@@ -18,6 +17,3 @@ export function parseLastEventId(header: string | string[] | undefined): number 
   if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
   return Number(value.trim());
 }
-
-/** The client address as the per-address stream cap counts it (the connection cap counts the same way). */
-export const streamAddressKey = clientAddressKey;

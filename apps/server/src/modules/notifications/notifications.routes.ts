@@ -7,7 +7,8 @@ import { mediaResponse } from "../../lib/media-response.js";
 import { resolveStudentReadScope } from "../scope/scope.js";
 import { EventStream } from "./event-stream.js";
 import { NotificationHub } from "./notification-hub.js";
-import { liveSince, parseLastEventId, streamAddressKey } from "./notifications.policy.js";
+import { clientAddressKey } from "../../lib/client-address-key.js";
+import { liveSince, parseLastEventId } from "./notifications.policy.js";
 import { notificationsAfter, pollNotifications } from "./notifications.service.js";
 
 const errors = errorResponses(400, 401, 503);
@@ -78,7 +79,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       if (stream.isEnded) return reply.hijack();
       // Past a cap this throws the 429 while the reply is still Fastify's to send.
       leave = hub.add(
-        { userId: session.userId, sessionId: session.sessionId, address: streamAddressKey(request.ip), expiresAt: session.expiresAt, schools },
+        { userId: session.userId, sessionId: session.sessionId, address: clientAddressKey(request.ip), expiresAt: session.expiresAt, schools },
         stream,
       );
       reply.hijack();

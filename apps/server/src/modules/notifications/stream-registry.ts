@@ -12,7 +12,7 @@ export interface StreamHolder {
   userId: number;
   /** The sign-in (refresh-token family) of the stream's token: signing out ends the stream. */
   sessionId: string;
-  /** The client address as the per-address cap counts it (see streamAddressKey). */
+  /** The client address as the per-address cap counts it (lib/client-address-key.ts). */
   address: string;
   /** The access token's expiry: the stream ends then. */
   expiresAt: Date;
